@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+// undod: system-wide undo and redo for the Linux desktop.
+import PackageDescription
+
+/// Strict settings shared by every Swift target.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "undod",
+    products: [
+        .executable(name: "undod", targets: ["undod"]),
+        .executable(name: "undoctl", targets: ["undoctl"]),
+        .library(name: "DBus", targets: ["DBus"]),
+        .library(name: "UndoCore", targets: ["UndoCore"]),
+    ],
+    targets: [
+        // C libraries from Debian.
+        .systemLibrary(
+            name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+        // The few C macros and signal-safe functions Swift cannot express.
+        .target(name: "CShim", path: "Sources/CShim"),
+
+        // Libraries, lowest first.
+        .target(name: "DBus", dependencies: ["CDBus", "CShim"], swiftSettings: strict),
+        .target(name: "UndoCore", swiftSettings: strict),
+
+        // Executables.
+        .executableTarget(name: "undod", dependencies: ["DBus"], swiftSettings: strict),
+        .executableTarget(name: "undoctl", dependencies: ["DBus"], swiftSettings: strict),
+
+        // Tests.
+        .testTarget(name: "DBusTests", dependencies: ["DBus"], swiftSettings: strict),
+        .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

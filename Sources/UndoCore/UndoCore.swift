@@ -1,0 +1,1 @@
+// UndoCore: placeholder until the model lands.
