@@ -13,7 +13,6 @@ let package = Package(
         .executable(name: "undod", targets: ["undod"]),
         .executable(name: "undoctl", targets: ["undoctl"]),
         .library(name: "DBus", targets: ["DBus"]),
-        .library(name: "UndoCore", targets: ["UndoCore"]),
     ],
     targets: [
         // C libraries from Debian.
@@ -28,15 +27,16 @@ let package = Package(
 
         // Libraries, lowest first.
         .target(name: "DBus", dependencies: ["CDBus", "CShim"], swiftSettings: strict),
-        .target(name: "UndoCore", swiftSettings: strict),
+        // UNDOCORE-TARGET
 
         // Executables.
         .executableTarget(name: "undod", dependencies: ["DBus"], swiftSettings: strict),
         .executableTarget(name: "undoctl", dependencies: ["DBus"], swiftSettings: strict),
 
         // Tests.
-        .testTarget(name: "DBusTests", dependencies: ["DBus"], swiftSettings: strict),
-        .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore"], swiftSettings: strict),
+        .target(name: "BusHarness", dependencies: ["DBus"], path: "Tests/BusHarness", swiftSettings: strict),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "BusHarness"], swiftSettings: strict),
+        // UNDOCORE-TESTS
     ],
     swiftLanguageModes: [.v6]
 )

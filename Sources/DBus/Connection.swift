@@ -1,0 +1,379 @@
+internal import CDBus
+
+/// A connection to a message bus, driven by an `EventLoop`.
+///
+/// Confined to the loop's thread. Calls out never block the loop: each is a
+/// pending call with a timeout whose reply handler runs on the loop. Incoming
+/// method calls go to the connection's `ObjectServer`, incoming signals to the
+/// subscriptions that match them; both run after libdbus has returned, never
+/// inside its callbacks.
+public final class Connection {
+    /// The loop that drives this connection.
+    public let loop: EventLoop
+    /// This connection's unique name on the bus (`:1.42`).
+    public let uniqueName: String
+    /// Whether the connection is still open.
+    public private(set) var isConnected = true
+    /// Called once when the bus goes away (not when `close` is called).
+    public var onDisconnect: (() -> Void)?
+
+    let raw: OpaquePointer
+    /// Receives every incoming method call; set by `ObjectServer`.
+    var methodCallHandler: ((Message) -> Void)?
+
+    private var watchTokens: [OpaquePointer: EventLoop.Token] = [:]
+    private var knownTimeouts: Set<OpaquePointer> = []
+    private var timeoutTokens: [OpaquePointer: EventLoop.Token] = [:]
+    private var workToken: EventLoop.Token?
+    private var subscriptions: [Int: (match: SignalMatch, handler: (Message) -> Void)] = [:]
+    private var nextSubscription = 1
+    private var closed = false
+
+    /// Opens a private connection to the bus at `address` and says Hello.
+    public init(address: String, loop: EventLoop) throws(DBusError) {
+        LibDBus.initialise()
+        self.loop = loop
+        let opened = try LibDBus.withCError { dbus_connection_open_private(address, $0) }
+        guard let opened else {
+            throw DBusError(name: DBusError.Names.noServer, message: "Cannot connect to the bus at \(address).")
+        }
+        raw = opened
+        dbus_connection_set_exit_on_disconnect(raw, 0)
+        do {
+            _ = try LibDBus.withCError { dbus_bus_register(opened, $0) }
+        } catch {
+            dbus_connection_close(opened)
+            dbus_connection_unref(opened)
+            throw error
+        }
+        uniqueName = dbus_bus_get_unique_name(raw).map { String(cString: $0) } ?? ""
+        install()
+    }
+
+    /// Opens a connection to the session bus named by
+    /// `DBUS_SESSION_BUS_ADDRESS`.
+    public static func session(loop: EventLoop) throws(DBusError) -> Connection {
+        guard let address = Environment.value("DBUS_SESSION_BUS_ADDRESS"), !address.isEmpty else {
+            throw DBusError(name: DBusError.Names.badAddress,
+                            message: "No session bus: DBUS_SESSION_BUS_ADDRESS is not set.")
+        }
+        return try Connection(address: address, loop: loop)
+    }
+
+    deinit {
+        teardown()
+    }
+
+    /// Closes the connection. Pending calls fail with `Disconnected`.
+    public func close() {
+        teardown()
+    }
+
+    // MARK: Sending
+
+    /// Sends `message` without waiting for anything.
+    public func send(_ message: Message) {
+        guard isConnected else { return }
+        _ = dbus_connection_send(raw, message.raw, nil)
+    }
+
+    /// Sends a method call and calls `handler` on the loop with the reply, an
+    /// error reply, or a local error (timeout: `NoReply`; lost bus:
+    /// `Disconnected`). Never blocks.
+    public func call(_ message: Message, timeoutMilliseconds: Int,
+                     reply handler: @escaping (Result<Message, DBusError>) -> Void) {
+        let box = ReplyBox(loop: loop, handler: handler)
+        var pending: OpaquePointer? = nil
+        guard isConnected,
+              dbus_connection_send_with_reply(raw, message.raw, &pending, Int32(clamping: timeoutMilliseconds)) != 0,
+              let pending
+        else {
+            box.fail(DBusError(name: DBusError.Names.disconnected, message: "The connection to the bus is closed."))
+            return
+        }
+        let data = Unmanaged.passRetained(box).toOpaque()
+        if dbus_pending_call_set_notify(pending, replyArrived, data, releaseReplyBox) == 0 {
+            Unmanaged<ReplyBox>.fromOpaque(data).release()
+            box.fail(.failed("Out of memory while waiting for a D-Bus reply."))
+        } else if dbus_pending_call_get_completed(pending) != 0 {
+            // The reply came before the notify was set: it will not be called.
+            box.complete(from: pending)
+        }
+        dbus_pending_call_unref(pending)
+    }
+
+    /// Sends a method call and runs the loop until its reply comes. For
+    /// command-line tools and tests; never call it from a handler.
+    public func callAndWait(_ message: Message, timeoutMilliseconds: Int = 25_000) throws(DBusError) -> Message {
+        var result: Result<Message, DBusError>?
+        call(message, timeoutMilliseconds: timeoutMilliseconds) { result = $0 }
+        loop.run(until: { result != nil }, timeoutMilliseconds: timeoutMilliseconds + 5_000)
+        switch result {
+        case .success(let reply): return reply
+        case .failure(let error): throw error
+        case nil: throw DBusError(name: DBusError.Names.noReply, message: "No reply within \(timeoutMilliseconds) ms.")
+        }
+    }
+
+    /// Calls a method and waits for its reply arguments (see `callAndWait`).
+    public func callAndWait(
+        destination: String, path: String, interface: String, member: String,
+        arguments: [DBusValue] = [], timeoutMilliseconds: Int = 25_000
+    ) throws(DBusError) -> [DBusValue] {
+        let message = try Message.methodCall(destination: destination, path: path, interface: interface,
+                                             member: member, arguments: arguments)
+        return try callAndWait(message, timeoutMilliseconds: timeoutMilliseconds).arguments
+    }
+
+    // MARK: Names
+
+    /// Asks the bus for `name` without queueing; returns whether we own it
+    /// now. Runs the loop until the bus answers (meant for start-up).
+    public func requestName(_ name: String) throws(DBusError) -> Bool {
+        let reply = try callAndWait(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "RequestName", arguments: [.string(name), .uint32(4 /* DO_NOT_QUEUE */)])
+        // 1: primary owner, 4: already the owner; 3: exists.
+        return reply.first?.uint32 == 1 || reply.first?.uint32 == 4
+    }
+
+    // MARK: Signals
+
+    /// Calls `handler` on the loop for every signal that fits `match`, and
+    /// asks the bus to send them. Returns a number for `unsubscribe`.
+    @discardableResult
+    public func subscribe(_ match: SignalMatch, handler: @escaping (Message) -> Void) -> Int {
+        let id = nextSubscription
+        nextSubscription += 1
+        subscriptions[id] = (match, handler)
+        if let message = try? Message.methodCall(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "AddMatch", arguments: [.string(match.rule)]) {
+            message.setNoReplyExpected()
+            send(message)
+        }
+        return id
+    }
+
+    /// Stops a subscription made by `subscribe`.
+    public func unsubscribe(_ id: Int) {
+        guard let (match, _) = subscriptions.removeValue(forKey: id) else { return }
+        if let message = try? Message.methodCall(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "RemoveMatch", arguments: [.string(match.rule)]) {
+            message.setNoReplyExpected()
+            send(message)
+        }
+    }
+
+    /// Calls `handler(name, oldOwner, newOwner)` whenever a bus name changes
+    /// owner (`""` for none): how a service learns that a client left.
+    @discardableResult
+    public func onNameOwnerChanged(_ handler: @escaping (String, String, String) -> Void) -> Int {
+        subscribe(.nameOwnerChanged()) { message in
+            let args = message.arguments.compactMap(\.string)
+            guard args.count == 3 else { return }
+            handler(args[0], args[1], args[2])
+        }
+    }
+
+    // MARK: libdbus glue
+
+    private func install() {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        dbus_connection_set_watch_functions(raw, watchAdded, watchRemoved, watchToggled, me, nil)
+        dbus_connection_set_timeout_functions(raw, timeoutAdded, timeoutRemoved, timeoutToggled, me, nil)
+        dbus_connection_add_filter(raw, filterMessage, me, nil)
+        workToken = loop.addWorkHook { [unowned self] in self.dispatchSome() }
+    }
+
+    private func teardown() {
+        guard !closed else { return }
+        closed = true
+        isConnected = false
+        if let workToken { loop.remove(workToken) }
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        dbus_connection_remove_filter(raw, filterMessage, me)
+        // Clear the functions first, so nothing queued touches a freed connection.
+        dbus_connection_set_watch_functions(raw, nil, nil, nil, nil, nil)
+        dbus_connection_set_timeout_functions(raw, nil, nil, nil, nil, nil)
+        for token in watchTokens.values { loop.remove(token) }
+        for token in timeoutTokens.values { loop.remove(token) }
+        watchTokens.removeAll()
+        timeoutTokens.removeAll()
+        knownTimeouts.removeAll()
+        dbus_connection_close(raw)
+        dbus_connection_unref(raw)
+    }
+
+    /// Dispatches up to a batch of queued messages; returns whether more wait.
+    private func dispatchSome() -> Bool {
+        guard !closed else { return false }
+        for _ in 0..<256 {
+            guard dbus_connection_get_dispatch_status(raw) == DBUS_DISPATCH_DATA_REMAINS else { return false }
+            _ = dbus_connection_dispatch(raw)
+        }
+        return dbus_connection_get_dispatch_status(raw) == DBUS_DISPATCH_DATA_REMAINS
+    }
+
+    fileprivate func addWatch(_ watch: OpaquePointer) {
+        let fd = dbus_watch_get_unix_fd(watch)
+        let flags = dbus_watch_get_flags(watch)
+        var events: EventLoop.FDEvents = []
+        if flags & DBUS_WATCH_READABLE.rawValue != 0 { events.insert(.readable) }
+        if flags & DBUS_WATCH_WRITABLE.rawValue != 0 { events.insert(.writable) }
+        let token = loop.watch(fd: fd, events: events, enabled: dbus_watch_get_enabled(watch) != 0) {
+            [unowned self] ready in
+            guard !self.closed else { return }
+            var handled: UInt32 = 0
+            if ready.contains(.readable) { handled |= DBUS_WATCH_READABLE.rawValue }
+            if ready.contains(.writable) { handled |= DBUS_WATCH_WRITABLE.rawValue }
+            if ready.contains(.error) { handled |= DBUS_WATCH_ERROR.rawValue }
+            if ready.contains(.hangUp) { handled |= DBUS_WATCH_HANGUP.rawValue }
+            _ = dbus_watch_handle(watch, handled)
+        }
+        watchTokens[watch] = token
+    }
+
+    fileprivate func removeWatch(_ watch: OpaquePointer) {
+        if let token = watchTokens.removeValue(forKey: watch) { loop.remove(token) }
+    }
+
+    fileprivate func toggleWatch(_ watch: OpaquePointer) {
+        if let token = watchTokens[watch] { loop.setEnabled(token, dbus_watch_get_enabled(watch) != 0) }
+    }
+
+    fileprivate func addTimeout(_ timeout: OpaquePointer) {
+        knownTimeouts.insert(timeout)
+        armTimeout(timeout)
+    }
+
+    fileprivate func removeTimeout(_ timeout: OpaquePointer) {
+        knownTimeouts.remove(timeout)
+        if let token = timeoutTokens.removeValue(forKey: timeout) { loop.remove(token) }
+    }
+
+    fileprivate func toggleTimeout(_ timeout: OpaquePointer) {
+        if let token = timeoutTokens.removeValue(forKey: timeout) { loop.remove(token) }
+        armTimeout(timeout)
+    }
+
+    /// Schedules `timeout` if it is enabled; libdbus timeouts repeat until
+    /// removed or disabled.
+    private func armTimeout(_ timeout: OpaquePointer) {
+        guard knownTimeouts.contains(timeout), dbus_timeout_get_enabled(timeout) != 0 else { return }
+        let interval = Int(dbus_timeout_get_interval(timeout))
+        timeoutTokens[timeout] = loop.schedule(afterMilliseconds: interval) { [unowned self] in
+            self.timeoutTokens[timeout] = nil
+            guard !self.closed, self.knownTimeouts.contains(timeout) else { return }
+            _ = dbus_timeout_handle(timeout)
+            // Handling may have removed or re-armed it already.
+            if self.timeoutTokens[timeout] == nil { self.armTimeout(timeout) }
+        }
+    }
+
+    /// Decides what an incoming message is for. Runs inside
+    /// `dbus_connection_dispatch`: it only queues work for the loop.
+    fileprivate func filter(_ raw: OpaquePointer) -> Bool {
+        let message = Message(retaining: raw)
+        switch message.kind {
+        case .signal:
+            if message.interface == "org.freedesktop.DBus.Local", message.member == "Disconnected" {
+                isConnected = false
+                loop.soon { [weak self] in self?.onDisconnect?() }
+                return true
+            }
+            for (_, subscription) in subscriptions.sorted(by: { $0.key < $1.key })
+            where subscription.match.matches(message) {
+                let handler = subscription.handler
+                loop.soon { handler(message) }
+            }
+            return false
+        case .methodCall:
+            guard let handler = methodCallHandler else { return false }
+            loop.soon { handler(message) }
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+// MARK: - C callbacks (no captures: the connection travels as user data)
+
+private func connection(_ data: UnsafeMutableRawPointer?) -> Connection? {
+    data.map { Unmanaged<Connection>.fromOpaque($0).takeUnretainedValue() }
+}
+
+private let watchAdded: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> dbus_bool_t = { watch, data in
+    guard let watch, let connection = connection(data) else { return 0 }
+    connection.addWatch(watch)
+    return 1
+}
+private let watchRemoved: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { watch, data in
+    guard let watch else { return }
+    connection(data)?.removeWatch(watch)
+}
+private let watchToggled: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { watch, data in
+    guard let watch else { return }
+    connection(data)?.toggleWatch(watch)
+}
+private let timeoutAdded: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> dbus_bool_t = { timeout, data in
+    guard let timeout, let connection = connection(data) else { return 0 }
+    connection.addTimeout(timeout)
+    return 1
+}
+private let timeoutRemoved: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { timeout, data in
+    guard let timeout else { return }
+    connection(data)?.removeTimeout(timeout)
+}
+private let timeoutToggled: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { timeout, data in
+    guard let timeout else { return }
+    connection(data)?.toggleTimeout(timeout)
+}
+private let filterMessage: @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> DBusHandlerResult = {
+    _, message, data in
+    guard let message, let connection = connection(data) else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+    return connection.filter(message) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+}
+private let replyArrived: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { pending, data in
+    guard let pending, let data else { return }
+    Unmanaged<ReplyBox>.fromOpaque(data).takeUnretainedValue().complete(from: pending)
+}
+private let releaseReplyBox: @convention(c) (UnsafeMutableRawPointer?) -> Void = { data in
+    guard let data else { return }
+    Unmanaged<ReplyBox>.fromOpaque(data).release()
+}
+
+/// What waits for one reply: the handler and the loop to run it on. It holds
+/// no reference to the pending call or the connection, so an unanswered call
+/// never keeps either alive.
+private final class ReplyBox {
+    let loop: EventLoop
+    var handler: ((Result<Message, DBusError>) -> Void)?
+
+    init(loop: EventLoop, handler: @escaping (Result<Message, DBusError>) -> Void) {
+        self.loop = loop
+        self.handler = handler
+    }
+
+    /// Takes the reply out of `pending` and hands it to the loop.
+    func complete(from pending: OpaquePointer) {
+        guard let raw = dbus_pending_call_steal_reply(pending) else {
+            fail(.failed("The D-Bus call ended without a reply."))
+            return
+        }
+        let reply = Message(owning: raw)
+        if let error = reply.error { fail(error) } else { deliver(.success(reply)) }
+    }
+
+    func fail(_ error: DBusError) {
+        deliver(.failure(error))
+    }
+
+    private func deliver(_ result: Result<Message, DBusError>) {
+        guard let handler else { return }
+        self.handler = nil
+        loop.soon { handler(result) }
+    }
+}

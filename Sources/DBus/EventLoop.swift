@@ -1,0 +1,282 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+internal import CShim
+
+/// The one loop that drives a process's D-Bus connections, timers, file
+/// descriptors and Unix signals, on the thread that calls `run`.
+///
+/// Everything registered with the loop runs on that thread, one thing at a
+/// time, so the state it touches needs no locks. Only `perform` and `stop`
+/// may be called from other threads.
+///
+/// A *turn* waits in `poll`, handles what became ready (sockets, timers,
+/// signals), lets connections dispatch what they read, runs the work that
+/// handlers deferred, and then runs the end-of-turn hooks: the place where a
+/// store commits everything the turn changed in one transaction before the
+/// replies that depend on it leave.
+public final class EventLoop: @unchecked Sendable {
+    // @unchecked: every stored property except `inbox` and the two wake-pipe
+    // descriptors is touched only on the thread inside `run`/`runTurn`; the
+    // inbox is behind a mutex and the pipe is written with one `write`.
+
+    /// A handle for something registered with the loop, to remove it later.
+    public struct Token: Hashable, Sendable {
+        let id: Int
+    }
+
+    /// Readiness of a file descriptor, as `poll` reports it.
+    public struct FDEvents: OptionSet, Sendable {
+        /// The raw `poll` bits.
+        public let rawValue: Int16
+        /// Makes events from `poll` bits.
+        public init(rawValue: Int16) { self.rawValue = rawValue }
+        /// Data to read.
+        public static let readable = FDEvents(rawValue: Int16(POLLIN))
+        /// Room to write.
+        public static let writable = FDEvents(rawValue: Int16(POLLOUT))
+        /// An error on the descriptor.
+        public static let error = FDEvents(rawValue: Int16(POLLERR))
+        /// The peer hung up.
+        public static let hangUp = FDEvents(rawValue: Int16(POLLHUP))
+    }
+
+    private struct FDSource {
+        var fd: Int32
+        var events: FDEvents
+        var enabled: Bool
+        var handler: (FDEvents) -> Void
+    }
+
+    private struct Timer {
+        var deadline: Int64
+        var handler: () -> Void
+    }
+
+    private var fdSources: [Int: FDSource] = [:]
+    private var timers: [Int: Timer] = [:]
+    private var tasks: [() -> Void] = []
+    private var workHooks: [Int: () -> Bool] = [:]
+    private var turnEndHooks: [(id: Int, hook: () -> Void)] = []
+    private var signalHandlers: [Int32: () -> Void] = [:]
+    private var signalPipe: (read: Int32, write: Int32)?
+    private var nextID = 1
+    private var stopRequested = false
+
+    private let inbox = Mutex<[@Sendable () -> Void]>([])
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+
+    /// Makes a loop. It runs nothing until `run` is called.
+    public init() {
+        var fds: [Int32] = [-1, -1]
+        let made = cshim_nonblocking_pipe(&fds)
+        precondition(made == 0, "undod cannot create a pipe (errno \(errno)); the system is out of file descriptors.")
+        wakeRead = fds[0]
+        wakeWrite = fds[1]
+    }
+
+    deinit {
+        close(wakeRead)
+        close(wakeWrite)
+        if let signalPipe {
+            close(signalPipe.read)
+            close(signalPipe.write)
+        }
+    }
+
+    private func makeToken() -> Token {
+        defer { nextID += 1 }
+        return Token(id: nextID)
+    }
+
+    // MARK: Registration (loop thread)
+
+    /// Calls `handler` whenever `fd` is ready for `events` while enabled.
+    public func watch(fd: Int32, events: FDEvents, enabled: Bool = true,
+                      handler: @escaping (FDEvents) -> Void) -> Token {
+        let token = makeToken()
+        fdSources[token.id] = FDSource(fd: fd, events: events, enabled: enabled, handler: handler)
+        return token
+    }
+
+    /// Turns a watched descriptor on or off without forgetting it.
+    public func setEnabled(_ token: Token, _ enabled: Bool) {
+        fdSources[token.id]?.enabled = enabled
+    }
+
+    /// Calls `handler` once, `milliseconds` from now.
+    @discardableResult
+    public func schedule(afterMilliseconds milliseconds: Int, handler: @escaping () -> Void) -> Token {
+        let token = makeToken()
+        timers[token.id] = Timer(deadline: Self.now() + Int64(max(0, milliseconds)) * 1_000_000, handler: handler)
+        return token
+    }
+
+    /// Calls `handler` on every turn before deferred work; it returns whether
+    /// it still has work, so the loop does not sleep while it has.
+    public func addWorkHook(_ handler: @escaping () -> Bool) -> Token {
+        let token = makeToken()
+        workHooks[token.id] = handler
+        return token
+    }
+
+    /// Calls `hook` at the end of every turn, after all deferred work, in the
+    /// order hooks were added.
+    public func addTurnEndHook(_ hook: @escaping () -> Void) -> Token {
+        let token = makeToken()
+        turnEndHooks.append((token.id, hook))
+        return token
+    }
+
+    /// Removes a watch, timer, work hook or turn-end hook. Removing twice is harmless.
+    public func remove(_ token: Token) {
+        fdSources[token.id] = nil
+        timers[token.id] = nil
+        workHooks[token.id] = nil
+        turnEndHooks.removeAll { $0.id == token.id }
+    }
+
+    /// Runs `task` later in this turn (or the next), after the current
+    /// handler has returned: how callbacks from C are kept out of C.
+    public func soon(_ task: @escaping () -> Void) {
+        tasks.append(task)
+    }
+
+    /// Runs `handler` on the loop whenever the process receives `signal`.
+    /// The signal is unblocked for this thread, as a parent may have started
+    /// the process with it blocked.
+    public func onSignal(_ signal: Int32, handler: @escaping () -> Void) {
+        if signalPipe == nil {
+            var fds: [Int32] = [-1, -1]
+            guard cshim_nonblocking_pipe(&fds) == 0 else { return }
+            signalPipe = (fds[0], fds[1])
+        }
+        guard let signalPipe else { return }
+        signalHandlers[signal] = handler
+        _ = cshim_route_signal_to_fd(signal, signalPipe.write)
+    }
+
+    // MARK: Any thread
+
+    /// Runs `task` on the loop's thread at its next turn. Safe from any thread.
+    public func perform(_ task: @escaping @Sendable () -> Void) {
+        inbox.withLock { $0.append(task) }
+        wake()
+    }
+
+    /// Makes `run` return after the current turn. Safe from any thread.
+    public func stop() {
+        perform { [unowned self] in self.stopRequested = true }
+    }
+
+    private func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+    }
+
+    // MARK: Running (loop thread)
+
+    /// Runs turns until `stop` is called.
+    public func run() {
+        stopRequested = false
+        while !stopRequested { runTurn(maxWaitMilliseconds: -1) }
+    }
+
+    /// Runs turns until `condition` holds or `timeoutMilliseconds` pass;
+    /// returns whether the condition held. For command-line tools and tests,
+    /// never for a daemon's handlers.
+    @discardableResult
+    public func run(until condition: () -> Bool, timeoutMilliseconds: Int) -> Bool {
+        let deadline = Self.now() + Int64(timeoutMilliseconds) * 1_000_000
+        while !condition() {
+            let left = deadline - Self.now()
+            if left <= 0 { return false }
+            runTurn(maxWaitMilliseconds: Int((left + 999_999) / 1_000_000))
+        }
+        return true
+    }
+
+    /// One turn: wait up to `maxWaitMilliseconds` (-1: as long as needed),
+    /// handle what is ready, run deferred work and the end-of-turn hooks.
+    public func runTurn(maxWaitMilliseconds: Int) {
+        let pending = inbox.withLock { queue -> [@Sendable () -> Void] in
+            defer { queue.removeAll() }
+            return queue
+        }
+        for task in pending { tasks.append(task) }
+
+        var wait = maxWaitMilliseconds
+        let busy = !tasks.isEmpty || workHooks.values.contains { $0() }
+        if busy {
+            wait = 0
+        } else if let next = timers.values.map(\.deadline).min() {
+            let untilNext = Int(max(0, (next - Self.now() + 999_999) / 1_000_000))
+            wait = wait < 0 ? untilNext : min(wait, untilNext)
+        }
+        poll(waitMilliseconds: wait)
+        fireTimers()
+        drainWork()
+        for (_, hook) in turnEndHooks { hook() }
+    }
+
+    private func poll(waitMilliseconds: Int) {
+        var ids: [Int] = []
+        var fds: [pollfd] = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+        if let signalPipe { fds.append(pollfd(fd: signalPipe.read, events: Int16(POLLIN), revents: 0)) }
+        let fixed = fds.count
+        for (id, source) in fdSources where source.enabled {
+            ids.append(id)
+            fds.append(pollfd(fd: source.fd, events: source.events.rawValue, revents: 0))
+        }
+        let ready = Glibc.poll(&fds, nfds_t(fds.count), Int32(clamping: waitMilliseconds))
+        guard ready > 0 else { return }
+        if fds[0].revents != 0 { drain(wakeRead) { _ in } }
+        if let signalPipe, fds[1].revents != 0 {
+            drain(signalPipe.read) { signal in self.signalHandlers[Int32(signal)]?() }
+        }
+        for (index, id) in ids.enumerated() {
+            let revents = fds[fixed + index].revents
+            // A handler may have removed or disabled this source meanwhile.
+            guard revents != 0, let source = fdSources[id], source.enabled else { continue }
+            source.handler(FDEvents(rawValue: revents))
+        }
+    }
+
+    private func drain(_ fd: Int32, each: (UInt8) -> Void) {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            guard count > 0 else { return }
+            buffer[0..<count].forEach(each)
+        }
+    }
+
+    private func fireTimers() {
+        let now = Self.now()
+        let due = timers.filter { $0.value.deadline <= now }.sorted { $0.value.deadline < $1.value.deadline }
+        for (id, timer) in due where timers[id] != nil {
+            timers[id] = nil
+            timer.handler()
+        }
+    }
+
+    private func drainWork() {
+        var rounds = 0
+        repeat {
+            for hook in workHooks.values { _ = hook() }
+            let batch = tasks
+            tasks.removeAll()
+            for task in batch { task() }
+            rounds += 1
+        } while !tasks.isEmpty && rounds < 64
+    }
+
+    /// The monotonic clock in nanoseconds.
+    static func now() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+    }
+}

@@ -1,0 +1,103 @@
+/// One D-Bus interface as an exported object implements it: its methods
+/// (with their handlers), signals and properties (with their getters).
+///
+/// The same declarations dispatch calls, check signatures, answer
+/// `Properties` and generate `Introspect`: there is one source of truth.
+public struct Interface {
+    /// The interface name, for example `org.undod.Undo1.Stack`.
+    public var name: String
+    /// What the interface is for (a doc annotation in the introspection).
+    public var doc: String
+    /// The methods.
+    public var methods: [Method]
+    /// The signals.
+    public var signals: [Signal]
+    /// The properties.
+    public var properties: [Property]
+
+    /// Declares an interface.
+    public init(_ name: String, doc: String = "", methods: [Method] = [], signals: [Signal] = [],
+                properties: [Property] = []) {
+        self.name = name
+        self.doc = doc
+        self.methods = methods
+        self.signals = signals
+        self.properties = properties
+    }
+
+    /// A named, typed argument of a method or signal.
+    public struct Argument: Sendable, Equatable {
+        /// The argument's name as introspection shows it.
+        public var name: String
+        /// Its complete D-Bus type.
+        public var signature: String
+        /// Declares an argument.
+        public init(_ name: String, _ signature: String) {
+            self.name = name
+            self.signature = signature
+        }
+    }
+
+    /// A method and the handler that serves it.
+    public struct Method {
+        /// The member name.
+        public var name: String
+        /// The arguments the caller sends.
+        public var inputs: [Argument]
+        /// The arguments the reply carries.
+        public var outputs: [Argument]
+        /// What the method does.
+        public var doc: String
+        /// Serves one call; it must answer the call, now or later.
+        public var handler: (MethodCall) -> Void
+
+        /// Declares a method.
+        public init(_ name: String, inputs: [Argument] = [], outputs: [Argument] = [], doc: String = "",
+                    handler: @escaping (MethodCall) -> Void) {
+            self.name = name
+            self.inputs = inputs
+            self.outputs = outputs
+            self.doc = doc
+            self.handler = handler
+        }
+
+        /// The signature a call must carry.
+        public var inputSignature: String { inputs.map(\.signature).joined() }
+    }
+
+    /// A signal the object emits.
+    public struct Signal: Sendable {
+        /// The member name.
+        public var name: String
+        /// Its arguments.
+        public var arguments: [Argument]
+        /// What it announces.
+        public var doc: String
+        /// Declares a signal.
+        public init(_ name: String, arguments: [Argument] = [], doc: String = "") {
+            self.name = name
+            self.arguments = arguments
+            self.doc = doc
+        }
+    }
+
+    /// A read-only property and its getter.
+    public struct Property {
+        /// The property name.
+        public var name: String
+        /// Its complete D-Bus type.
+        public var signature: String
+        /// What it means.
+        public var doc: String
+        /// Reads the present value.
+        public var get: () -> DBusValue
+
+        /// Declares a read-only property.
+        public init(_ name: String, _ signature: String, doc: String = "", get: @escaping () -> DBusValue) {
+            self.name = name
+            self.signature = signature
+            self.doc = doc
+            self.get = get
+        }
+    }
+}

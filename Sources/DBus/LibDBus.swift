@@ -1,0 +1,77 @@
+internal import CDBus
+
+/// Thin internal helpers over libdbus: its type codes (macros that do not
+/// import), its error out-parameter and its validators. The only place, with
+/// the marshalling files and `Connection`, that touches C.
+enum LibDBus {
+    /// libdbus's type codes (`DBUS_TYPE_*` are macros Swift cannot import).
+    enum TypeCode {
+        static let invalid: Int32 = 0
+        static let byte = code("y"), bool = code("b"), int16 = code("n")
+        static let uint16 = code("q"), int32 = code("i"), uint32 = code("u")
+        static let int64 = code("x"), uint64 = code("t"), double = code("d")
+        static let string = code("s"), objectPath = code("o"), signature = code("g")
+        static let unixFD = code("h"), array = code("a"), variant = code("v")
+        static let structure = code("r"), dictEntry = code("e")
+
+        private static func code(_ c: Unicode.Scalar) -> Int32 { Int32(UInt8(ascii: c)) }
+    }
+
+    /// Message types (`DBUS_MESSAGE_TYPE_*`).
+    enum MessageType {
+        static let methodCall: Int32 = 1, methodReturn: Int32 = 2, error: Int32 = 3, signal: Int32 = 4
+    }
+
+    /// `DBUS_TIMEOUT_USE_DEFAULT`.
+    static let defaultTimeout: Int32 = -1
+
+    /// Makes libdbus safe to use from the one thread we use it on (and from
+    /// any other, should a caller stray). Idempotent.
+    static func initialise() {
+        _ = dbus_threads_init_default()
+    }
+
+    /// Runs `body` with a fresh C error; if it set one, throws it as a Swift
+    /// `DBusError` (the C struct shares the name, hence the qualification).
+    static func withCError<T>(_ body: (UnsafeMutablePointer<CDBus.DBusError>) -> T) throws(DBusError) -> T {
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        defer { dbus_error_free(&error) }
+        let result = body(&error)
+        if dbus_error_is_set(&error) != 0 {
+            throw DBusError(
+                name: error.name.map { String(cString: $0) } ?? DBusError.Names.failed,
+                message: error.message.map { String(cString: $0) } ?? "libdbus reported an error without text.")
+        }
+        return result
+    }
+
+    /// Whether `path` is a valid object path.
+    static func isValidPath(_ path: String) -> Bool {
+        path.withCString { dbus_validate_path($0, nil) } != 0
+    }
+    /// Whether `name` is a valid interface name.
+    static func isValidInterface(_ name: String) -> Bool {
+        name.withCString { dbus_validate_interface($0, nil) } != 0
+    }
+    /// Whether `name` is a valid member name.
+    static func isValidMember(_ name: String) -> Bool {
+        name.withCString { dbus_validate_member($0, nil) } != 0
+    }
+    /// Whether `name` is a valid error name.
+    static func isValidErrorName(_ name: String) -> Bool {
+        name.withCString { dbus_validate_error_name($0, nil) } != 0
+    }
+    /// Whether `name` is a valid bus name (unique or well-known).
+    static func isValidBusName(_ name: String) -> Bool {
+        name.withCString { dbus_validate_bus_name($0, nil) } != 0
+    }
+    /// Whether `signature` is a valid signature (any number of complete types).
+    static func isValidSignature(_ signature: String) -> Bool {
+        signature.withCString { dbus_signature_validate($0, nil) } != 0
+    }
+    /// Whether `signature` is exactly one complete type.
+    static func isValidSingleType(_ signature: String) -> Bool {
+        signature.withCString { dbus_signature_validate_single($0, nil) } != 0
+    }
+}

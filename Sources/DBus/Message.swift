@@ -1,0 +1,139 @@
+internal import CDBus
+
+/// One D-Bus message: a method call, a reply, an error or a signal.
+///
+/// Owns one reference to the libdbus message. Confined to the thread of the
+/// loop that made or received it.
+public final class Message {
+    /// What a message is.
+    public enum Kind: Sendable, Equatable {
+        /// A call that may expect a reply.
+        case methodCall
+        /// A successful reply.
+        case methodReturn
+        /// An error reply.
+        case error
+        /// A broadcast or unicast signal.
+        case signal
+        /// Anything else a future bus might send.
+        case other
+    }
+
+    /// The libdbus message; one reference is ours.
+    let raw: OpaquePointer
+
+    /// Takes over one reference to `raw`.
+    init(owning raw: OpaquePointer) {
+        self.raw = raw
+    }
+
+    /// Adds a reference to a borrowed `raw`.
+    init(retaining raw: OpaquePointer) {
+        self.raw = dbus_message_ref(raw)
+    }
+
+    deinit {
+        dbus_message_unref(raw)
+    }
+
+    /// A method call to `member` of `interface` on `path` at `destination`.
+    public static func methodCall(
+        destination: String?, path: String, interface: String?, member: String,
+        arguments: [DBusValue] = []
+    ) throws(DBusError) -> Message {
+        guard LibDBus.isValidPath(path) else { throw .invalidArgs("“\(path)” is not a valid object path.") }
+        guard LibDBus.isValidMember(member) else { throw .invalidArgs("“\(member)” is not a valid member name.") }
+        if let interface, !LibDBus.isValidInterface(interface) {
+            throw .invalidArgs("“\(interface)” is not a valid interface name.")
+        }
+        if let destination, !LibDBus.isValidBusName(destination) {
+            throw .invalidArgs("“\(destination)” is not a valid bus name.")
+        }
+        guard let raw = dbus_message_new_method_call(destination, path, interface, member) else {
+            throw .failed("Out of memory while building a D-Bus message.")
+        }
+        let message = Message(owning: raw)
+        try MessageCoder.append(arguments, to: raw)
+        return message
+    }
+
+    /// A signal `member` of `interface` from `path`.
+    public static func signal(
+        path: String, interface: String, member: String, arguments: [DBusValue] = []
+    ) throws(DBusError) -> Message {
+        guard LibDBus.isValidPath(path), LibDBus.isValidInterface(interface), LibDBus.isValidMember(member) else {
+            throw .invalidArgs("“\(interface).\(member)” on “\(path)” is not a valid signal.")
+        }
+        guard let raw = dbus_message_new_signal(path, interface, member) else {
+            throw .failed("Out of memory while building a D-Bus message.")
+        }
+        let message = Message(owning: raw)
+        try MessageCoder.append(arguments, to: raw)
+        return message
+    }
+
+    /// A successful reply to this call carrying `arguments`.
+    func makeReply(_ arguments: [DBusValue]) throws(DBusError) -> Message {
+        guard let raw = dbus_message_new_method_return(self.raw) else {
+            throw .failed("Out of memory while building a D-Bus reply.")
+        }
+        let reply = Message(owning: raw)
+        try MessageCoder.append(arguments, to: raw)
+        return reply
+    }
+
+    /// An error reply to this call. An invalid error name becomes `Failed`,
+    /// never a crash.
+    func makeErrorReply(_ error: DBusError) -> Message? {
+        let name = LibDBus.isValidErrorName(error.name) ? error.name : DBusError.Names.failed
+        let text = error.message.utf8.contains(0) ? error.message.replacingNUL() : error.message
+        return dbus_message_new_error(raw, name, text).map { Message(owning: $0) }
+    }
+
+    /// What kind of message this is.
+    public var kind: Kind {
+        switch dbus_message_get_type(raw) {
+        case LibDBus.MessageType.methodCall: .methodCall
+        case LibDBus.MessageType.methodReturn: .methodReturn
+        case LibDBus.MessageType.error: .error
+        case LibDBus.MessageType.signal: .signal
+        default: .other
+        }
+    }
+
+    /// The object path, if any.
+    public var path: String? { dbus_message_get_path(raw).map { String(cString: $0) } }
+    /// The interface, if any.
+    public var interface: String? { dbus_message_get_interface(raw).map { String(cString: $0) } }
+    /// The member (method or signal name), if any.
+    public var member: String? { dbus_message_get_member(raw).map { String(cString: $0) } }
+    /// The sender's unique name, if any.
+    public var sender: String? { dbus_message_get_sender(raw).map { String(cString: $0) } }
+    /// The destination, if any.
+    public var destination: String? { dbus_message_get_destination(raw).map { String(cString: $0) } }
+    /// The error name of an error reply.
+    public var errorName: String? { dbus_message_get_error_name(raw).map { String(cString: $0) } }
+    /// The signature of the arguments (`""` for none).
+    public var signature: String { dbus_message_get_signature(raw).map { String(cString: $0) } ?? "" }
+    /// Whether the sender said it wants no reply.
+    public var noReplyExpected: Bool { dbus_message_get_no_reply(raw) != 0 }
+
+    /// Asks the receiver not to reply (for fire-and-forget calls).
+    public func setNoReplyExpected() { dbus_message_set_no_reply(raw, 1) }
+
+    /// The arguments, decoded.
+    public var arguments: [DBusValue] { MessageCoder.read(raw) }
+
+    /// For an error reply, the error it carries; nil otherwise.
+    public var error: DBusError? {
+        guard kind == .error else { return nil }
+        return DBusError(name: errorName ?? DBusError.Names.failed, message: arguments.first?.string ?? "")
+    }
+}
+
+extension String {
+    /// The string with NUL characters replaced, for text that must go to C.
+    func replacingNUL() -> String {
+        String(String.UnicodeScalarView(unicodeScalars.map { $0 == "\0" ? "\u{FFFD}" : $0 }))
+    }
+}

@@ -1,0 +1,242 @@
+internal import CDBus
+
+/// Reads and writes `DBusValue`s through `DBusMessageIter`, the only way to
+/// marshal from Swift (libdbus's `append_args`/`get_args` are variadic).
+///
+/// Writing validates everything first: libdbus aborts the process on an
+/// invalid object path or a type mismatch inside a container, and a client
+/// must never be able to make us hand it one.
+enum MessageCoder {
+    // MARK: Validation
+
+    /// Throws `InvalidArgs` unless `value` can be written as it stands.
+    static func validate(_ value: DBusValue) throws(DBusError) {
+        switch value {
+        case .string(let s):
+            if s.utf8.contains(0) { throw .invalidArgs("A D-Bus string cannot contain a NUL character.") }
+        case .objectPath(let p):
+            if !LibDBus.isValidPath(p) { throw .invalidArgs("“\(p)” is not a valid D-Bus object path.") }
+        case .signature(let g):
+            if g.utf8.contains(0) || !LibDBus.isValidSignature(g) {
+                throw .invalidArgs("“\(g)” is not a valid D-Bus signature.")
+            }
+        case .array(let element, let items):
+            guard LibDBus.isValidSingleType(element), element != "y", !element.hasPrefix("{") else {
+                throw .invalidArgs("“a\(element)” is not a valid array type here.")
+            }
+            for item in items {
+                guard item.signature == element else {
+                    throw .invalidArgs("An array of “\(element)” cannot hold a “\(item.signature)”.")
+                }
+                try validate(item)
+            }
+        case .dict(let key, let valueType, let entries):
+            guard LibDBus.isValidSingleType("a{\(key)\(valueType)}") else {
+                throw .invalidArgs("“a{\(key)\(valueType)}” is not a valid dictionary type.")
+            }
+            for entry in entries {
+                guard entry.key.signature == key, entry.value.signature == valueType else {
+                    throw .invalidArgs("A dictionary of “{\(key)\(valueType)}” cannot hold this entry.")
+                }
+                try validate(entry.key)
+                try validate(entry.value)
+            }
+        case .structure(let fields):
+            if fields.isEmpty { throw .invalidArgs("A D-Bus struct needs at least one field.") }
+            for field in fields { try validate(field) }
+        case .variant(let inner):
+            try validate(inner)
+        default:
+            break
+        }
+    }
+
+    // MARK: Writing
+
+    /// Appends `values` to `message` (validated first; nothing is appended
+    /// when one is invalid).
+    static func append(_ values: [DBusValue], to message: OpaquePointer) throws(DBusError) {
+        for value in values { try validate(value) }
+        var iter = DBusMessageIter()
+        dbus_message_iter_init_append(message, &iter)
+        for value in values {
+            guard write(value, into: &iter) else { throw .failed("Out of memory while building a D-Bus message.") }
+        }
+    }
+
+    private static func write(_ value: DBusValue, into iter: inout DBusMessageIter) -> Bool {
+        switch value {
+        case .byte(var v): return basic(LibDBus.TypeCode.byte, &v, &iter)
+        case .bool(let b):
+            var v: dbus_bool_t = b ? 1 : 0
+            return basic(LibDBus.TypeCode.bool, &v, &iter)
+        case .int16(var v): return basic(LibDBus.TypeCode.int16, &v, &iter)
+        case .uint16(var v): return basic(LibDBus.TypeCode.uint16, &v, &iter)
+        case .int32(var v): return basic(LibDBus.TypeCode.int32, &v, &iter)
+        case .uint32(var v): return basic(LibDBus.TypeCode.uint32, &v, &iter)
+        case .int64(var v): return basic(LibDBus.TypeCode.int64, &v, &iter)
+        case .uint64(var v): return basic(LibDBus.TypeCode.uint64, &v, &iter)
+        case .double(var v): return basic(LibDBus.TypeCode.double, &v, &iter)
+        case .string(let s): return text(LibDBus.TypeCode.string, s, &iter)
+        case .objectPath(let s): return text(LibDBus.TypeCode.objectPath, s, &iter)
+        case .signature(let s): return text(LibDBus.TypeCode.signature, s, &iter)
+        case .bytes(let bytes):
+            return container(LibDBus.TypeCode.array, "y", &iter) { sub in
+                bytes.withUnsafeBufferPointer { buffer in
+                    // libdbus wants a pointer to the pointer; an empty array
+                    // still needs a non-NULL one.
+                    var base: UnsafePointer<UInt8>? = buffer.baseAddress ?? UnsafePointer(bitPattern: 1)
+                    return withUnsafeMutablePointer(to: &base) { pointer in
+                        dbus_message_iter_append_fixed_array(&sub, LibDBus.TypeCode.byte, pointer, Int32(buffer.count)) != 0
+                    }
+                }
+            }
+        case .array(let element, let items):
+            return container(LibDBus.TypeCode.array, element, &iter) { sub in
+                items.allSatisfy { write($0, into: &sub) }
+            }
+        case .dict(let key, let valueType, let entries):
+            return container(LibDBus.TypeCode.array, "{\(key)\(valueType)}", &iter) { sub in
+                entries.allSatisfy { entry in
+                    container(LibDBus.TypeCode.dictEntry, nil, &sub) { pair in
+                        write(entry.key, into: &pair) && write(entry.value, into: &pair)
+                    }
+                }
+            }
+        case .structure(let fields):
+            return container(LibDBus.TypeCode.structure, nil, &iter) { sub in
+                fields.allSatisfy { write($0, into: &sub) }
+            }
+        case .variant(let inner):
+            return container(LibDBus.TypeCode.variant, inner.signature, &iter) { sub in
+                write(inner, into: &sub)
+            }
+        }
+    }
+
+    private static func basic<T>(_ type: Int32, _ value: inout T, _ iter: inout DBusMessageIter) -> Bool {
+        withUnsafeMutablePointer(to: &value) { dbus_message_iter_append_basic(&iter, type, $0) != 0 }
+    }
+
+    private static func text(_ type: Int32, _ string: String, _ iter: inout DBusMessageIter) -> Bool {
+        string.withCString { chars in
+            var pointer: UnsafePointer<CChar>? = chars
+            return withUnsafeMutablePointer(to: &pointer) { dbus_message_iter_append_basic(&iter, type, $0) != 0 }
+        }
+    }
+
+    private static func container(
+        _ type: Int32, _ contained: String?, _ iter: inout DBusMessageIter,
+        _ body: (inout DBusMessageIter) -> Bool
+    ) -> Bool {
+        var sub = DBusMessageIter()
+        let opened: Bool
+        if let contained {
+            opened = contained.withCString { dbus_message_iter_open_container(&iter, type, $0, &sub) } != 0
+        } else {
+            opened = dbus_message_iter_open_container(&iter, type, nil, &sub) != 0
+        }
+        guard opened else { return false }
+        guard body(&sub) else {
+            dbus_message_iter_abandon_container(&iter, &sub)
+            return false
+        }
+        return dbus_message_iter_close_container(&iter, &sub) != 0
+    }
+
+    // MARK: Reading
+
+    /// Every argument of `message`, in order.
+    static func read(_ message: OpaquePointer) -> [DBusValue] {
+        var iter = DBusMessageIter()
+        guard dbus_message_iter_init(message, &iter) != 0 else { return [] }
+        return readAll(&iter)
+    }
+
+    private static func readAll(_ iter: inout DBusMessageIter) -> [DBusValue] {
+        var values: [DBusValue] = []
+        while dbus_message_iter_get_arg_type(&iter) != LibDBus.TypeCode.invalid {
+            if let value = readOne(&iter) { values.append(value) }
+            dbus_message_iter_next(&iter)
+        }
+        return values
+    }
+
+    /// The value at `iter`, or nil for a type this layer does not carry
+    /// (unix fds): skipped, never a crash.
+    private static func readOne(_ iter: inout DBusMessageIter) -> DBusValue? {
+        let type = dbus_message_iter_get_arg_type(&iter)
+        switch type {
+        case LibDBus.TypeCode.byte: return .byte(basic(&iter, UInt8(0)))
+        case LibDBus.TypeCode.bool: return .bool(basic(&iter, dbus_bool_t(0)) != 0)
+        case LibDBus.TypeCode.int16: return .int16(basic(&iter, Int16(0)))
+        case LibDBus.TypeCode.uint16: return .uint16(basic(&iter, UInt16(0)))
+        case LibDBus.TypeCode.int32: return .int32(basic(&iter, Int32(0)))
+        case LibDBus.TypeCode.uint32: return .uint32(basic(&iter, UInt32(0)))
+        case LibDBus.TypeCode.int64: return .int64(basic(&iter, Int64(0)))
+        case LibDBus.TypeCode.uint64: return .uint64(basic(&iter, UInt64(0)))
+        case LibDBus.TypeCode.double: return .double(basic(&iter, Double(0)))
+        case LibDBus.TypeCode.string: return .string(text(&iter))
+        case LibDBus.TypeCode.objectPath: return .objectPath(text(&iter))
+        case LibDBus.TypeCode.signature: return .signature(text(&iter))
+        case LibDBus.TypeCode.array:
+            let elementType = dbus_message_iter_get_element_type(&iter)
+            var sub = DBusMessageIter()
+            dbus_message_iter_recurse(&iter, &sub)
+            if elementType == LibDBus.TypeCode.byte {
+                // The bytes point into the message: copy them out now.
+                var pointer: UnsafeMutableRawPointer? = nil
+                var count: Int32 = 0
+                withUnsafeMutablePointer(to: &pointer) { dbus_message_iter_get_fixed_array(&sub, $0, &count) }
+                guard let pointer, count > 0 else { return .bytes([]) }
+                return .bytes(Array(UnsafeRawBufferPointer(start: pointer, count: Int(count))))
+            }
+            let element = String(signature(of: &iter).dropFirst())
+            if elementType == LibDBus.TypeCode.dictEntry {
+                let inner = element.dropFirst().dropLast()  // "{kv}" -> "kv"
+                let key = String(inner.prefix(1))
+                let valueType = String(inner.dropFirst())
+                var entries: [DBusValue.DictEntry] = []
+                while dbus_message_iter_get_arg_type(&sub) == LibDBus.TypeCode.dictEntry {
+                    var pair = DBusMessageIter()
+                    dbus_message_iter_recurse(&sub, &pair)
+                    let kv = readAll(&pair)
+                    if kv.count == 2 { entries.append(.init(kv[0], kv[1])) }
+                    dbus_message_iter_next(&sub)
+                }
+                return .dict(key: key, value: valueType, entries)
+            }
+            return .array(element: element, readAll(&sub))
+        case LibDBus.TypeCode.structure:
+            var sub = DBusMessageIter()
+            dbus_message_iter_recurse(&iter, &sub)
+            return .structure(readAll(&sub))
+        case LibDBus.TypeCode.variant:
+            var sub = DBusMessageIter()
+            dbus_message_iter_recurse(&iter, &sub)
+            return readOne(&sub).map(DBusValue.variant)
+        default:
+            return nil
+        }
+    }
+
+    private static func basic<T>(_ iter: inout DBusMessageIter, _ initial: T) -> T {
+        var value = initial
+        withUnsafeMutablePointer(to: &value) { dbus_message_iter_get_basic(&iter, $0) }
+        return value
+    }
+
+    /// A string-like value, copied before the message can go away.
+    private static func text(_ iter: inout DBusMessageIter) -> String {
+        var pointer: UnsafePointer<CChar>? = nil
+        withUnsafeMutablePointer(to: &pointer) { dbus_message_iter_get_basic(&iter, $0) }
+        return pointer.map { String(cString: $0) } ?? ""
+    }
+
+    /// The complete signature of the value at `iter`.
+    private static func signature(of iter: inout DBusMessageIter) -> String {
+        guard let raw = dbus_message_iter_get_signature(&iter) else { return "" }
+        defer { dbus_free(raw) }
+        return String(cString: raw)
+    }
+}

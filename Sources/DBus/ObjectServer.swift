@@ -1,0 +1,256 @@
+/// Serves the objects one connection exports: dispatches each incoming call
+/// by path, interface and member, checks its signature, and implements the
+/// standard `Introspectable`, `Properties` and `ObjectManager` interfaces
+/// from the same `Interface` declarations (libdbus itself answers `Peer`).
+public final class ObjectServer {
+    /// The connection whose calls this server answers.
+    public let connection: Connection
+
+    private var objects: [String: [Interface]] = [:]
+    private var managerPath: String?
+
+    /// Starts answering every method call that arrives on `connection`.
+    public init(connection: Connection) {
+        self.connection = connection
+        connection.methodCallHandler = { [unowned self] message in self.dispatch(message) }
+    }
+
+    // MARK: Exporting
+
+    /// Makes `path` an `ObjectManager` for the objects below it.
+    public func enableObjectManager(at path: String) {
+        managerPath = path
+    }
+
+    /// Exports an object with `interfaces` at `path` (replacing one that was
+    /// there) and announces it with `InterfacesAdded` when a manager covers it.
+    public func export(path: String, interfaces: [Interface]) {
+        objects[path] = interfaces
+        guard let managerPath, isBelow(path, managerPath) else { return }
+        emitSignal(path: managerPath, interface: StandardInterface.objectManager, member: "InterfacesAdded",
+                   arguments: [.objectPath(path), interfacesAndProperties(of: path)])
+    }
+
+    /// Removes the object at `path`, announcing it with `InterfacesRemoved`.
+    public func unexport(path: String) {
+        guard let interfaces = objects.removeValue(forKey: path) else { return }
+        guard let managerPath, isBelow(path, managerPath) else { return }
+        let names = interfaces.map(\.name) + StandardInterface.all
+        emitSignal(path: managerPath, interface: StandardInterface.objectManager, member: "InterfacesRemoved",
+                   arguments: [.objectPath(path), .strings(names)])
+    }
+
+    /// Whether an object is exported at `path`.
+    public func isExported(_ path: String) -> Bool { objects[path] != nil }
+
+    // MARK: Emitting
+
+    /// Emits a signal from `path`. An invalid signal is a programming error
+    /// of ours: it is dropped, never sent half-built.
+    public func emitSignal(path: String, interface: String, member: String, arguments: [DBusValue] = []) {
+        guard let message = try? Message.signal(path: path, interface: interface, member: member,
+                                                arguments: arguments) else { return }
+        connection.send(message)
+    }
+
+    /// Emits `PropertiesChanged` for `names` of `interface` at `path`, with
+    /// their present values.
+    public func propertiesChanged(path: String, interface: String, names: [String]) {
+        guard !names.isEmpty,
+              let properties = objects[path]?.first(where: { $0.name == interface })?.properties else { return }
+        var changed: [String: DBusValue] = [:]
+        for name in names {
+            if let property = properties.first(where: { $0.name == name }) { changed[name] = property.get() }
+        }
+        emitSignal(path: path, interface: StandardInterface.properties, member: "PropertiesChanged",
+                   arguments: [.string(interface), .vardict(changed), .strings([])])
+    }
+
+    // MARK: Dispatch
+
+    private func dispatch(_ message: Message) {
+        guard let path = message.path, let member = message.member else { return }
+        let call = { (arguments: [DBusValue]) in
+            MethodCall(message: message, arguments: arguments, connection: self.connection)
+        }
+        let interfaces = servedInterfaces(at: path)
+        guard !interfaces.isEmpty else {
+            call([]).fail(DBusError(name: DBusError.Names.unknownObject,
+                                    message: "No object is exported at \(path); check the path."))
+            return
+        }
+        let candidates: [Interface]
+        if let name = message.interface {
+            guard let interface = interfaces.first(where: { $0.name == name }) else {
+                call([]).fail(DBusError(name: DBusError.Names.unknownInterface,
+                                        message: "The object at \(path) has no interface \(name)."))
+                return
+            }
+            candidates = [interface]
+        } else {
+            candidates = interfaces
+        }
+        guard let method = candidates.lazy.flatMap(\.methods).first(where: { $0.name == member }) else {
+            let on = message.interface.map { "\($0)." } ?? ""
+            call([]).fail(.unknownMethod("The object at \(path) has no method \(on)\(member)."))
+            return
+        }
+        let signature = message.signature
+        guard signature == method.inputSignature else {
+            call([]).fail(.invalidArgs(
+                "\(member) takes arguments of type (\(method.inputSignature)), not (\(signature))."))
+            return
+        }
+        method.handler(call(message.arguments))
+    }
+
+    /// The interfaces an incoming call may reach at `path`: an exported
+    /// object's own and the standard ones, or just `Introspectable` for a
+    /// node that only leads to objects.
+    private func servedInterfaces(at path: String) -> [Interface] {
+        if let own = objects[path] {
+            var all = own + [introspectable(path), properties(path), peer()]
+            if path == managerPath { all.append(objectManager(path)) }
+            return all
+        }
+        if objects.keys.contains(where: { isBelow($0, path) }) { return [introspectable(path), peer()] }
+        return []
+    }
+
+    private func isBelow(_ path: String, _ ancestor: String) -> Bool {
+        ancestor == "/" ? path != "/" : path.hasPrefix(ancestor + "/")
+    }
+
+    // MARK: Standard interfaces
+
+    private func introspectable(_ path: String) -> Interface {
+        Interface(StandardInterface.introspectable, methods: [
+            .init("Introspect", outputs: [.init("xml_data", "s")]) { [unowned self] call in
+                call.reply([.string(self.introspectionXML(path: path))])
+            },
+        ])
+    }
+
+    private func peer() -> Interface {
+        // libdbus answers these before our handlers see them; declared so that
+        // introspection tells the truth.
+        Interface(StandardInterface.peer, methods: [
+            .init("Ping") { $0.reply() },
+            .init("GetMachineId", outputs: [.init("machine_uuid", "s")]) { $0.reply([.string("")]) },
+        ])
+    }
+
+    private func properties(_ path: String) -> Interface {
+        Interface(StandardInterface.properties, methods: [
+            .init("Get", inputs: [.init("interface_name", "s"), .init("property_name", "s")],
+                  outputs: [.init("value", "v")]) { [unowned self] call in
+                call.answer { () throws(DBusError) in
+                    let property = try self.property(path, call.arguments[0].string, call.arguments[1].string)
+                    return [.variant(property.get())]
+                }
+            },
+            .init("GetAll", inputs: [.init("interface_name", "s")],
+                  outputs: [.init("properties", "a{sv}")]) { [unowned self] call in
+                call.answer { () throws(DBusError) in
+                    let name = call.arguments[0].string ?? ""
+                    guard let interface = self.allInterfaces(at: path).first(where: { $0.name == name }) else {
+                        throw DBusError(name: DBusError.Names.unknownInterface,
+                                        message: "The object at \(path) has no interface \(name).")
+                    }
+                    return [Self.values(of: interface)]
+                }
+            },
+            .init("Set", inputs: [.init("interface_name", "s"), .init("property_name", "s"), .init("value", "v")]) {
+                [unowned self] call in
+                call.answer { () throws(DBusError) in
+                    let property = try self.property(path, call.arguments[0].string, call.arguments[1].string)
+                    throw DBusError(name: DBusError.Names.propertyReadOnly,
+                                    message: "The property \(property.name) is read-only.")
+                }
+            },
+        ], signals: [
+            .init("PropertiesChanged", arguments: [
+                .init("interface_name", "s"), .init("changed_properties", "a{sv}"),
+                .init("invalidated_properties", "as"),
+            ]),
+        ])
+    }
+
+    private func objectManager(_ path: String) -> Interface {
+        Interface(StandardInterface.objectManager, methods: [
+            .init("GetManagedObjects", outputs: [.init("objects", "a{oa{sa{sv}}}")]) { [unowned self] call in
+                let entries = self.objects.keys.filter { self.isBelow($0, path) }.sorted().map {
+                    DBusValue.DictEntry(.objectPath($0), self.interfacesAndProperties(of: $0))
+                }
+                call.reply([.dict(key: "o", value: "a{sa{sv}}", entries)])
+            },
+        ], signals: [
+            .init("InterfacesAdded", arguments: [
+                .init("object_path", "o"), .init("interfaces_and_properties", "a{sa{sv}}"),
+            ]),
+            .init("InterfacesRemoved", arguments: [.init("object_path", "o"), .init("interfaces", "as")]),
+        ])
+    }
+
+    private func allInterfaces(at path: String) -> [Interface] {
+        objects[path] ?? []
+    }
+
+    private func property(_ path: String, _ interface: String?, _ name: String?) throws(DBusError) -> Interface.Property {
+        guard let found = allInterfaces(at: path).first(where: { $0.name == interface }) else {
+            throw DBusError(name: DBusError.Names.unknownInterface,
+                            message: "The object at \(path) has no interface \(interface ?? "").")
+        }
+        guard let property = found.properties.first(where: { $0.name == name }) else {
+            throw DBusError(name: DBusError.Names.unknownProperty,
+                            message: "The interface \(found.name) has no property \(name ?? "").")
+        }
+        return property
+    }
+
+    private static func values(of interface: Interface) -> DBusValue {
+        var values: [String: DBusValue] = [:]
+        for property in interface.properties { values[property.name] = property.get() }
+        return .vardict(values)
+    }
+
+    private func interfacesAndProperties(of path: String) -> DBusValue {
+        let own = allInterfaces(at: path).map { DBusValue.DictEntry(.string($0.name), Self.values(of: $0)) }
+        let standard = StandardInterface.all.map { DBusValue.DictEntry(.string($0), .vardict([:])) }
+        return .dict(key: "s", value: "a{sv}", own + standard)
+    }
+
+    // MARK: Introspection
+
+    /// The introspection document of `path`: its interfaces, the standard
+    /// ones, and its child nodes.
+    public func introspectionXML(path: String) -> String {
+        var xml = IntrospectionXML.header + "<node>\n"
+        for interface in servedInterfaces(at: path) { xml += IntrospectionXML.describe(interface) }
+        for child in childNodes(of: path) { xml += "  <node name=\"\(child)\"/>\n" }
+        return xml + "</node>\n"
+    }
+
+    private func childNodes(of path: String) -> [String] {
+        let prefix = path == "/" ? "/" : path + "/"
+        var names = Set<String>()
+        for key in objects.keys where key.hasPrefix(prefix) && key != path {
+            if let first = key.dropFirst(prefix.count).split(separator: "/").first { names.insert(String(first)) }
+        }
+        return names.sorted()
+    }
+}
+
+/// The names of the standard interfaces every exported object has.
+public enum StandardInterface {
+    /// `org.freedesktop.DBus.Introspectable`
+    public static let introspectable = "org.freedesktop.DBus.Introspectable"
+    /// `org.freedesktop.DBus.Properties`
+    public static let properties = "org.freedesktop.DBus.Properties"
+    /// `org.freedesktop.DBus.Peer`
+    public static let peer = "org.freedesktop.DBus.Peer"
+    /// `org.freedesktop.DBus.ObjectManager`
+    public static let objectManager = "org.freedesktop.DBus.ObjectManager"
+    /// The three every exported object carries.
+    static let all = [introspectable, properties, peer]
+}

@@ -1,0 +1,54 @@
+/// A named, ordered list of actions that is undone and redone as one unit
+/// ("Typing", "Paste", "Delete 3 files").
+public struct ActionGroup: Sendable, Equatable {
+    /// The group's id: non-zero and unique across all stacks; kept when pushes merge into it.
+    public let id: UInt64
+    /// The name shown in menus and notifications; the latest merged push's name.
+    public internal(set) var name: String
+    /// The actions in the order they were done.
+    public internal(set) var actions: [Action]
+    /// When the group was pushed or last merged into, in µs since the Unix epoch.
+    public internal(set) var time: Int64
+    /// The merge key it was pushed with; `""` when it has none and never merges.
+    public let mergeKey: String
+    /// The application's tag of the document state this group leads to; `""` when never given.
+    public internal(set) var stateTag: String
+    /// The exact payload bytes the group holds: the sum of its actions' undo and redo byte counts.
+    public private(set) var bytes: UInt64
+
+    /// A group with the given fields; its byte count is computed from the actions.
+    public init(
+        id: UInt64, name: String, actions: [Action], time: Int64,
+        mergeKey: String = "", stateTag: String = ""
+    ) {
+        self.id = id
+        self.name = name
+        self.actions = actions
+        self.time = time
+        self.mergeKey = mergeKey
+        self.stateTag = stateTag
+        self.bytes = Self.byteCount(of: actions)
+    }
+
+    /// The payload bytes a list of actions costs.
+    static func byteCount(of actions: [Action]) -> UInt64 {
+        actions.reduce(0) { $0 + $1.byteCount }
+    }
+
+    /// Appends a merged push's actions and takes over its name, time and state tag.
+    mutating func merge(name: String, actions more: [Action], bytes moreBytes: UInt64, time: Int64, stateTag: String) {
+        self.name = name
+        self.actions.append(contentsOf: more)
+        self.bytes += moreBytes
+        self.time = time
+        self.stateTag = stateTag
+    }
+
+    /// The entry the narrow interface shows for this group.
+    var historyEntry: HistoryEntry {
+        HistoryEntry(id: id, name: name, time: time, bytes: bytes)
+    }
+
+    /// An empty group that holds no memory, used to release a slot in storage.
+    static let vacant = ActionGroup(id: 0, name: "", actions: [], time: 0)
+}

@@ -1,0 +1,13 @@
+/// Both sides of a stack as the narrow interface (`Stack.History`) shows them.
+public struct History: Sendable, Hashable {
+    /// The undo side, top (next to undo) first.
+    public var undo: [HistoryEntry]
+    /// The redo side, top (next to redo) first.
+    public var redo: [HistoryEntry]
+
+    /// A history with the given sides.
+    public init(undo: [HistoryEntry], redo: [HistoryEntry]) {
+        self.undo = undo
+        self.redo = redo
+    }
+}

@@ -1,1 +1,0 @@
-// UndoCore: placeholder until the model lands.

@@ -1,0 +1,74 @@
+import Foundation
+
+/// A private `dbus-daemon` for one test: started on a socket in its own
+/// temporary directory, never the user's bus, and killed by `stop`.
+public final class TestBus: @unchecked Sendable {
+    // @unchecked: immutable after init except through `stop`, which is idempotent.
+
+    /// The address clients connect to.
+    public let address: String
+    /// The temporary directory holding the bus's config and socket.
+    public let directory: URL
+    private let process: Process
+
+    /// Starts a bus and waits (at most 10 s) until it prints its address.
+    public init() throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("undod-test-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let config = directory.appendingPathComponent("bus.conf")
+        try """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <listen>unix:dir=\(directory.path)</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+            </busconfig>
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let output = Pipe()
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        process.arguments = ["--config-file=\(config.path)", "--nofork", "--print-address=1"]
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var text = ""
+        let deadline = Date().addingTimeInterval(10)
+        while !text.contains("\n"), Date() < deadline {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        let line = text.split(separator: "\n").first.map(String.init) ?? ""
+        guard line.hasPrefix("unix:") else {
+            process.terminate()
+            throw HarnessError("dbus-daemon did not print an address (got “\(text)”).")
+        }
+        address = line
+    }
+
+    /// Kills the bus and removes its directory. Safe to call twice.
+    public func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    deinit { stop() }
+}
+
+/// A failure of the test harness itself, with a sentence.
+public struct HarnessError: Error, CustomStringConvertible {
+    /// What went wrong.
+    public let description: String
+    /// Makes an error.
+    public init(_ description: String) { self.description = description }
+}

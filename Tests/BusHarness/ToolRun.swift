@@ -1,0 +1,55 @@
+import DBus
+import Foundation
+
+/// What a foreign tool (busctl, gdbus, python3) printed and how it exited.
+public struct ToolResult: Sendable {
+    /// The exit status.
+    public var status: Int32
+    /// Standard output.
+    public var output: String
+    /// Standard error.
+    public var errors: String
+}
+
+/// Runs a command to completion while `loop` keeps serving our own
+/// connections (the tool usually talks to them), bounded by `timeout` seconds.
+public func runTool(_ arguments: [String], loop: EventLoop? = nil, environment: [String: String] = [:],
+                    timeout: Double = 30) throws -> ToolResult {
+    let directory = FileManager.default.temporaryDirectory
+    let out = directory.appendingPathComponent("tool-out-\(UUID().uuidString)")
+    let err = directory.appendingPathComponent("tool-err-\(UUID().uuidString)")
+    _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+    defer {
+        try? FileManager.default.removeItem(at: out)
+        try? FileManager.default.removeItem(at: err)
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    for (key, value) in environment { env[key] = value }
+    process.environment = env
+    process.standardOutput = try FileHandle(forWritingTo: out)
+    process.standardError = try FileHandle(forWritingTo: err)
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let deadline = Date().addingTimeInterval(timeout)
+    while process.isRunning, Date() < deadline {
+        if let loop {
+            loop.runTurn(maxWaitMilliseconds: 5)
+        } else {
+            usleep(2_000)
+        }
+    }
+    if process.isRunning {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        throw HarnessError("\(arguments.joined(separator: " ")) did not finish within \(timeout) s.")
+    }
+    process.waitUntilExit()
+    return ToolResult(
+        status: process.terminationStatus,
+        output: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+        errors: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+}

@@ -1,0 +1,65 @@
+import DBus
+import Testing
+
+/// Every D-Bus type the contract uses goes out and comes back unchanged.
+@Suite struct ValueRoundTripTests {
+    static let megabyte = [UInt8]((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+
+    static let cases: [(String, DBusValue)] = [
+        ("byte 0", .byte(0)), ("byte 255", .byte(255)),
+        ("bool true", .bool(true)), ("bool false", .bool(false)),
+        ("uint32 max", .uint32(.max)), ("uint32 0", .uint32(0)),
+        ("uint64 max", .uint64(.max)), ("int64 min", .int64(.min)), ("int64 max", .int64(.max)),
+        ("empty string", .string("")), ("non-ASCII string", .string("Grüße, 世界 — “undo” 🎉")),
+        ("root path", .objectPath("/")), ("stack path", .objectPath("/org/undod/Undo1/stack/7")),
+        ("empty bytes", .bytes([])), ("some bytes", .bytes([0, 1, 255])), ("1 MiB bytes", .bytes(megabyte)),
+        ("empty aay", .byteArrays([])), ("aay with empty member", .byteArrays([[], [1, 2], []])),
+        ("empty a(ayay)", .array(element: "(ayay)", [])),
+        ("a(ayay)", .array(element: "(ayay)", [.structure([.bytes([1]), .bytes([])])])),
+        ("empty a{sv}", .vardict([:])),
+        ("a{sv}", .vardict(["document": .string("notes.txt"), "limit": .uint32(5), "persist": .bool(false),
+                            "max_bytes": .uint64(1 << 40)])),
+        ("empty a(tsxt)", .array(element: "(tsxt)", [])),
+        ("a(tsxt)", .array(element: "(tsxt)", [.structure([.uint64(1), .string("Typing"), .int64(-5), .uint64(10)])])),
+        ("struct", .structure([.uint64(.max), .string("Paste"), .int64(.min), .uint64(0)])),
+        ("variant of a{sv}", .variant(.vardict(["nested": .bytes([9])]))),
+        ("a{oa{sa{sv}}}", .dict(key: "o", value: "a{sa{sv}}", [
+            .init(.objectPath("/a"), .dict(key: "s", value: "a{sv}", [.init(.string("i.f"), .vardict([:]))])),
+        ])),
+        ("signature", .signature("a(tsxt)")), ("double", .double(-0.5)),
+    ]
+
+    /// Cases go by name, so a failure report does not print a megabyte.
+    @Test(arguments: cases.map(\.0))
+    func roundTrips(_ name: String) throws {
+        let value = try #require(Self.cases.first { $0.0 == name }?.1)
+        let f = try Fixture()
+        f.objects.export(path: "/echo", interfaces: [
+            Interface("test.Echo", methods: [
+                .init("Echo", inputs: [.init("value", value.signature)], outputs: [.init("value", value.signature)]) {
+                    $0.reply($0.arguments)
+                },
+            ]),
+        ])
+        let back = try f.call("/echo", "test.Echo", "Echo", [value])
+        #expect(back == [value], "\(name) changed on the way")
+    }
+
+    @Test func invalidValuesAreRefusedBeforeSending() {
+        #expect(throws: DBusError.self) {
+            try Message.methodCall(destination: nil, path: "/x", interface: nil, member: "M",
+                                   arguments: [.objectPath("not a path")])
+        }
+        #expect(throws: DBusError.self) {
+            try Message.methodCall(destination: nil, path: "/x", interface: nil, member: "M",
+                                   arguments: [.array(element: "s", [.uint32(1)])])
+        }
+        #expect(throws: DBusError.self) {
+            try Message.methodCall(destination: nil, path: "/x", interface: nil, member: "M",
+                                   arguments: [.string("nul\u{0}inside")])
+        }
+        #expect(throws: DBusError.self) {
+            try Message.methodCall(destination: nil, path: "bad", interface: nil, member: "M")
+        }
+    }
+}
