@@ -27,16 +27,20 @@ let package = Package(
 
         // Libraries, lowest first.
         .target(name: "DBus", dependencies: ["CDBus", "CShim"], swiftSettings: strict),
-        // UNDOCORE-TARGET
+        .target(name: "UndoCore", swiftSettings: strict),
+        .target(name: "UndoDaemon", dependencies: ["DBus", "UndoCore"], swiftSettings: strict),
 
         // Executables.
-        .executableTarget(name: "undod", dependencies: ["DBus"], swiftSettings: strict),
+        .executableTarget(name: "undod", dependencies: ["UndoDaemon"], swiftSettings: strict),
         .executableTarget(name: "undoctl", dependencies: ["DBus"], swiftSettings: strict),
 
         // Tests.
         .target(name: "BusHarness", dependencies: ["DBus"], path: "Tests/BusHarness", swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "BusHarness"], swiftSettings: strict),
-        // UNDOCORE-TESTS
+        .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore"], swiftSettings: strict),
+        .testTarget(
+            name: "UndoDaemonTests", dependencies: ["DBus", "BusHarness"],
+            exclude: [], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -101,3 +101,39 @@ public struct Interface {
         }
     }
 }
+
+extension Interface {
+    /// This declaration with handlers and getters attached by name: how one
+    /// table of declarations (for introspection and the shipped XML) serves
+    /// live objects. A method left unbound answers `UnknownMethod`; a
+    /// property left unbound reads as its type's empty value is not offered:
+    /// bind every property.
+    public func binding(methods handlers: [String: (MethodCall) -> Void],
+                        properties getters: [String: () -> DBusValue]) -> Interface {
+        var bound = self
+        bound.methods = methods.map { method in
+            var method = method
+            if let handler = handlers[method.name] { method.handler = handler }
+            return method
+        }
+        bound.properties = properties.map { property in
+            var property = property
+            if let get = getters[property.name] { property.get = get }
+            return property
+        }
+        return bound
+    }
+
+    /// A method declaration without a handler yet (see `binding`).
+    public static func declare(_ name: String, inputs: [Argument] = [], outputs: [Argument] = [],
+                               doc: String = "") -> Method {
+        Method(name, inputs: inputs, outputs: outputs, doc: doc) { call in
+            call.fail(.unknownMethod("\(name) is declared but not served by this object."))
+        }
+    }
+
+    /// A property declaration without a getter yet (see `binding`).
+    public static func declare(property name: String, _ signature: String, doc: String = "") -> Property {
+        Property(name, signature, doc: doc) { .string("") }
+    }
+}

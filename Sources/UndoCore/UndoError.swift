@@ -58,8 +58,10 @@ public enum UndoError: Error, Sendable, Hashable {
             return "There is nothing to undo in \(stack): push a change first."
         case .nothingToRedo:
             return "There is nothing to redo in \(stack): undo a change first."
-        case .busy(let direction):
-            return "\(stack) is busy applying an \(direction.wireName): try again once it has finished."
+        case .busy(.undo):
+            return "\(stack) is busy applying an undo: try again once it has finished."
+        case .busy(.redo):
+            return "\(stack) is busy applying a redo: try again once it has finished."
         case .groupIDsExhausted:
             return "\(stack) cannot record a new group because every group id has been used: "
                 + "delete the history store and restart undod."

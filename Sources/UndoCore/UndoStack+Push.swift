@@ -20,7 +20,7 @@ extension UndoStack {
     ) throws(UndoError) -> PushResult {
         try refuseWhileInFlight()
         let pushedBytes = ActionGroup.byteCount(of: actions)
-        let merging = !actions.isEmpty && mayMerge(hints: hints, now: now)
+        let merging = mayMerge(hints: hints, now: now)
         let resultingBytes = merging ? (undoSide.last?.bytes ?? 0) + pushedBytes : pushedBytes
         try ValidationPolicy(settings: settings).validate(
             GroupCandidate(name: name, actionCount: actions.count, bytes: resultingBytes))

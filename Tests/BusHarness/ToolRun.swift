@@ -33,15 +33,10 @@ public func runTool(_ arguments: [String], loop: EventLoop? = nil, environment: 
     process.standardOutput = try FileHandle(forWritingTo: out)
     process.standardError = try FileHandle(forWritingTo: err)
     process.standardInput = FileHandle.nullDevice
+    let loop = loop ?? EventLoop()
+    process.terminationHandler = { _ in loop.perform {} }
     try process.run()
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning, Date() < deadline {
-        if let loop {
-            loop.runTurn(maxWaitMilliseconds: 5)
-        } else {
-            usleep(2_000)
-        }
-    }
+    loop.run(until: { !process.isRunning }, timeoutMilliseconds: Int(timeout * 1_000))
     if process.isRunning {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()

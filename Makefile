@@ -1,0 +1,64 @@
+# undod — the two commands are `make run` and `make test`; both set up what
+# they need first.
+
+SHELL        := /bin/bash
+.SHELLFLAGS  := -euo pipefail -c
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+SWIFT   ?= swift
+BIN      = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
+
+.PHONY: all deps build release run test coverage bench install uninstall clean
+
+all: build
+
+deps:
+	@bash scripts/deps.sh
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product undod
+	$(SWIFT) build -c release --product undoctl
+
+## Runs undod in the foreground: on the session bus if there is one, else on
+## a private bus that it starts and names.
+run: release
+	@bash scripts/run.sh "$(BIN)"
+
+## Builds and passes every test, each suite on its own private bus.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## Prints line coverage of the UndoCore module.
+coverage: deps
+	@bash scripts/coverage.sh
+
+bench: deps
+	$(SWIFT) build -c release --product undod
+	$(SWIFT) build -c release --product undod-bench
+	"$(BIN)/undod-bench"
+
+install: release
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" \
+	  "$(DESTDIR)$(PREFIX)/share/dbus-1/services" "$(DESTDIR)$(PREFIX)/share/dbus-1/interfaces" \
+	  "$(DESTDIR)$(PREFIX)/lib/systemd/user" "$(DESTDIR)/etc/xdg/undod"
+	install -m 0755 "$(BIN)/undod" "$(BIN)/undoctl" "$(DESTDIR)$(PREFIX)/bin/"
+	install -m 0644 Docs/undoctl.1 Docs/undod.1 "$(DESTDIR)$(PREFIX)/share/man/man1/"
+	sed 's|@BINDIR@|$(PREFIX)/bin|' Service/org.undod.Undo1.service > "$(DESTDIR)$(PREFIX)/share/dbus-1/services/org.undod.Undo1.service"
+	sed 's|@BINDIR@|$(PREFIX)/bin|' Service/undod.service > "$(DESTDIR)$(PREFIX)/lib/systemd/user/undod.service"
+	install -m 0644 Service/org.undod.Undo1.xml "$(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/"
+	install -m 0644 Config/undod.conf "$(DESTDIR)/etc/xdg/undod/undod.conf"
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/undod" "$(DESTDIR)$(PREFIX)/bin/undoctl" \
+	  "$(DESTDIR)$(PREFIX)/share/man/man1/undoctl.1" "$(DESTDIR)$(PREFIX)/share/man/man1/undod.1" \
+	  "$(DESTDIR)$(PREFIX)/share/dbus-1/services/org.undod.Undo1.service" \
+	  "$(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/org.undod.Undo1.xml" \
+	  "$(DESTDIR)$(PREFIX)/lib/systemd/user/undod.service"
+
+clean:
+	$(SWIFT) package clean

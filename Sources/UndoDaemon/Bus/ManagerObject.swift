@@ -1,0 +1,63 @@
+import DBus
+import UndoCore
+
+/// The manager object `/org/undod/Undo1`: binds `Undo1Interfaces.manager`
+/// to the service.
+enum ManagerObject {
+    /// The live interface for `service`.
+    static func interface(for service: UndoService) -> Interface {
+        Undo1Interfaces.manager.binding(methods: [
+            "Register": { [unowned service] (call: MethodCall) in
+                let appId = call.arguments[0].string ?? ""
+                do throws(ServiceError) {
+                    let record = try service.register(caller: call.sender, appId: appId,
+                                                      options: call.arguments[1].stringDictionary ?? [:])
+                    service.deliver { call.reply([.objectPath(record.path)]) }
+                } catch {
+                    let subject = service.registry.stack(
+                        appId: appId, document: call.arguments[1].stringDictionary?["document"]?.string ?? "")
+                    call.fail(error.dbusError(stack: subject?.displayName ?? "the stack of “\(appId)”"))
+                }
+            },
+            "UndoFocused": { [unowned service] (call: MethodCall) in focused(.undo, call, service) },
+            "RedoFocused": { [unowned service] (call: MethodCall) in focused(.redo, call, service) },
+            "SetFocus": { [unowned service] (call: MethodCall) in
+                let path = call.arguments[0].string ?? ""
+                do throws(ServiceError) {
+                    try service.setFocus(path: path)
+                    call.reply()
+                } catch {
+                    call.fail(error.dbusError(stack: service.registry.stack(atPath: path)?.displayName))
+                }
+            },
+            "Forget": { [unowned service] (call: MethodCall) in
+                let path = call.arguments[0].string ?? ""
+                let subject = service.registry.stack(atPath: path)?.displayName
+                do throws(ServiceError) {
+                    try service.forget(path: path)
+                    service.deliver { call.reply() }
+                } catch {
+                    call.fail(error.dbusError(stack: subject))
+                }
+            },
+        ], properties: [
+            "FocusedStack": { [unowned service] in .objectPath(service.focusedPath) },
+            "FocusStrategy": { [unowned service] in .string(service.focus.name) },
+            "Version": { [unowned service] in .string(service.version) },
+        ])
+    }
+
+    private static func focused(_ direction: Direction, _ call: MethodCall, _ service: UndoService) {
+        service.applyFocused(direction, caller: call.sender) { record, result in
+            switch result {
+            case .success(let outcome):
+                let path = record?.path ?? "/"
+                service.deliver {
+                    call.reply([.objectPath(path), .uint64(outcome.group), .string(outcome.name)])
+                }
+            case .failure(let error):
+                call.fail(error.dbusError(stack: record?.displayName))
+            }
+        }
+    }
+}

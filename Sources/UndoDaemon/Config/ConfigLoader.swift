@@ -1,0 +1,48 @@
+import Foundation
+
+/// Finds and reads the config file: `--config FILE`, else
+/// `$XDG_CONFIG_HOME/undod/undod.conf`, else `/etc/xdg/undod/undod.conf`,
+/// else the built-in defaults.
+public struct ConfigLoader: Sendable {
+    /// The file given with `--config`, if any (it must exist).
+    public var explicitPath: String?
+
+    /// A loader that honours `--config` when given.
+    public init(explicitPath: String?) {
+        self.explicitPath = explicitPath
+    }
+
+    /// The file that would be read, or nil for the built-in defaults.
+    public func resolvedPath() -> String? {
+        if let explicitPath { return explicitPath }
+        let env = ProcessInfo.processInfo.environment
+        let home = env["HOME"] ?? NSHomeDirectory()
+        let configHome = env["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "\(home)/.config"
+        for candidate in ["\(configHome)/undod/undod.conf", "/etc/xdg/undod/undod.conf"]
+        where FileManager.default.fileExists(atPath: candidate) {
+            return candidate
+        }
+        return nil
+    }
+
+    /// Reads and parses the config.
+    public func load() throws(ConfigError) -> ConfigParser.Outcome {
+        guard let path = resolvedPath() else { return ConfigParser.Outcome(config: DaemonConfig(), warnings: []) }
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ConfigError(file: path, line: 0, key: "", reason: "cannot be read (\(Self.reason(error))).")
+        }
+        return try ConfigParser(file: path).parse(text)
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        let ns = error as NSError
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        if ns.domain == NSCocoaErrorDomain, ns.code == NSFileReadNoSuchFileError { return "no such file" }
+        return ns.localizedDescription
+    }
+}

@@ -1,0 +1,115 @@
+/// Reads `undod.conf`: INI with `[section]` headers, `key = value`, and `#`
+/// or `;` comments on whole lines or after whitespace at the end of a value.
+/// Unknown sections and keys are warnings; a bad value is an error that names
+/// the file, the line and the key.
+public struct ConfigParser {
+    /// What parsing found besides the config: warnings for the log.
+    public struct Outcome: Sendable {
+        /// The config, defaults filled in.
+        public var config: DaemonConfig
+        /// Unknown sections and keys, one sentence each with file and line.
+        public var warnings: [String]
+    }
+
+    /// The file name errors and warnings name.
+    public let file: String
+
+    /// A parser for text that came from `file`.
+    public init(file: String) {
+        self.file = file
+    }
+
+    /// Parses `text` over the defaults.
+    public func parse(_ text: String) throws(ConfigError) -> Outcome {
+        var config = DaemonConfig()
+        var warnings: [String] = []
+        var section = ""
+        var seenSection = true
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            let line = Self.stripComment(Self.trim(Substring(raw)))
+            if line.isEmpty { continue }
+            if line.hasPrefix("[") {
+                guard line.hasSuffix("]"), line.count > 2 else {
+                    throw ConfigError(file: file, line: number, key: "", reason: "“\(line)” is not a [section] header.")
+                }
+                section = Self.trim(line.dropFirst().dropLast())
+                seenSection = Self.sections.contains(section)
+                if !seenSection { warnings.append("\(file):\(number): unknown section [\(section)] is ignored.") }
+                continue
+            }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw ConfigError(file: file, line: number, key: "", reason: "expected “key = value”, found “\(line)”.")
+            }
+            let name = Self.trim(line[..<equals])
+            let value = Self.trim(line[line.index(after: equals)...])
+            let key = section.isEmpty ? name : "\(section).\(name)"
+            guard !section.isEmpty else {
+                throw ConfigError(file: file, line: number, key: name, reason: "a key must come after a [section] header.")
+            }
+            guard seenSection else { continue }
+            do {
+                guard try Self.apply(key: key, value: value, to: &config) else {
+                    warnings.append("\(file):\(number): unknown key \(key) is ignored.")
+                    continue
+                }
+            } catch let reason as ConfigValueError {
+                throw ConfigError(file: file, line: number, key: key, reason: reason.reason)
+            } catch {
+                throw ConfigError(file: file, line: number, key: key, reason: "\(error)")
+            }
+        }
+        return Outcome(config: config, warnings: warnings)
+    }
+
+    static let sections: Set<String> = ["limits", "apply", "merge", "stacks", "focus", "hotkey", "notify"]
+
+    /// Sets `key` in `config`; false for a key this version does not know.
+    private static func apply(key: String, value: String, to config: inout DaemonConfig) throws -> Bool {
+        switch key {
+        case "limits.levels": config.levels = try ConfigValue.count(value)
+        case "limits.max_bytes": config.maxBytes = try ConfigValue.size(value)
+        case "limits.max_total_bytes": config.maxTotalBytes = try ConfigValue.size(value)
+        case "apply.timeout_ms": config.applyTimeoutMilliseconds = try ConfigValue.positiveMilliseconds(value, bareIs: 1)
+        case "apply.queue": config.applyQueue = try ConfigValue.count(value)
+        case "merge.window_ms":
+            config.mergeWindowMilliseconds = UInt32(clamping: try ConfigValue.duration(value, bareIs: 1))
+        case "stacks.persist": config.persist = try ConfigValue.boolean(value)
+        case "stacks.detached_ttl": config.detachedTTLMilliseconds = try ConfigValue.duration(value, bareIs: 1_000)
+        case "focus.strategy":
+            guard let name = DaemonConfig.FocusStrategyName(rawValue: value) else {
+                throw ConfigValueError("must be auto, recent or x11, not “\(value)”.")
+            }
+            config.focusStrategy = name
+        case "focus.follows_push": config.focusFollowsPush = try ConfigValue.boolean(value)
+        case "hotkey.undo": config.hotkeyUndo = try ConfigValue.hotkey(value)
+        case "hotkey.redo": config.hotkeyRedo = try ConfigValue.hotkey(value)
+        case "notify.enabled": config.notifyEnabled = try ConfigValue.boolean(value)
+        case "notify.confirm": config.notifyConfirm = try ConfigValue.boolean(value)
+        default: return false
+        }
+        return true
+    }
+
+    static func trim(_ text: Substring) -> String {
+        String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+
+    /// Drops a `#` or `;` comment: a whole line, or one after whitespace.
+    static func stripComment(_ line: String) -> String {
+        if line.hasPrefix("#") || line.hasPrefix(";") { return "" }
+        var previous: Character = " "
+        for index in line.indices {
+            let c = line[index]
+            if (c == "#" || c == ";") && previous.isWhitespace { return trim(line[..<index]) }
+            previous = c
+        }
+        return line
+    }
+}
+
+/// Why one value is bad, before the parser adds file, line and key.
+struct ConfigValueError: Error {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
+}

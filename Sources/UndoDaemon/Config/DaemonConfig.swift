@@ -1,0 +1,46 @@
+/// Every setting of `undod.conf`, with the spec's defaults. Keys whose
+/// feature comes later (hotkey, notifications, x11 focus) are parsed,
+/// validated and kept, so a config file written for a newer undod still loads.
+public struct DaemonConfig: Sendable, Equatable {
+    /// `limits.levels`: undo groups kept per stack; 0 = no count limit.
+    public var levels: UInt32 = 100
+    /// `limits.max_bytes`: payload bytes per stack, both sides together.
+    public var maxBytes: UInt64 = 64 << 20
+    /// `limits.max_total_bytes`: payload bytes of all stacks together.
+    public var maxTotalBytes: UInt64 = 1 << 30
+    /// `apply.timeout_ms`: how long an owner has to answer `Apply`.
+    public var applyTimeoutMilliseconds: UInt32 = 5_000
+    /// `apply.queue`: Undo/Redo calls that may wait per stack.
+    public var applyQueue: UInt32 = 16
+    /// `merge.window_ms`: the merge window.
+    public var mergeWindowMilliseconds: UInt32 = 1_000
+    /// `stacks.persist`: the default of the `persist` option.
+    public var persist = true
+    /// `stacks.detached_ttl`: how long a stack without an owner is kept, in ms.
+    public var detachedTTLMilliseconds: UInt64 = 7 * 24 * 3_600_000
+    /// `focus.strategy`: `auto`, `recent` or `x11`.
+    public var focusStrategy: FocusStrategyName = .auto
+    /// `focus.follows_push`: a push moves focus to its stack.
+    public var focusFollowsPush = true
+    /// `hotkey.undo`: the global undo key; empty for none.
+    public var hotkeyUndo = "Ctrl+Alt+z"
+    /// `hotkey.redo`: the global redo key; empty for none.
+    public var hotkeyRedo = "Ctrl+Alt+Shift+z"
+    /// `notify.enabled`: the feedback notification.
+    public var notifyEnabled = true
+    /// `notify.confirm`: ask before a triggered undo.
+    public var notifyConfirm = false
+
+    /// The built-in defaults.
+    public init() {}
+
+    /// The names `focus.strategy` accepts.
+    public enum FocusStrategyName: String, Sendable, CaseIterable {
+        /// x11 where an EWMH window manager answers, else recent.
+        case auto
+        /// The most recently active stack.
+        case recent
+        /// The stack of the active X11 window's process.
+        case x11
+    }
+}

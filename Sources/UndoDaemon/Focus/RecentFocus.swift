@@ -1,0 +1,31 @@
+/// The `recent` strategy: the stack whose owner most recently registered,
+/// activated or pushed, unless `SetFocus` pinned another since. When the
+/// focused stack detaches or closes, focus falls to the most recently active
+/// remaining one.
+public final class RecentFocus: FocusStrategy {
+    private var pinned: UInt64?
+
+    /// A strategy with nothing pinned.
+    public init() {}
+
+    /// `recent`.
+    public var name: String { "recent" }
+
+    /// The pinned stack while it qualifies, else the most recently active one.
+    public func focusedStack(in registry: StackRegistry) -> StackRecord? {
+        if let pinned, let record = registry.byNumber[pinned], record.isFocusable { return record }
+        return registry.byNumber.values.filter(\.isFocusable).max { $0.activity < $1.activity }
+    }
+
+    /// Pins focus to `record`.
+    public func pin(_ record: StackRecord) {
+        pinned = record.number
+    }
+
+    /// Activity moves focus to the active stack, ending any pin; a stack
+    /// that cannot be focused (opted out) moves nothing.
+    public func noteActivity(of record: StackRecord, in registry: StackRegistry) {
+        registry.markActive(record)
+        if record.isFocusable { pinned = nil }
+    }
+}

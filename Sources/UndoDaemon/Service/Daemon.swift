@@ -1,0 +1,140 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DBus
+import UndoCore
+
+/// The whole daemon: config, bus, store, service, triggers and signals,
+/// run on one loop until SIGTERM or SIGINT.
+public final class Daemon {
+    /// The daemon's version.
+    public static let version = "0.1.0"
+
+    /// What the command line chose.
+    public struct Options: Sendable {
+        /// `--address`: the bus to use instead of the session bus.
+        public var address: String?
+        /// `--config`: the config file.
+        public var configPath: String?
+        /// `--state-dir`: where history is stored.
+        public var stateDirectory: String?
+        /// `--verbose`: log routine detail.
+        public var verbose = false
+
+        /// Options with nothing chosen.
+        public init() {}
+    }
+
+    private let options: Options
+    private let log: Log
+    private var exitCode: Int32 = 0
+
+    /// A daemon that will run with `options`.
+    public init(options: Options) {
+        self.options = options
+        self.log = Log(verbose: options.verbose)
+    }
+
+    /// Runs until stopped; returns the process's exit status.
+    public func run() -> Int32 {
+        let loader = ConfigLoader(explicitPath: options.configPath)
+        let outcome: ConfigParser.Outcome
+        do {
+            outcome = try loader.load()
+        } catch {
+            log.error("invalid config: \(error)")
+            return 1
+        }
+        for warning in outcome.warnings { log.warning(warning) }
+
+        let loop = EventLoop()
+        let connection: Connection
+        do {
+            if let address = options.address {
+                connection = try Connection(address: address, loop: loop)
+            } else {
+                connection = try Connection.session(loop: loop)
+            }
+        } catch {
+            log.error("cannot connect to the bus: \(error.message)")
+            return 1
+        }
+
+        let focus = Self.focusStrategy(for: outcome.config, log: log)
+        let service = UndoService(connection: connection, config: outcome.config, log: log,
+                                  store: MemoryHistoryStore(), focus: focus, clock: SystemClock(),
+                                  version: Self.version)
+        do {
+            try service.start()
+        } catch {
+            log.error("cannot read the history store: \(error)")
+            return 1
+        }
+        do {
+            guard try connection.requestName(Undo1Interfaces.busName) else {
+                log.error("another undod is already running on this bus")
+                return 1
+            }
+        } catch {
+            log.error("cannot take the name \(Undo1Interfaces.busName): \(error.message)")
+            return 1
+        }
+
+        installSignals(loop: loop, service: service, loader: loader)
+        SignalTrigger().start(on: loop) { [log] direction, source in
+            service.applyFocused(direction, caller: nil) { record, result in
+                switch result {
+                case .success(let outcome):
+                    log.notice("\(source): \(direction == .undo ? "undid" : "redid") “\(outcome.name)” in \(record?.title ?? "?").")
+                case .failure(let error):
+                    log.notice("\(source): \(error.dbusError(stack: record?.displayName).message)")
+                }
+            }
+        }
+        connection.onDisconnect = { [unowned self, log] in
+            log.error("lost the connection to the bus; stopping.")
+            self.exitCode = 1
+            loop.stop()
+        }
+        log.notice("undod \(Self.version) serves \(Undo1Interfaces.busName) as \(connection.uniqueName) "
+            + "(focus: \(focus.name)).")
+        loop.run()
+        do {
+            try service.store.commit()
+        } catch {
+            log.error("could not save the history on the way out: \(error)")
+            exitCode = 1
+        }
+        connection.close()
+        log.notice("stopped.")
+        return exitCode
+    }
+
+    private func installSignals(loop: EventLoop, service: UndoService, loader: ConfigLoader) {
+        let stop: () -> Void = { [log] in
+            log.notice("stopping.")
+            loop.stop()
+        }
+        loop.onSignal(SIGTERM, handler: stop)
+        loop.onSignal(SIGINT, handler: stop)
+        loop.onSignal(SIGHUP) { [log] in
+            do {
+                let outcome = try loader.load()
+                for warning in outcome.warnings { log.warning(warning) }
+                service.reload(outcome.config)
+                log.notice("reloaded the config from \(loader.resolvedPath() ?? "the built-in defaults").")
+            } catch {
+                log.error("the config was not reloaded, the old one stays: \(error)")
+            }
+        }
+    }
+
+    /// The focus strategy the config names. `auto` is `recent` until X11
+    /// focus tracking exists; `x11` falls back to it with a warning.
+    static func focusStrategy(for config: DaemonConfig, log: Log) -> any FocusStrategy {
+        if config.focusStrategy == .x11 {
+            log.warning("focus.strategy = x11 is not available in this build; using recent.")
+        }
+        return RecentFocus()
+    }
+}

@@ -1,0 +1,67 @@
+import DBus
+
+/// The options of `Register`, read from its `a{sv}`: each one optional,
+/// unknown keys ignored, a known key of the wrong type refused.
+public struct RegisterOptions: Sendable, Equatable {
+    /// `document`
+    public var document: String?
+    /// `title`
+    public var title: String?
+    /// `limit` (0 = the config's value)
+    public var limit: UInt32?
+    /// `max_bytes` (0 = the config's value)
+    public var maxBytes: UInt64?
+    /// `persist`
+    public var persist: Bool?
+    /// `global_trigger`
+    public var globalTrigger: Bool?
+    /// `state_tag`
+    public var stateTag: String?
+
+    /// Whether any option other than `document` was given ("Register again
+    /// with options" is a mutation).
+    public var changesSomething: Bool {
+        title != nil || limit != nil || maxBytes != nil || persist != nil || globalTrigger != nil || stateTag != nil
+    }
+
+    /// Reads the options; throws `invalidArgs` for a known key of the wrong type.
+    public init(_ options: [String: DBusValue]) throws(ServiceError) {
+        document = try OptionReader.string(options, "document")
+        title = try OptionReader.string(options, "title")
+        limit = try OptionReader.uint32(options, "limit")
+        maxBytes = try OptionReader.uint64(options, "max_bytes")
+        persist = try OptionReader.bool(options, "persist")
+        globalTrigger = try OptionReader.bool(options, "global_trigger")
+        stateTag = try OptionReader.string(options, "state_tag")
+        if let title, title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw .invalidArgs("The option title must not contain control characters")
+        }
+    }
+}
+
+/// Reads typed entries of an `a{sv}` for options and hints.
+enum OptionReader {
+    static func string(_ options: [String: DBusValue], _ key: String) throws(ServiceError) -> String? {
+        guard let value = options[key] else { return nil }
+        guard case .string(let s) = value else { throw wrongType(key, "s", value) }
+        return s
+    }
+    static func uint32(_ options: [String: DBusValue], _ key: String) throws(ServiceError) -> UInt32? {
+        guard let value = options[key] else { return nil }
+        guard case .uint32(let v) = value else { throw wrongType(key, "u", value) }
+        return v
+    }
+    static func uint64(_ options: [String: DBusValue], _ key: String) throws(ServiceError) -> UInt64? {
+        guard let value = options[key] else { return nil }
+        guard case .uint64(let v) = value else { throw wrongType(key, "t", value) }
+        return v
+    }
+    static func bool(_ options: [String: DBusValue], _ key: String) throws(ServiceError) -> Bool? {
+        guard let value = options[key] else { return nil }
+        guard case .bool(let v) = value else { throw wrongType(key, "b", value) }
+        return v
+    }
+    private static func wrongType(_ key: String, _ expected: String, _ value: DBusValue) -> ServiceError {
+        .invalidArgs("The option \(key) must be of type \(expected), not \(value.signature)")
+    }
+}

@@ -1,0 +1,90 @@
+import DBus
+import UndoCore
+
+/// A refusal by the service, as the caller will read it: every error of the
+/// wire contract, each with one sentence that names the stack and says what
+/// to do. The one place where errors become D-Bus error names.
+public enum ServiceError: Error, Sendable, Equatable {
+    /// The model refused (bad name, nothing to undo, busy, …).
+    case model(UndoError)
+    /// Someone other than the owner tried an owner's operation.
+    case notOwner(caller: String)
+    /// The stack has another live owner.
+    case alreadyOwned(owner: String)
+    /// `Forget` of a stack that still has a live owner.
+    case notDetached
+    /// A trigger found no focused stack.
+    case noFocusedStack
+    /// The stack has no live owner to apply anything.
+    case noOwner
+    /// The owner's `Apply` answered with an error.
+    case clientFailed(name: String, message: String)
+    /// The owner said the group can no longer be applied; it was dropped.
+    case obsolete
+    /// The store could not write.
+    case storageFailed(String)
+    /// The owner did not answer `Apply` in time.
+    case timeout(milliseconds: UInt32)
+    /// Too many undo/redo calls already wait on the stack.
+    case queueFull(limit: UInt32)
+    /// A foreign undo/redo of a stack that opted out of the global trigger.
+    case triggerDisabled
+    /// No stack at the path given.
+    case unknownStack(String)
+    /// An option or hint of the wrong type.
+    case invalidArgs(String)
+
+    /// The prefix of every undod error name.
+    public static let errorPrefix = "org.undod.Undo1.Error."
+
+    /// The D-Bus error a caller receives; `stack` describes the stack, e.g.
+    /// `“Text Editor” (stack 3)`, or nil when none is involved.
+    public func dbusError(stack: String?) -> DBusError {
+        let subject = stack ?? "the stack"
+        switch self {
+        case .model(let error):
+            return DBusError(name: Self.errorPrefix + error.name, message: error.sentence(stack: subject))
+        case .notOwner(let caller):
+            return named("NotOwner", "Only the owner of \(subject) may change it, and \(caller) is not: "
+                + "register the stack from this connection first.")
+        case .alreadyOwned(let owner):
+            return named("AlreadyOwned", "\(subject) is already owned by \(owner): "
+                + "use another document name, or close the stack in the other connection first.")
+        case .notDetached:
+            return named("NotDetached", "\(subject) still has a live owner: only its owner may delete it, "
+                + "with Close(true).")
+        case .noFocusedStack:
+            return named("NoFocusedStack", "No stack has the focus: "
+                + "focus an application that uses undod, or name a stack.")
+        case .noOwner:
+            return named("NoOwner", "\(subject) has no running application to apply changes: "
+                + "start the application again so that it registers the stack.")
+        case .clientFailed(let name, let message):
+            return named("ClientFailed", "The application of \(subject) could not apply the change "
+                + "(\(name): \(message)); the history is unchanged, so you can try again.")
+        case .obsolete:
+            return named("Obsolete", "The application of \(subject) says this change can no longer be applied, "
+                + "so it was removed from the history; undo or redo again for the next one.")
+        case .storageFailed(let reason):
+            return named("StorageFailed", "undod could not save the history of \(subject) (\(reason)); "
+                + "the change was not made: free disk space or check the state directory, then try again.")
+        case .timeout(let ms):
+            return named("Timeout", "The application of \(subject) did not answer within \(ms) ms; "
+                + "the history is unchanged: check that the application is responding, then try again.")
+        case .queueFull(let limit):
+            return named("Busy", "\(subject) already has \(limit) undo or redo requests waiting: "
+                + "wait for them to finish, then try again.")
+        case .triggerDisabled:
+            return named("TriggerDisabled", "\(subject) does not allow undo or redo from outside its application: "
+                + "use the application's own Undo command.")
+        case .unknownStack(let path):
+            return named("UnknownStack", "There is no stack at \(path): run `undoctl list` to see the stacks.")
+        case .invalidArgs(let reason):
+            return DBusError.invalidArgs("\(reason) (for \(subject)).")
+        }
+    }
+
+    private func named(_ name: String, _ message: String) -> DBusError {
+        DBusError(name: Self.errorPrefix + name, message: message)
+    }
+}

@@ -1,0 +1,96 @@
+import DBus
+import UndoCore
+
+/// Everything the daemon knows of one stack: its identity, its owner, the
+/// settings it asked for, its history (the model), its activity and its
+/// queue of undo/redo requests. Confined to the loop.
+public final class StackRecord {
+    /// The stack's number, never reused while the store exists.
+    public let number: UInt64
+    /// The app id it was registered with.
+    public let appId: String
+    /// The document (`""` for the app's main stack).
+    public let document: String
+    /// The human name shown by `undoctl` and in notifications.
+    public var title: String
+    /// The owner's unique bus name, `""` when detached.
+    public var owner: String
+    /// The limits as the owner asked (0 = the config's value).
+    public var requestedLevels: UInt32
+    /// The byte limit as the owner asked (0 = the config's value).
+    public var requestedMaxBytes: UInt64
+    /// Whether the history is kept on disk.
+    public var persistent: Bool
+    /// Whether the system-wide trigger may undo this stack.
+    public var globalTrigger: Bool
+    /// The history.
+    public var stack: UndoStack
+    /// When the stack was last active (Register, Activate, push), as an
+    /// ordering number: larger is more recent.
+    public var activity: UInt64 = 0
+    /// When the owner left (µs since the epoch), for `stacks.detached_ttl`.
+    public var detachedSince: Int64?
+    /// The undo/redo requests waiting for, or in, an `Apply`.
+    public let applies = ApplyQueue()
+    /// The property values last announced with PropertiesChanged.
+    var announced: [String: DBusValue] = [:]
+
+    /// Makes a record for a new or restored stack.
+    public init(number: UInt64, appId: String, document: String, title: String, owner: String,
+                requestedLevels: UInt32, requestedMaxBytes: UInt64, persistent: Bool, globalTrigger: Bool,
+                stack: UndoStack) {
+        self.number = number
+        self.appId = appId
+        self.document = document
+        self.title = title
+        self.owner = owner
+        self.requestedLevels = requestedLevels
+        self.requestedMaxBytes = requestedMaxBytes
+        self.persistent = persistent
+        self.globalTrigger = globalTrigger
+        self.stack = stack
+    }
+
+    /// The stack's object path.
+    public var path: String { StackRecord.path(of: number) }
+
+    /// Whether the stack has a live owner.
+    public var isAttached: Bool { !owner.isEmpty }
+
+    /// How errors and logs name the stack: `“Text Editor” (stack 3)`.
+    public var displayName: String { "“\(title)” (stack \(number))" }
+
+    /// The object path of stack `number`.
+    public static func path(of number: UInt64) -> String { "/org/undod/Undo1/stack/\(number)" }
+
+    /// The number in a stack object path, or nil for any other path.
+    public static func number(inPath path: String) -> UInt64? {
+        let prefix = "/org/undod/Undo1/stack/"
+        guard path.hasPrefix(prefix) else { return nil }
+        let digits = path.dropFirst(prefix.count)
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.first != "0" else { return nil }
+        return UInt64(digits)
+    }
+
+    /// The settings in force: what the owner asked, or the config's values.
+    func settings(config: DaemonConfig) -> StackSettings {
+        StackSettings(
+            levels: requestedLevels == 0 ? config.levels : requestedLevels,
+            maxBytes: requestedMaxBytes == 0 ? config.maxBytes : requestedMaxBytes,
+            mergeWindowMilliseconds: config.mergeWindowMilliseconds)
+    }
+
+    /// The Stack interface's properties, by name.
+    var properties: [String: DBusValue] {
+        let settings = stack.settings
+        return [
+            "AppId": .string(appId), "Document": .string(document), "Title": .string(title),
+            "Owner": .string(owner), "CanUndo": .bool(stack.canUndo), "CanRedo": .bool(stack.canRedo),
+            "UndoName": .string(stack.undoName), "RedoName": .string(stack.redoName),
+            "UndoDepth": .uint32(UInt32(clamping: stack.undoDepth)),
+            "RedoDepth": .uint32(UInt32(clamping: stack.redoDepth)),
+            "Limit": .uint32(settings.levels), "Bytes": .uint64(stack.bytes), "MaxBytes": .uint64(settings.maxBytes),
+            "Clean": .bool(stack.isClean), "Persistent": .bool(persistent), "GlobalTrigger": .bool(globalTrigger),
+        ]
+    }
+}

@@ -1,0 +1,69 @@
+import UndoCore
+
+/// Every stack the daemon holds, by number and by identity (app id and
+/// document), with the counters that must never repeat. Confined to the loop.
+public final class StackRegistry {
+    /// The stacks by number.
+    public private(set) var byNumber: [UInt64: StackRecord] = [:]
+    private var byIdentity: [Identity: UInt64] = [:]
+    /// The number the next new stack gets.
+    public var nextNumber: UInt64 = 1
+    /// Group ids, unique across all stacks.
+    public var groupIDs = GroupIDGenerator()
+    private var activityClock: UInt64 = 0
+
+    /// What makes a stack: an app and one of its documents.
+    struct Identity: Hashable {
+        let appId: String
+        let document: String
+    }
+
+    /// An empty registry.
+    public init() {}
+
+    /// The stack with that identity, if any.
+    public func stack(appId: String, document: String) -> StackRecord? {
+        byIdentity[Identity(appId: appId, document: document)].flatMap { byNumber[$0] }
+    }
+
+    /// The stack at an object path, if any.
+    public func stack(atPath path: String) -> StackRecord? {
+        StackRecord.number(inPath: path).flatMap { byNumber[$0] }
+    }
+
+    /// Every stack, by number.
+    public var all: [StackRecord] { byNumber.keys.sorted().compactMap { byNumber[$0] } }
+
+    /// The stacks `owner` owns.
+    public func stacks(ownedBy owner: String) -> [StackRecord] {
+        all.filter { $0.owner == owner }
+    }
+
+    /// Adds a stack; its number must be new.
+    public func add(_ record: StackRecord) {
+        byNumber[record.number] = record
+        byIdentity[Identity(appId: record.appId, document: record.document)] = record.number
+        nextNumber = max(nextNumber, record.number + 1)
+    }
+
+    /// Removes a stack.
+    public func remove(_ record: StackRecord) {
+        byNumber[record.number] = nil
+        byIdentity[Identity(appId: record.appId, document: record.document)] = nil
+    }
+
+    /// Takes the number for a new stack.
+    public func takeNumber() -> UInt64 {
+        defer { nextNumber += 1 }
+        return nextNumber
+    }
+
+    /// Marks `record` as the most recently active stack.
+    public func markActive(_ record: StackRecord) {
+        activityClock += 1
+        record.activity = activityClock
+    }
+
+    /// All payload bytes held, both sides of every stack.
+    public var totalBytes: UInt64 { byNumber.values.reduce(0) { $0 + $1.stack.bytes } }
+}

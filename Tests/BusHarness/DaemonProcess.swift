@@ -1,0 +1,97 @@
+import DBus
+import Foundation
+
+/// A real `undod`, the built binary, on a test's private bus, with its own
+/// config file and state directory. Started and stopped like a user would.
+public final class DaemonProcess {
+    /// The bus it serves.
+    public let bus: TestBus
+    /// Its config file.
+    public let configFile: URL
+    /// Its state directory.
+    public let stateDirectory: URL
+    /// The process.
+    public let process: Process
+    private let errorFile: URL
+
+    /// The built `undod` next to the test binary (or `$UNDOD_BIN`).
+    public static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["UNDOD_BIN"] { return URL(fileURLWithPath: path) }
+        return buildDirectory.appendingPathComponent("undod")
+    }
+
+    /// The built `undoctl` next to the test binary.
+    public static var undoctl: URL { buildDirectory.appendingPathComponent("undoctl") }
+
+    /// The directory holding the built products.
+    public static var buildDirectory: URL {
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("undod").path) { return url }
+        }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/debug")
+    }
+
+    /// Starts undod on `bus` with `config` as its config file's text, and
+    /// waits (at most 20 s) until it owns `org.undod.Undo1`, serving `loop`
+    /// meanwhile.
+    public init(bus: TestBus, loop: EventLoop, watcher: Connection, config: String = "",
+                stateDirectory: URL? = nil, extraArguments: [String] = []) throws {
+        self.bus = bus
+        configFile = bus.directory.appendingPathComponent("undod-\(UUID().uuidString.prefix(6)).conf")
+        try config.write(to: configFile, atomically: true, encoding: .utf8)
+        self.stateDirectory = stateDirectory ?? bus.directory.appendingPathComponent("state")
+        errorFile = bus.directory.appendingPathComponent("undod-\(UUID().uuidString.prefix(6)).log")
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        var owned = false
+        let subscription = watcher.subscribe(.nameOwnerChanged(name: "org.undod.Undo1")) { message in
+            if let newOwner = message.arguments.last?.string, !newOwner.isEmpty { owned = true }
+        }
+        defer { watcher.unsubscribe(subscription) }
+        _ = try watcher.callAndWait(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                    interface: "org.freedesktop.DBus.Peer", member: "Ping")
+        process = Process()
+        process.executableURL = Self.binary
+        process.arguments = ["--address", bus.address, "--config", configFile.path,
+                             "--state-dir", self.stateDirectory.path, "--verbose"] + extraArguments
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        process.standardOutput = FileHandle.nullDevice
+        // Wakes the loop when undod exits, so waits end at once.
+        process.terminationHandler = { _ in loop.perform {} }
+        try process.run()
+        let process = process
+        guard loop.run(until: { owned || !process.isRunning }, timeoutMilliseconds: 20_000), owned else {
+            stop()
+            throw HarnessError("undod did not take its name: \(log)")
+        }
+    }
+
+    /// What undod wrote to stderr so far.
+    public var log: String { (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "" }
+
+    /// Sends `signal` to undod.
+    public func signal(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits (at most `timeout` ms) for undod to exit while `loop` runs;
+    /// returns its exit status, or nil if it is still running.
+    public func waitForExit(loop: EventLoop, timeout: Int = 10_000) -> Int32? {
+        let process = process
+        guard loop.run(until: { !process.isRunning }, timeoutMilliseconds: timeout) else { return nil }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Kills undod (SIGKILL) if it still runs.
+    public func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    deinit { stop() }
+}

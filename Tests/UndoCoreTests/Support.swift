@@ -1,0 +1,118 @@
+import UndoCore
+
+/// An action of `bytes` payload bytes (undo half, redo the rest), with a
+/// marker byte so that different actions differ.
+func action(_ marker: UInt8, bytes: Int = 2) -> Action {
+    let undoCount = bytes / 2
+    return Action(undo: Array(repeating: marker, count: undoCount), redo: Array(repeating: marker &+ 1, count: bytes - undoCount))
+}
+
+/// A stack with its id source and clock, driven the way the daemon drives it.
+struct Harness {
+    /// The stack under test.
+    var stack: UndoStack
+    /// The shared id source.
+    var ids = GroupIDGenerator()
+    /// The time passed as `now`.
+    var clock = ManualClock(now: 1_700_000_000_000_000)
+    /// Used to make each pushed action different.
+    var marker: UInt8 = 0
+
+    init(_ settings: StackSettings = .defaults) {
+        stack = UndoStack(settings: settings)
+    }
+
+    /// Pushes one action of `bytes` bytes (or `actions` actions of that size each).
+    @discardableResult
+    mutating func push(
+        _ name: String, key: String = "", tag: String = "", bytes: Int = 2, actions: Int = 1, window: UInt32? = nil
+    ) throws(UndoError) -> PushResult {
+        var list: [Action] = []
+        for _ in 0..<actions {
+            marker &+= 2
+            list.append(action(marker, bytes: bytes))
+        }
+        return try stack.push(
+            name: name, actions: list, hints: PushHints(mergeKey: key, mergeWindowMilliseconds: window, stateTag: tag),
+            now: clock.now, ids: &ids)
+    }
+
+    /// A whole undo the owner applies at once.
+    @discardableResult
+    mutating func undo() throws(UndoError) -> CompletedMove? {
+        _ = try stack.beginUndo()
+        return stack.commitInFlight()
+    }
+
+    /// A whole redo the owner applies at once.
+    @discardableResult
+    mutating func redo() throws(UndoError) -> CompletedMove? {
+        _ = try stack.beginRedo()
+        return stack.commitInFlight()
+    }
+
+    /// Advances the clock.
+    mutating func wait(_ milliseconds: Int64) {
+        clock.advance(milliseconds: milliseconds)
+    }
+
+    /// The undo side's names, top first.
+    var undoNames: [String] { stack.history.undo.map(\.name) }
+
+    /// The redo side's names, top first.
+    var redoNames: [String] { stack.history.redo.map(\.name) }
+}
+
+/// Runs `body` and returns the `UndoError` it threw, or `nil` when it returned.
+func undoError<T>(_ body: () throws(UndoError) -> T) -> UndoError? {
+    do {
+        _ = try body()
+        return nil
+    } catch {
+        return error
+    }
+}
+
+/// SplitMix64: a small, seeded, deterministic generator (no system randomness).
+struct SplitMix64 {
+    /// The generator's state.
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    /// The next 64 random bits.
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in `0..<bound` (bound > 0); the tiny modulo bias does not matter here.
+    mutating func below(_ bound: Int) -> Int {
+        Int(next() % UInt64(bound))
+    }
+
+    /// True with probability `percent`/100.
+    mutating func chance(_ percent: Int) -> Bool {
+        below(100) < percent
+    }
+
+    /// An index into `weights`, each chosen with probability proportional to its weight.
+    mutating func weighted(_ weights: [Int]) -> Int {
+        var roll = below(weights.reduce(0, +))
+        for (index, weight) in weights.enumerated() {
+            if roll < weight { return index }
+            roll -= weight
+        }
+        return weights.count - 1
+    }
+
+    /// One element of a non-empty array.
+    mutating func pick<T>(_ choices: [T]) -> T {
+        choices[below(choices.count)]
+    }
+}

@@ -1,0 +1,130 @@
+import BusHarness
+import DBus
+import Foundation
+import Testing
+
+/// A private bus with a real undod on it, a loop to drive clients, and a
+/// watcher connection that records signals.
+final class DaemonFixture {
+    let bus: TestBus
+    let loop = EventLoop()
+    let watcher: Connection
+    var daemon: DaemonProcess
+    private var apps: [TestApp] = []
+
+    init(config: String = "", extraArguments: [String] = []) throws {
+        bus = try TestBus()
+        watcher = try Connection(address: bus.address, loop: loop)
+        daemon = try DaemonProcess(bus: bus, loop: loop, watcher: watcher, config: config,
+                                   extraArguments: extraArguments)
+    }
+
+    deinit {
+        for app in apps { app.quit() }
+        watcher.close()
+        daemon.stop()
+        bus.stop()
+    }
+
+    /// A new application connection.
+    func app() throws -> TestApp {
+        let app = try TestApp(address: bus.address, loop: loop)
+        apps.append(app)
+        return app
+    }
+
+    /// An app that registered `appId` and pushed `names` in order.
+    func app(_ appId: String, pushing names: [String] = [], options: [String: DBusValue] = [:]) throws -> TestApp {
+        let app = try app()
+        try app.register(appId, options)
+        for (index, name) in names.enumerated() {
+            try app.push(name, undo: [UInt8(index), 0xAA], redo: [UInt8(index), 0xBB])
+        }
+        return app
+    }
+
+    /// Runs the loop until `condition` holds (at most `timeout` ms).
+    @discardableResult
+    func wait(timeout: Int = 10_000, until condition: () -> Bool) -> Bool {
+        loop.run(until: condition, timeoutMilliseconds: timeout)
+    }
+
+    /// Records every signal undod emits, in order, from now on.
+    func recordSignals() throws -> SignalLog {
+        let log = SignalLog()
+        watcher.subscribe(SignalMatch(sender: nil, path: nil, interface: nil, member: nil)) { message in
+            guard message.sender != "org.freedesktop.DBus" else { return }
+            log.entries.append((message.path ?? "", message.interface ?? "", message.member ?? "", message.arguments))
+        }
+        try ping()
+        return log
+    }
+
+    /// A round trip through the bus: every match added before it is in force.
+    func ping() throws {
+        _ = try watcher.callAndWait(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                    interface: "org.freedesktop.DBus.Peer", member: "Ping")
+    }
+
+    /// Calls a Manager method from the watcher (a third party).
+    func manager(_ member: String, _ arguments: [DBusValue] = []) throws(DBusError) -> [DBusValue] {
+        try watcher.callAndWait(destination: "org.undod.Undo1", path: "/org/undod/Undo1",
+                                interface: "org.undod.Undo1.Manager", member: member, arguments: arguments)
+    }
+
+    /// Calls a Stack method from the watcher (a third party).
+    func stack(_ path: String, _ member: String, _ arguments: [DBusValue] = []) throws(DBusError) -> [DBusValue] {
+        try watcher.callAndWait(destination: "org.undod.Undo1", path: path, interface: "org.undod.Undo1.Stack",
+                                member: member, arguments: arguments)
+    }
+
+    /// A Manager property.
+    func managerProperty(_ name: String) throws(DBusError) -> DBusValue? {
+        try watcher.callAndWait(destination: "org.undod.Undo1", path: "/org/undod/Undo1",
+                                interface: "org.freedesktop.DBus.Properties", member: "Get",
+                                arguments: [.string("org.undod.Undo1.Manager"), .string(name)]).first?.variantValue
+    }
+
+    /// Sends a call and returns a box that fills when the answer comes.
+    func send(from connection: Connection, _ path: String, _ interface: String, _ member: String,
+              _ arguments: [DBusValue] = []) throws -> Answer {
+        let answer = Answer()
+        let message = try Message.methodCall(destination: "org.undod.Undo1", path: path, interface: interface,
+                                             member: member, arguments: arguments)
+        connection.call(message, timeoutMilliseconds: 30_000) { answer.result = $0 }
+        return answer
+    }
+}
+
+/// Signals seen by the watcher.
+final class SignalLog {
+    var entries: [(path: String, interface: String, member: String, arguments: [DBusValue])] = []
+
+    /// The arguments of every signal named `member`.
+    func arguments(of member: String) -> [[DBusValue]] {
+        entries.filter { $0.member == member }.map(\.arguments)
+    }
+}
+
+/// The answer to a call sent without waiting.
+final class Answer {
+    var result: Result<Message, DBusError>?
+    var isDone: Bool { result != nil }
+    var values: [DBusValue]? { try? result?.get().arguments }
+    var error: DBusError? {
+        if case .failure(let e) = result { e } else { nil }
+    }
+}
+
+/// The undod error name `name`.
+func undodError(_ name: String) -> String { "org.undod.Undo1.Error.\(name)" }
+
+/// The error a call threw, or nil.
+func errorOf(_ body: () throws(DBusError) -> Any) -> DBusError? {
+    do {
+        _ = try body()
+        return nil
+    } catch {
+        return error
+    }
+}

@@ -1,0 +1,31 @@
+import BusHarness
+import DBus
+import Foundation
+import Testing
+
+/// Clients that know only the spec: python3-dbus in its own process.
+@Suite struct ForeignClientTests {
+    @Test func aPythonClientDoesTheFullCycle() throws {
+        let f = try DaemonFixture()
+        let script = LifecycleTests.repository.appendingPathComponent("Tests/Clients/python_client.py").path
+        let run = try runTool(["/usr/bin/python3", script, f.bus.address], loop: f.loop)
+        #expect(run.status == 0, "\(run.errors)")
+        let object = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+        let applied = object?["applied"] as? [[String: Any]] ?? []
+        let letters = { (bytes: Any?) -> [String] in
+            (bytes as? [[Int]] ?? []).map { String(decoding: $0.map(UInt8.init), as: UTF8.self) }
+        }
+        #expect(applied.count == 2)
+        #expect(applied.first?["direction"] as? String == "undo")
+        #expect(letters(applied.first?["payloads"]) == ["u3", "u2", "u1"])
+        #expect(applied.last?["direction"] as? String == "redo")
+        #expect(letters(applied.last?["payloads"]) == ["r1", "r2", "r3"])
+        let group = object?["group"] as? Int
+        #expect((object?["undo"] as? [Any])?.first as? Int == group)
+        #expect((object?["redo"] as? [Any])?.last as? String == "Paste")
+        #expect(object?["can_redo"] as? Bool == true)
+        #expect(object?["undo_name"] as? String == "Paste")
+        #expect((object?["errors"] as? [Any])?.isEmpty == true)
+        #expect(object?["empty_name_error"] as? String == "org.undod.Undo1.Error.InvalidName")
+    }
+}

@@ -1,0 +1,140 @@
+import BusHarness
+import DBus
+import Foundation
+import Testing
+
+/// Signals, config, the command line, and robustness against bad calls.
+@Suite struct LifecycleTests {
+    @Test func usr1UndoesAndUsr2RedoesTheFocusedStack() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("app.signals", pushing: ["Typing"])
+        f.daemon.signal(SIGUSR1)
+        #expect(f.wait { app.applied.count == 1 })
+        #expect(app.applied.first?.direction == "undo")
+        #expect(f.wait { (try? app.property("RedoDepth")) == .uint32(1) })
+        f.daemon.signal(SIGUSR2)
+        #expect(f.wait { app.applied.count == 2 })
+        #expect(app.applied.last?.direction == "redo")
+    }
+
+    @Test func sigtermStopsCleanly() throws {
+        let f = try DaemonFixture()
+        _ = try f.app("app.a", pushing: ["1"])
+        f.daemon.signal(SIGTERM)
+        #expect(f.daemon.waitForExit(loop: f.loop) == 0)
+        #expect(f.daemon.log.contains("stopped"))
+    }
+
+    @Test func sighupReloadsAndABadFileKeepsTheOldConfig() throws {
+        let f = try DaemonFixture(config: "[limits]\nlevels = 5\n")
+        let app = try f.app("app.reload")
+        #expect(try app.property("Limit") == .uint32(5))
+        try "[limits]\nlevels = 3\n".write(to: f.daemon.configFile, atomically: true, encoding: .utf8)
+        f.daemon.signal(SIGHUP)
+        #expect(f.wait { (try? app.property("Limit")) == .uint32(3) })
+        try "[limits]\nlevels = lots\n".write(to: f.daemon.configFile, atomically: true, encoding: .utf8)
+        f.daemon.signal(SIGHUP)
+        _ = try app.property("Limit")  // a round trip after the signal was handled
+        #expect(f.daemon.log.contains("not reloaded"))
+        #expect(f.daemon.log.contains("limits.levels"))
+        #expect(try app.property("Limit") == .uint32(3))
+    }
+
+    @Test func aSecondDaemonRefusesClearly() throws {
+        let f = try DaemonFixture()
+        let second = try runTool([DaemonProcess.binary.path, "--address", f.bus.address,
+                                  "--config", f.daemon.configFile.path], loop: f.loop)
+        #expect(second.status == 1)
+        #expect(second.errors.contains("another undod is already running on this bus"))
+        #expect(second.errors.split(separator: "\n").count == 1, "one clear line")
+    }
+
+    @Test func checkConfigNamesFileLineAndKey() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("undod-cfg-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("undod.conf")
+        try "# comment\n[apply]\ntimeout_ms = soon\n".write(to: file, atomically: true, encoding: .utf8)
+        let bad = try runTool([DaemonProcess.binary.path, "--check-config", "--config", file.path])
+        #expect(bad.status == 1)
+        #expect(bad.errors.contains("\(file.path):3: apply.timeout_ms:"))
+        try String(contentsOfFile: Self.repository.appendingPathComponent("Config/undod.conf").path, encoding: .utf8)
+            .write(to: file, atomically: true, encoding: .utf8)
+        let good = try runTool([DaemonProcess.binary.path, "--check-config", "--config", file.path])
+        #expect(good.status == 0, "the shipped config is valid: \(good.errors)")
+        #expect(good.errors.isEmpty, "and has no unknown keys: \(good.errors)")
+        let running = try runTool([DaemonProcess.binary.path, "--config", file.path + ".missing", "--address", "unix:path=/nonexistent"])
+        #expect(running.status == 1)
+        #expect(running.errors.contains(".missing"))
+    }
+
+    @Test func versionHelpAndBadOptions() throws {
+        let version = try runTool([DaemonProcess.binary.path, "--version"])
+        #expect(version.status == 0)
+        #expect(version.output.hasPrefix("undod "))
+        let help = try runTool([DaemonProcess.binary.path, "--help"])
+        #expect(help.status == 0)
+        #expect(help.output.contains("--check-config"))
+        let bad = try runTool([DaemonProcess.binary.path, "--frobnicate"])
+        #expect(bad.status == 2)
+        #expect(bad.errors.contains("--frobnicate"))
+    }
+
+    @Test func introspectionMatchesTheShippedXML() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("app.introspect", pushing: ["1"])
+        let shipped = try String(contentsOfFile: Self.repository.appendingPathComponent("Service/org.undod.Undo1.xml").path,
+                                 encoding: .utf8)
+        let printed = try runTool([DaemonProcess.binary.path, "--introspect"])
+        #expect(printed.output == shipped, "Service/org.undod.Undo1.xml is what undod --introspect prints")
+        let manager = try f.watcher.callAndWait(destination: "org.undod.Undo1", path: "/org/undod/Undo1",
+                                                interface: "org.freedesktop.DBus.Introspectable", member: "Introspect")
+        let stack = try f.watcher.callAndWait(destination: "org.undod.Undo1", path: app.stack,
+                                              interface: "org.freedesktop.DBus.Introspectable", member: "Introspect")
+        #expect(Self.element("org.undod.Undo1.Manager", in: shipped) == Self.element("org.undod.Undo1.Manager", in: manager.first?.string ?? ""))
+        #expect(Self.element("org.undod.Undo1.Stack", in: shipped) == Self.element("org.undod.Undo1.Stack", in: stack.first?.string ?? ""))
+        #expect(Self.element("org.undod.Undo1.Client", in: shipped) != nil)
+        for standard in ["org.freedesktop.DBus.ObjectManager", "org.freedesktop.DBus.Properties",
+                         "org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Peer"] {
+            #expect(manager.first?.string?.contains("<interface name=\"\(standard)\">") == true)
+        }
+    }
+
+    @Test func badCallsGetClearErrorsAndTheDaemonStaysUp() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("app.robust", pushing: ["1"])
+        let address = "--address=\(f.bus.address)"
+        let wrongSignature = try runTool(["busctl", address, "call", "org.undod.Undo1", "/org/undod/Undo1",
+                                          "org.undod.Undo1.Manager", "Register", "u", "7"], loop: f.loop)
+        #expect(wrongSignature.status != 0)
+        #expect(wrongSignature.errors.contains("(sa{sv})"))
+        let unknownMember = try runTool(["gdbus", "call", "--address", f.bus.address, "--dest", "org.undod.Undo1",
+                                         "--object-path", app.stack, "--method", "org.undod.Undo1.Stack.Explode"],
+                                        loop: f.loop)
+        #expect(unknownMember.errors.contains("org.freedesktop.DBus.Error.UnknownMethod"))
+        let unknownPath = try runTool(["gdbus", "call", "--address", f.bus.address, "--dest", "org.undod.Undo1",
+                                       "--object-path", "/org/undod/Undo1/stack/77", "--method",
+                                       "org.undod.Undo1.Stack.Undo"], loop: f.loop)
+        #expect(unknownPath.errors.contains("org.freedesktop.DBus.Error.UnknownObject"))
+        let badPush = try runTool(["busctl", address, "call", "org.undod.Undo1", app.stack, "org.undod.Undo1.Stack",
+                                   "Push", "say", "x", "0"], loop: f.loop)
+        #expect(badPush.errors.contains("(sayaya{sv})"))
+        let notOwner = try runTool(["busctl", address, "call", "org.undod.Undo1", app.stack, "org.undod.Undo1.Stack",
+                                    "Push", "sayaya{sv}", "x", "1", "1", "1", "2", "0"], loop: f.loop)
+        #expect(notOwner.errors.contains("Only the owner"))
+        #expect(try app.property("UndoDepth") == .uint32(1))
+        #expect(try f.managerProperty("FocusedStack") == .objectPath(app.stack), "undod still answers")
+    }
+
+    /// The repository root, from this file's place in it.
+    static var repository: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// The `<interface name="NAME">…</interface>` element of `xml`.
+    static func element(_ name: String, in xml: String) -> String? {
+        guard let start = xml.range(of: "<interface name=\"\(name)\">") else { return nil }
+        guard let end = xml.range(of: "</interface>", range: start.upperBound..<xml.endIndex) else { return nil }
+        return String(xml[start.lowerBound..<end.upperBound])
+    }
+}

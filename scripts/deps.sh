@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian packages undod needs to build, run and test, if any is
+# missing: as root with apt-get, otherwise by printing the exact command.
+set -euo pipefail
+
+packages=(
+  libdbus-1-dev      # libdbus, the D-Bus library undod is built on
+  libsqlite3-dev     # the history store
+  dbus               # dbus-daemon, for `make run` without a session bus and for tests
+  dbus-bin           # dbus-send
+  python3-dbus       # the foreign Python client the tests drive undod with
+  libglib2.0-bin     # gdbus, a foreign client for the tests
+  systemd            # busctl, a foreign client for the tests
+  pkg-config         # SwiftPM finds libdbus and SQLite through it
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -eq 0 ]; then
+  echo "Installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1 || {
+    apt-get update -qq
+    apt-get install -y -qq "${missing[@]}"
+  }
+else
+  echo "undod needs these Debian packages: ${missing[*]}" >&2
+  echo "Install them with:  sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi

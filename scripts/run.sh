@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs undod in the foreground: on the session bus when there is one,
+# otherwise on a private dbus-daemon that this script starts, names, and
+# stops when undod exits.
+set -euo pipefail
+bin="$1"
+
+if [ -n "${DBUS_SESSION_BUS_ADDRESS:-}" ] && dbus-send --session --dest=org.freedesktop.DBus \
+     --type=method_call --print-reply /org/freedesktop/DBus org.freedesktop.DBus.GetId >/dev/null 2>&1; then
+  echo "undod: using the session bus at $DBUS_SESSION_BUS_ADDRESS"
+  exec "$bin/undod" --verbose
+fi
+
+dir=$(mktemp -d /tmp/undod-bus.XXXXXX)
+address_file="$dir/address"
+dbus-daemon --session --nofork --print-address=3 --address="unix:path=$dir/bus" 3>"$address_file" &
+bus_pid=$!
+trap 'kill "$bus_pid" 2>/dev/null; rm -rf "$dir"' EXIT
+for _ in $(seq 100); do [ -s "$address_file" ] && break; sleep 0.05; done
+address=$(head -n1 "$address_file")
+[ -n "$address" ] || { echo "undod: could not start a private bus" >&2; exit 1; }
+export DBUS_SESSION_BUS_ADDRESS="$address"
+cat <<MSG
+undod: no session bus here, so this started a private one:
+  DBUS_SESSION_BUS_ADDRESS=$address
+Point undoctl at it from another terminal with:
+  $bin/undoctl --address '$address' status
+Press Ctrl+C to stop undod and the bus.
+MSG
+"$bin/undod" --address "$address" --verbose
