@@ -33,6 +33,7 @@ extension UndoStack {
         guard let direction = inFlightDirection else { return nil }
         inFlightDirection = nil
         topIsMergeable = false
+        // The group in flight is the top of its side, so the removals below cannot fail.
         switch direction {
         case .undo:
             guard let group = undoSide.removeLast() else { return nil }
@@ -75,6 +76,7 @@ extension UndoStack {
         guard let move = inFlight else { return nil }
         inFlightDirection = nil
         topIsMergeable = false
+        // The group in flight is the top of its side, so the removals below cannot fail.
         switch move.direction {
         case .undo:
             let wasClean = isClean

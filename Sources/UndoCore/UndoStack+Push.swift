@@ -20,8 +20,9 @@ extension UndoStack {
     ) throws(UndoError) -> PushResult {
         try refuseWhileInFlight()
         let pushedBytes = ActionGroup.byteCount(of: actions)
-        let merging = mayMerge(hints: hints, now: now)
-        let resultingBytes = merging ? (undoSide.last?.bytes ?? 0) + pushedBytes : pushedBytes
+        let mergeTarget = mayMerge(hints: hints, now: now) ? undoSide.last : nil
+        let merging = mergeTarget != nil
+        let resultingBytes = (mergeTarget?.bytes ?? 0) + pushedBytes
         try ValidationPolicy(settings: settings).validate(
             GroupCandidate(name: name, actionCount: actions.count, bytes: resultingBytes))
         let newID: UInt64? = merging ? nil : try ids.take()

@@ -24,6 +24,12 @@ struct ApplyTests {
         #expect(stack.undoDepth == 1)
     }
 
+    @Test("directions have their wire names")
+    func wireNames() {
+        #expect(Direction.undo.wireName == "undo")
+        #expect(Direction.redo.wireName == "redo")
+    }
+
     @Test("an aborted undo or redo leaves the stack identical", arguments: Direction.allCases)
     func abort(direction: Direction) throws {
         var harness = Harness()
