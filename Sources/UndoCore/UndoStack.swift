@@ -124,6 +124,7 @@ public struct UndoStack: Sendable, Equatable {
     mutating func dropOldestUndo() -> UInt64? {
         guard let group = undoSide.removeFirst() else { return nil }
         undoBytes -= group.bytes
+        if clean == .state(baseStateID) { clean = .unreachable }
         baseStateID = group.id
         baseStateTag = group.stateTag
         if undoSide.isEmpty { topIsMergeable = false }
