@@ -30,6 +30,28 @@ public struct ActionGroup: Sendable, Equatable {
         self.bytes = Self.byteCount(of: actions)
     }
 
+    /// A group restored from a store that keeps its actions on disk: its
+    /// byte count as stored, and no actions in memory until
+    /// `UndoStack.loadActions(_:forGroup:)` brings them.
+    public static func unloaded(
+        id: UInt64, name: String, time: Int64, mergeKey: String = "", stateTag: String = "", bytes: UInt64
+    ) -> ActionGroup {
+        var group = ActionGroup(id: id, name: name, actions: [], time: time, mergeKey: mergeKey, stateTag: stateTag)
+        group.bytes = bytes
+        return group
+    }
+
+    /// Whether the actions are in memory. Every pushed group has at least one
+    /// action, so a group without any is one whose actions a store still holds.
+    public var isLoaded: Bool { !actions.isEmpty }
+
+    /// Puts a stored group's actions in memory; they must add up to its bytes.
+    mutating func load(_ loaded: [Action]) -> Bool {
+        guard !isLoaded, !loaded.isEmpty, Self.byteCount(of: loaded) == bytes else { return false }
+        actions = loaded
+        return true
+    }
+
     /// The payload bytes a list of actions costs.
     static func byteCount(of actions: [Action]) -> UInt64 {
         actions.reduce(0) { $0 + $1.byteCount }

@@ -63,6 +63,29 @@ struct GroupDeque: Sendable, Equatable {
         body(&storage[storage.count - 1])
     }
 
+    /// The position (from the first live group) of the group with `id`,
+    /// found by binary search: ids rise through the queue when `ascending`,
+    /// fall when not.
+    func position(ofID id: UInt64, ascending: Bool) -> Int? {
+        var low = head
+        var high = storage.count - 1
+        while low <= high {
+            let middle = (low + high) / 2
+            let found = storage[middle].id
+            if found == id { return middle - head }
+            if (found < id) == ascending { low = middle + 1 } else { high = middle - 1 }
+        }
+        return nil
+    }
+
+    /// The group at `position` (from the first live group).
+    subscript(position: Int) -> ActionGroup { storage[head + position] }
+
+    /// Changes the group at `position` in place.
+    mutating func update(at position: Int, _ body: (inout ActionGroup) -> Void) {
+        body(&storage[head + position])
+    }
+
     /// Removes every group.
     mutating func removeAll() {
         storage = []

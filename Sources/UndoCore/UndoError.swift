@@ -18,6 +18,8 @@ public enum UndoError: Error, Sendable, Hashable {
     case busy(Direction)
     /// Every group id has been handed out; no new group can be made.
     case groupIDsExhausted
+    /// The group's actions are still in the store and were not loaded.
+    case actionsNotLoaded(group: UInt64)
 
     /// The spec's short error name, e.g. `"NothingToUndo"`. This is the one
     /// place where model errors map to wire names.
@@ -31,6 +33,7 @@ public enum UndoError: Error, Sendable, Hashable {
         case .nothingToRedo: "NothingToRedo"
         case .busy: "Busy"
         case .groupIDsExhausted: "StorageFailed"
+        case .actionsNotLoaded: "StorageFailed"
         }
     }
 
@@ -65,6 +68,9 @@ public enum UndoError: Error, Sendable, Hashable {
         case .groupIDsExhausted:
             return "\(stack) cannot record a new group because every group id has been used: "
                 + "delete the history store and restart undod."
+        case .actionsNotLoaded(let group):
+            return "The payloads of group \(group) in \(stack) could not be read from the history store: "
+                + "check the state directory and undod's log, then try again."
         }
     }
 

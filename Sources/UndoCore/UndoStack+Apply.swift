@@ -3,10 +3,12 @@ extension UndoStack {
     /// apply: its undo payloads, last action first. Nothing else changes
     /// until `commitInFlight`, `abortInFlight` or `dropInFlightAsObsolete`.
     ///
-    /// Throws `busy` when a group is already in flight, else `nothingToUndo`.
+    /// Throws `busy` when a group is already in flight, else `nothingToUndo`;
+    /// `actionsNotLoaded` when a store still holds the group's actions.
     public mutating func beginUndo() throws(UndoError) -> ApplyRequest {
         try refuseWhileInFlight()
         guard let top = undoSide.last else { throw .nothingToUndo }
+        guard top.isLoaded else { throw .actionsNotLoaded(group: top.id) }
         inFlightDirection = .undo
         return ApplyRequest(
             direction: .undo, group: top.id, name: top.name, payloads: top.actions.reversed().map(\.undo))
@@ -15,10 +17,12 @@ extension UndoStack {
     /// Puts the top redo group in flight and returns what the owner must
     /// apply: its redo payloads, first action first.
     ///
-    /// Throws `busy` when a group is already in flight, else `nothingToRedo`.
+    /// Throws `busy` when a group is already in flight, else `nothingToRedo`;
+    /// `actionsNotLoaded` when a store still holds the group's actions.
     public mutating func beginRedo() throws(UndoError) -> ApplyRequest {
         try refuseWhileInFlight()
         guard let top = redoSide.last else { throw .nothingToRedo }
+        guard top.isLoaded else { throw .actionsNotLoaded(group: top.id) }
         inFlightDirection = .redo
         return ApplyRequest(direction: .redo, group: top.id, name: top.name, payloads: top.actions.map(\.redo))
     }

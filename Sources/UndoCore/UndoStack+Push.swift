@@ -49,7 +49,7 @@ extension UndoStack {
 
     /// Whether a push with these hints at `now` merges into the top group.
     func mayMerge(hints: PushHints, now: Int64) -> Bool {
-        guard topIsMergeable, !hints.mergeKey.isEmpty, let top = undoSide.last,
+        guard topIsMergeable, !hints.mergeKey.isEmpty, let top = undoSide.last, top.isLoaded,
             top.mergeKey == hints.mergeKey, !isClean
         else { return false }
         let window = Int64(hints.mergeWindowMilliseconds ?? settings.mergeWindowMilliseconds) * 1000

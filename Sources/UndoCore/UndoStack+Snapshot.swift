@@ -20,9 +20,6 @@ extension UndoStack {
             guard group.id > previous else {
                 throw SnapshotError(reason: "Group \(group.id) does not come after \(previous) in the stack's id order.")
             }
-            guard !group.actions.isEmpty else {
-                throw SnapshotError(reason: "Group \(group.id) has no actions.")
-            }
             previous = group.id
         }
         if case .state(let id) = snapshot.clean, id != snapshot.baseStateID, !sequence.contains(where: { $0.id == id }) {
