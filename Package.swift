@@ -28,7 +28,8 @@ let package = Package(
         // Libraries, lowest first.
         .target(name: "DBus", dependencies: ["CDBus", "CShim"], swiftSettings: strict),
         .target(name: "UndoCore", swiftSettings: strict),
-        .target(name: "UndoDaemon", dependencies: ["DBus", "UndoCore"], swiftSettings: strict),
+        .target(name: "UndoStore", dependencies: ["UndoCore", "CSQLite"], swiftSettings: strict),
+        .target(name: "UndoDaemon", dependencies: ["DBus", "UndoCore", "UndoStore"], swiftSettings: strict),
 
         // Executables.
         .executableTarget(name: "undod", dependencies: ["UndoDaemon"], swiftSettings: strict),

@@ -20,14 +20,14 @@ public struct UndoStack: Sendable, Equatable {
     /// The payload bytes on the redo side.
     var redoBytes: UInt64
     /// The name of the bottom state (the state below the oldest undo group).
-    var baseStateID: UInt64
+    public internal(set) var baseStateID: UInt64
     /// The state tag of the bottom state.
-    var baseStateTag: String
+    public internal(set) var baseStateTag: String
     /// Where the clean state is.
     var clean: CleanState
     /// Whether a push may merge into the top undo group: true from a push
     /// until an undo or redo is committed (or the group is otherwise left).
-    var topIsMergeable: Bool
+    public internal(set) var topIsMergeable: Bool
     /// The direction of the group in flight, if any.
     var inFlightDirection: Direction?
 

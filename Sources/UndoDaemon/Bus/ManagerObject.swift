@@ -12,7 +12,7 @@ enum ManagerObject {
                 do throws(ServiceError) {
                     let record = try service.register(caller: call.sender, appId: appId,
                                                       options: call.arguments[1].stringDictionary ?? [:])
-                    service.deliver { call.reply([.objectPath(record.path)]) }
+                    service.deliver(.bookkeeping, send: { call.reply([.objectPath(record.path)]) }, fail: call.fail)
                 } catch {
                     let subject = service.registry.stack(
                         appId: appId, document: call.arguments[1].stringDictionary?["document"]?.string ?? "")
@@ -35,7 +35,7 @@ enum ManagerObject {
                 let subject = service.registry.stack(atPath: path)?.displayName
                 do throws(ServiceError) {
                     try service.forget(path: path)
-                    service.deliver { call.reply() }
+                    service.deliver(.bookkeeping, send: { call.reply() }, fail: call.fail)
                 } catch {
                     call.fail(error.dbusError(stack: subject))
                 }
@@ -51,10 +51,10 @@ enum ManagerObject {
         service.applyFocused(direction, caller: call.sender) { record, result in
             switch result {
             case .success(let outcome):
-                let path = record?.path ?? "/"
-                service.deliver {
-                    call.reply([.objectPath(path), .uint64(outcome.group), .string(outcome.name)])
-                }
+                guard let record else { return }
+                service.deliver(.applied(record), send: {
+                    call.reply([.objectPath(record.path), .uint64(outcome.group), .string(outcome.name)])
+                }, fail: call.fail)
             case .failure(let error):
                 call.fail(error.dbusError(stack: record?.displayName))
             }

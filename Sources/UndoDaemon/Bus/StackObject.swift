@@ -7,10 +7,11 @@ enum StackObject {
     /// The live interface for `record`.
     static func interface(for record: StackRecord, service: UndoService) -> Interface {
         /// Runs an owner's operation and answers it, naming the stack in errors.
-        func answer(_ call: MethodCall, _ body: () throws(ServiceError) -> [DBusValue]) {
+        func answer(_ call: MethodCall, _ durability: UndoService.Durability,
+                    _ body: () throws(ServiceError) -> [DBusValue]) {
             do {
                 let values = try body()
-                service.deliver { call.reply(values) }
+                service.deliver(durability, send: { call.reply(values) }, fail: call.fail)
             } catch {
                 call.fail(error.dbusError(stack: record.displayName))
             }
@@ -19,7 +20,8 @@ enum StackObject {
             service.apply(direction, on: record, caller: call.sender) { result in
                 switch result {
                 case .success(let outcome):
-                    service.deliver { call.reply([.uint64(outcome.group), .string(outcome.name)]) }
+                    service.deliver(.applied(record), send: { call.reply([.uint64(outcome.group), .string(outcome.name)]) },
+                                    fail: call.fail)
                 case .failure(let error):
                     call.fail(error.dbusError(stack: record.displayName))
                 }
@@ -32,7 +34,7 @@ enum StackObject {
         }
         return Undo1Interfaces.stack.binding(methods: [
             "Push": { [unowned record, unowned service] (call: MethodCall) in
-                answer(call) { () throws(ServiceError) in
+                answer(call, .change(record)) { () throws(ServiceError) in
                     let action = Action(undo: call.arguments[1].bytes ?? [], redo: call.arguments[2].bytes ?? [])
                     let result = try service.push(record, caller: call.sender, name: call.arguments[0].string ?? "",
                                                   actions: [action], hints: call.arguments[3].stringDictionary ?? [:])
@@ -40,7 +42,7 @@ enum StackObject {
                 }
             },
             "PushGroup": { [unowned record, unowned service] (call: MethodCall) in
-                answer(call) { () throws(ServiceError) in
+                answer(call, .change(record)) { () throws(ServiceError) in
                     let actions = (call.arguments[1].elements ?? []).map { pair in
                         Action(undo: pair.fields?.first?.bytes ?? [], redo: pair.fields?.last?.bytes ?? [])
                     }
@@ -52,25 +54,25 @@ enum StackObject {
             "Undo": { (call: MethodCall) in apply(.undo, call) },
             "Redo": { (call: MethodCall) in apply(.redo, call) },
             "SetClean": { [unowned record, unowned service] (call: MethodCall) in
-                answer(call) { () throws(ServiceError) in
+                answer(call, .change(record)) { () throws(ServiceError) in
                     try service.setClean(record, caller: call.sender)
                     return []
                 }
             },
             "Activate": { [unowned record, unowned service] (call: MethodCall) in
-                answer(call) { () throws(ServiceError) in
+                answer(call, .bookkeeping) { () throws(ServiceError) in
                     try service.activate(record, caller: call.sender)
                     return []
                 }
             },
             "Clear": { [unowned record, unowned service] (call: MethodCall) in
-                answer(call) { () throws(ServiceError) in
+                answer(call, .change(record)) { () throws(ServiceError) in
                     try service.clear(record, caller: call.sender)
                     return []
                 }
             },
             "Close": { [unowned record, unowned service] (call: MethodCall) in
-                answer(call) { () throws(ServiceError) in
+                answer(call, .bookkeeping) { () throws(ServiceError) in
                     try service.close(record, caller: call.sender, discard: call.arguments[0].bool ?? false)
                     return []
                 }

@@ -40,6 +40,7 @@ final class Applier {
                 request.completion(.failure(.noOwner))
                 continue
             }
+            service.loadTopActions(of: record)
             let apply: ApplyRequest
             do {
                 apply = request.direction == .undo ? try record.stack.beginUndo() : try record.stack.beginRedo()
@@ -91,12 +92,13 @@ final class Applier {
         case .success:
             if let move = record.stack.commitInFlight() {
                 let outcome = ApplyOutcome(direction: move.direction, group: move.group, name: move.name)
-                service.applied(record, outcome)
+                service.applied(record, outcome, dropped: move.dropped)
                 completion(.success(outcome))
             }
         case .failure(let error) where error.name == ServiceError.errorPrefix + "Obsolete":
-            _ = record.stack.dropInFlightAsObsolete()
-            service.changed(record)
+            if let dropped = record.stack.dropInFlightAsObsolete() {
+                service.droppedObsolete(record, group: dropped.group)
+            }
             completion(.failure(.obsolete))
         case .failure(let error) where Self.ownerGone.contains(error.name):
             _ = record.stack.abortInFlight()

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import DBus
 import UndoCore
+import UndoStore
 
 /// The whole daemon: config, bus, store, service, triggers and signals,
 /// run on one loop until SIGTERM or SIGINT.
@@ -60,15 +61,27 @@ public final class Daemon {
             return 1
         }
 
+        let clock = SystemClock()
+        let store: SQLiteHistoryStore
+        do {
+            let directory = options.stateDirectory ?? Self.defaultStateDirectory()
+            store = SQLiteHistoryStore(database: try HistoryDatabase(directory: directory, now: clock.now))
+        } catch {
+            log.error("cannot use the history store: \(error)")
+            return 1
+        }
         let focus = Self.focusStrategy(for: outcome.config, log: log)
         let service = UndoService(connection: connection, config: outcome.config, log: log,
-                                  store: MemoryHistoryStore(), focus: focus, clock: SystemClock(),
-                                  version: Self.version)
+                                  store: store, focus: focus, clock: clock, version: Self.version)
         do {
             try service.start()
         } catch {
             log.error("cannot read the history store: \(error)")
             return 1
+        }
+        if let recovery = store.recovery {
+            log.error("the history store was corrupt (\(recovery.reason)); it was moved aside to "
+                + "\(recovery.movedTo) and a fresh one is used.")
         }
         do {
             guard try connection.requestName(Undo1Interfaces.busName) else {
@@ -100,7 +113,7 @@ public final class Daemon {
             + "(focus: \(focus.name)).")
         loop.run()
         do {
-            try service.store.commit()
+            try service.save()
         } catch {
             log.error("could not save the history on the way out: \(error)")
             exitCode = 1
@@ -127,6 +140,13 @@ public final class Daemon {
                 log.error("the config was not reloaded, the old one stays: \(error)")
             }
         }
+    }
+
+    /// `$XDG_STATE_HOME/undod`, else `~/.local/state/undod`.
+    static func defaultStateDirectory() -> String {
+        if let state = Environment.value("XDG_STATE_HOME"), state.hasPrefix("/") { return state + "/undod" }
+        let home = Environment.value("HOME") ?? "/tmp"
+        return home + "/.local/state/undod"
     }
 
     /// The focus strategy the config names. `auto` is `recent` until X11

@@ -21,8 +21,11 @@ public enum ServiceError: Error, Sendable, Equatable {
     case clientFailed(name: String, message: String)
     /// The owner said the group can no longer be applied; it was dropped.
     case obsolete
-    /// The store could not write.
+    /// The store could not write: the change was not made.
     case storageFailed(String)
+    /// The store could not write an undo or redo the owner already applied:
+    /// it stays in memory and will be written with the next commit.
+    case notSaved(String)
     /// The owner did not answer `Apply` in time.
     case timeout(milliseconds: UInt32)
     /// Too many undo/redo calls already wait on the stack.
@@ -68,6 +71,10 @@ public enum ServiceError: Error, Sendable, Equatable {
         case .storageFailed(let reason):
             return named("StorageFailed", "undod could not save the history of \(subject) (\(reason)); "
                 + "the change was not made: free disk space or check the state directory, then try again.")
+        case .notSaved(let reason):
+            return named("StorageFailed", "The change to \(subject) was applied and is kept in memory, "
+                + "but it is not yet on disk (\(reason)): free disk space or check the state directory; "
+                + "undod writes it with the next change that saves.")
         case .timeout(let ms):
             return named("Timeout", "The application of \(subject) did not answer within \(ms) ms; "
                 + "the history is unchanged: check that the application is responding, then try again.")

@@ -1,5 +1,6 @@
 import DBus
 import UndoCore
+import UndoStore
 
 /// The service behind the wire contract: every Manager and Stack operation,
 /// ownership, focus, limits and the announcements that follow each change.
@@ -29,8 +30,15 @@ public final class UndoService {
 
     private var applier: Applier?
     private var announcedFocus = "/"
-    private var heldReplies: [() -> Void] = []
+    private var heldReplies: [HeldReply] = []
+    /// Each persistent stack as it was before this turn's first change to
+    /// it, to put back if the turn's commit fails.
+    private var turnBackups: [UInt64: UndoStack] = [:]
+    /// Stacks on which an undo or redo was committed this turn.
+    private var appliedThisTurn: Set<UInt64> = []
     private var ttlTimer: EventLoop.Token?
+    /// The store's last failure, so that a lasting one is logged once.
+    private var lastFailure: String?
 
     /// Wires a service to a connection; `start` exports it.
     public init(connection: Connection, config: DaemonConfig, log: Log, store: any HistoryStore,
@@ -50,14 +58,19 @@ public final class UndoService {
     /// and starts following owners on the bus.
     public func start() throws(StoreError) {
         applier = Applier(service: self)
-        let counters = try store.loadCounters()
+        let (stacks, counters) = try store.load(config: config, now: clock.now)
         registry.nextNumber = counters.nextStackNumber
         registry.groupIDs = GroupIDGenerator(next: counters.nextGroupID)
         objects.export(path: Undo1Interfaces.managerPath, interfaces: [ManagerObject.interface(for: self)])
         objects.enableObjectManager(at: Undo1Interfaces.managerPath)
-        for record in try store.loadStacks() {
+        for record in stacks {
             registry.add(record)
+            let dropped = applySettings(to: record)
+            if !dropped.isEmpty { store.stackChanged(record, groups: dropped.map { GroupChange(id: $0) }) }
             export(record)
+        }
+        if !stacks.isEmpty {
+            log.notice("restored \(stacks.count) stacks from the history store, detached until their apps return.")
         }
         connection.onNameOwnerChanged { [unowned self] name, _, newOwner in
             if newOwner.isEmpty, name.hasPrefix(":") { self.ownerLeft(name) }
@@ -74,13 +87,14 @@ public final class UndoService {
         let options = try RegisterOptions(raw)
         let document = options.document ?? ""
         let record: StackRecord
+        var changes: [GroupChange] = []
         if let existing = registry.stack(appId: appId, document: document) {
             if existing.isAttached, existing.owner != caller { throw .alreadyOwned(owner: existing.owner) }
             if let inFlight = existing.stack.inFlight, options.changesSomething {
                 throw .model(.busy(inFlight.direction))
             }
             if !existing.isAttached {
-                adopt(existing, caller: caller, stateTag: options.stateTag)
+                changes = adopt(existing, caller: caller, stateTag: options.stateTag)
             }
             record = existing
         } else {
@@ -95,23 +109,34 @@ public final class UndoService {
         if let maxBytes = options.maxBytes { record.requestedMaxBytes = maxBytes }
         if let persist = options.persist { record.persistent = persist }
         if let globalTrigger = options.globalTrigger { record.globalTrigger = globalTrigger }
-        applySettings(to: record)
+        changes += applySettings(to: record).map { GroupChange(id: $0) }
         focus.noteActivity(of: record, in: registry)
         if !objects.isExported(record.path) { export(record) }
-        changed(record)
+        changed(record, groups: changes)
         log.debug("\(caller) registered \(record.displayName) for \(appId)\(document.isEmpty ? "" : ":\(document)").")
         return record
     }
 
-    private func adopt(_ record: StackRecord, caller: String, stateTag: String?) {
+    /// Gives a detached stack to `caller`; returns the groups a mismatching
+    /// state tag discarded.
+    private func adopt(_ record: StackRecord, caller: String, stateTag: String?) -> [GroupChange] {
+        var discarded: [GroupChange] = []
         if let stateTag, !stateTag.isEmpty, stateTag != record.stack.presentStateTag {
             log.notice("\(record.displayName): the history no longer matches the document "
                 + "(state tag “\(stateTag)” ≠ “\(record.stack.presentStateTag)”), so it starts empty.")
+            discarded = Self.allGroups(of: record.stack)
             record.stack = UndoStack(settings: record.stack.settings)
         }
         record.owner = caller
         record.detachedSince = nil
         scheduleExpiry()
+        return discarded
+    }
+
+    /// Every group of `stack`, as changes that delete them once gone.
+    private static func allGroups(of stack: UndoStack) -> [GroupChange] {
+        let snapshot = stack.snapshot
+        return (snapshot.undo + snapshot.redo).map { GroupChange(id: $0.id) }
     }
 
     /// `UndoFocused`/`RedoFocused`, and every trigger: undo or redo on the
@@ -154,6 +179,9 @@ public final class UndoService {
             mergeKey: try OptionReader.string(raw, "merge_key") ?? "",
             mergeWindowMilliseconds: try OptionReader.uint32(raw, "merge_window_ms"),
             stateTag: try OptionReader.string(raw, "state_tag") ?? "")
+        loadTopActions(of: record)
+        let actionsBefore = record.stack.topUndoGroup?.actions.count ?? 0
+        willChange(record)
         let result: PushResult
         do {
             result = try record.stack.push(name: name, actions: actions, hints: hints, now: clock.now,
@@ -163,7 +191,8 @@ public final class UndoService {
         }
         if config.focusFollowsPush { focus.noteActivity(of: record, in: registry) }
         enforceBudget()
-        changed(record)
+        let written = GroupChange(id: result.group, firstNewAction: result.merged ? actionsBefore : 0)
+        changed(record, groups: [written] + (result.discarded + result.dropped).map { GroupChange(id: $0) })
         objects.emitSignal(path: record.path, interface: Undo1Interfaces.stack.name, member: "Pushed",
                            arguments: [.uint64(result.group), .string(name), .bool(result.merged)])
         return result
@@ -190,6 +219,7 @@ public final class UndoService {
     /// `SetClean`.
     public func setClean(_ record: StackRecord, caller: String) throws(ServiceError) {
         try requireOwner(record, caller)
+        willChange(record)
         do { try record.stack.setClean() } catch { throw .model(error) }
         changed(record)
     }
@@ -197,8 +227,10 @@ public final class UndoService {
     /// `Clear`.
     public func clear(_ record: StackRecord, caller: String) throws(ServiceError) {
         try requireOwner(record, caller)
+        let groups = Self.allGroups(of: record.stack)
+        willChange(record)
         do { try record.stack.clear() } catch { throw .model(error) }
-        changed(record)
+        changed(record, groups: groups)
     }
 
     /// `Activate`.
@@ -225,20 +257,45 @@ public final class UndoService {
 
     // MARK: Applies (called by the Applier)
 
+    /// Brings the top groups' actions from the store; a failure is logged,
+    /// and the undo, redo or merge that needed them then refuses.
+    func loadTopActions(of record: StackRecord) {
+        do {
+            try store.loadTopActions(of: record)
+        } catch {
+            log.error("\(record.displayName): cannot read payloads from the history store: \(error)")
+        }
+    }
+
     /// An undo or redo was applied by the owner and committed.
-    func applied(_ record: StackRecord, _ outcome: ApplyOutcome) {
-        changed(record)
+    func applied(_ record: StackRecord, _ outcome: ApplyOutcome, dropped: [UInt64]) {
+        appliedThisTurn.insert(record.number)
+        changed(record, groups: ([outcome.group] + dropped).map { GroupChange(id: $0) })
         objects.emitSignal(path: record.path, interface: Undo1Interfaces.stack.name, member: "Applied",
                            arguments: [.string(outcome.direction.wireName), .uint64(outcome.group),
                                        .string(outcome.name)])
     }
 
+    /// The owner said the group in flight can never be applied: it is gone,
+    /// and the group below it took over its state tag.
+    func droppedObsolete(_ record: StackRecord, group: UInt64) {
+        let below = record.stack.topUndoGroup.map { [GroupChange(id: $0.id)] } ?? []
+        changed(record, groups: [GroupChange(id: group)] + below)
+    }
+
     /// Something about `record` changed (history, owner, settings): store it
-    /// and announce what differs.
-    func changed(_ record: StackRecord) {
-        store.stackChanged(record, counters: counters)
+    /// (with the groups that changed) and announce what differs.
+    func changed(_ record: StackRecord, groups: [GroupChange] = []) {
+        store.stackChanged(record, groups: groups)
         announce(record)
         announceFocus()
+    }
+
+    /// Keeps `record`'s history as it is before this turn's first change, so
+    /// a failed commit can put it back.
+    private func willChange(_ record: StackRecord) {
+        guard record.persistent, turnBackups[record.number] == nil else { return }
+        turnBackups[record.number] = record.stack
     }
 
     // MARK: Owners and lifetime
@@ -299,17 +356,19 @@ public final class UndoService {
     public func reload(_ newConfig: DaemonConfig) {
         config = newConfig
         for record in registry.all where record.stack.inFlight == nil {
-            applySettings(to: record)
-            changed(record)
+            let dropped = applySettings(to: record)
+            changed(record, groups: dropped.map { GroupChange(id: $0) })
         }
         enforceBudget()
         scheduleExpiry()
     }
 
-    private func applySettings(to record: StackRecord) {
+    /// Puts the settings in force on `record`; returns the groups dropped.
+    @discardableResult
+    private func applySettings(to record: StackRecord) -> [UInt64] {
         let settings = record.settings(config: config)
-        guard settings != record.stack.settings else { return }
-        _ = try? record.stack.setSettings(settings)
+        guard settings != record.stack.settings else { return [] }
+        return (try? record.stack.setSettings(settings)) ?? []
     }
 
     /// `limits.max_total_bytes`: the least recently active stacks lose their
@@ -323,9 +382,10 @@ public final class UndoService {
         }
         for cut in GlobalBudget(maxTotalBytes: config.maxTotalBytes).plan(candidates) where cut.groups > 0 {
             guard let record = registry.byNumber[cut.stack] else { continue }
-            _ = record.stack.dropOldest(cut.groups)
+            willChange(record)
+            let dropped = record.stack.dropOldest(cut.groups)
             log.debug("\(record.displayName) lost \(cut.groups) old groups to limits.max_total_bytes.")
-            changed(record)
+            changed(record, groups: dropped.map { GroupChange(id: $0) })
         }
     }
 
@@ -356,22 +416,79 @@ public final class UndoService {
                                   names: ["FocusedStack"])
     }
 
+    /// What a reply reports, which decides its fate if the turn's commit fails.
+    public enum Durability {
+        /// A change to the history (push, set-clean, clear): on a failed
+        /// commit it is taken back and the caller gets `StorageFailed`.
+        case change(StackRecord)
+        /// An undo or redo the owner already applied: on a failed commit it
+        /// stays in memory and the caller gets `StorageFailed` saying so.
+        case applied(StackRecord)
+        /// Anything else: answered as it is, written with the next commit.
+        case bookkeeping
+    }
+
+    /// A reply waiting for the turn's commit.
+    private struct HeldReply {
+        let durability: Durability
+        let send: () -> Void
+        let fail: (DBusError) -> Void
+    }
+
     /// Sends a reply once what it reports is stored: at once when nothing
     /// waits for a commit, else at the end of this turn, after the commit.
-    func deliver(_ send: @escaping () -> Void) {
-        if store.hasPendingChanges { heldReplies.append(send) } else { send() }
+    func deliver(_ durability: Durability, send: @escaping () -> Void, fail: @escaping (DBusError) -> Void) {
+        if store.hasPendingChanges {
+            heldReplies.append(HeldReply(durability: durability, send: send, fail: fail))
+        } else {
+            send()
+        }
+    }
+
+    /// Writes everything pending now (at the end of each turn, and on the way out).
+    public func save() throws(StoreError) {
+        try store.commit(counters: counters)
     }
 
     private func endTurn() {
-        if store.hasPendingChanges {
-            do {
-                try store.commit()
-            } catch {
+        var failure: StoreError?
+        do {
+            try save()
+            if let lastFailure { log.notice("The history store saves again (it failed with: \(lastFailure)).") }
+            lastFailure = nil
+        } catch {
+            failure = error
+            if lastFailure != error.description {
                 log.error("The history store could not save: \(error).")
             }
+            lastFailure = error.description
         }
         let replies = heldReplies
+        let backups = turnBackups
         heldReplies.removeAll()
-        for send in replies { send() }
+        turnBackups.removeAll()
+        defer { appliedThisTurn.removeAll() }
+        guard let failure else {
+            for reply in replies { reply.send() }
+            return
+        }
+        // Take back this turn's changes, except on stacks whose undo or redo
+        // the owner already applied: their document moved, so memory must too.
+        for (number, backup) in backups where !appliedThisTurn.contains(number) {
+            guard let record = registry.byNumber[number] else { continue }
+            record.stack = backup
+            announce(record)
+        }
+        for reply in replies {
+            switch reply.durability {
+            case .change(let record) where !appliedThisTurn.contains(record.number):
+                reply.fail(ServiceError.storageFailed(failure.description).dbusError(stack: record.displayName))
+            case .change(let record), .applied(let record):
+                reply.fail(ServiceError.notSaved(failure.description).dbusError(stack: record.displayName))
+            case .bookkeeping:
+                reply.send()
+            }
+        }
+        announceFocus()
     }
 }

@@ -1,22 +1,44 @@
+import UndoStore
+
 /// Where the daemon keeps stacks between runs. The service tells it what
-/// changed as it happens; the daemon asks it to `commit` at the end of each
-/// loop turn, before the replies that depend on those changes leave (group
-/// commit). Implementations: `MemoryHistoryStore` (nothing survives) and,
-/// with the persistence work, a SQLite store.
+/// changed as it happens; at the end of each loop turn it commits everything
+/// in one transaction, before the replies that depend on it leave (group
+/// commit). Implementations: `MemoryHistoryStore` (nothing survives, e.g.
+/// with no usable state directory) and `SQLiteHistoryStore`.
 public protocol HistoryStore: AnyObject {
-    /// The stacks stored by an earlier run, to export detached at start.
-    func loadStacks() throws(StoreError) -> [StackRecord]
-    /// The counters that must never repeat (next stack number, next group id).
-    func loadCounters() throws(StoreError) -> StoreCounters
-    /// `record` was created or changed; write it by the next commit
-    /// (nothing for a stack that is not persistent).
-    func stackChanged(_ record: StackRecord, counters: StoreCounters)
-    /// Stack `number` was deleted; delete it by the next commit.
+    /// The stacks stored by an earlier run, detached, their actions left on
+    /// disk; and the counters that must never repeat.
+    func load(config: DaemonConfig, now: Int64) throws(StoreError) -> (stacks: [StackRecord], counters: StoreCounters)
+    /// `record` changed: its row, and each group in `groups` as it will be
+    /// at commit time (written, or deleted when gone). Memory-only stacks are
+    /// never written (and are deleted from disk if they were there).
+    func stackChanged(_ record: StackRecord, groups: [GroupChange])
+    /// Stack `number` was deleted.
     func stackRemoved(number: UInt64)
+    /// Brings the actions of `record`'s top undo and redo groups into memory
+    /// (they stay on disk until needed).
+    func loadTopActions(of record: StackRecord) throws(StoreError)
     /// Whether changes wait for a commit.
     var hasPendingChanges: Bool { get }
-    /// Writes every pending change in one transaction.
-    func commit() throws(StoreError)
+    /// Writes every pending change and `counters` in one transaction. On
+    /// failure nothing of it is written and the changes stay pending.
+    func commit(counters: StoreCounters) throws(StoreError)
+}
+
+/// A group to write (or delete, when it is gone by commit time).
+public struct GroupChange: Sendable, Hashable {
+    /// The group's id.
+    public var id: UInt64
+    /// The first action not yet on disk: 0 for a new group, the old count
+    /// for a merge, `Int.max` when only the group's row changed (moved,
+    /// renamed, or dropped).
+    public var firstNewAction: Int
+
+    /// A group whose row (and actions from `firstNewAction` on) must be written.
+    public init(id: UInt64, firstNewAction: Int = .max) {
+        self.id = id
+        self.firstNewAction = firstNewAction
+    }
 }
 
 /// The counters a store keeps so numbers and ids are never reused.
@@ -31,12 +53,4 @@ public struct StoreCounters: Sendable, Equatable {
         self.nextStackNumber = nextStackNumber
         self.nextGroupID = nextGroupID
     }
-}
-
-/// Why the store failed, as one sentence.
-public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What went wrong.
-    public var description: String
-    /// Makes an error.
-    public init(_ description: String) { self.description = description }
 }

@@ -1,0 +1,160 @@
+import UndoCore
+import UndoStore
+
+/// The durable store: `HistoryDatabase` (SQLite) under the daemon's
+/// `HistoryStore` interface. Changes collect per stack during a loop turn and
+/// are written in one transaction at its end; a group is written as it is at
+/// commit time, so a push and an undo in the same turn cost one write.
+public final class SQLiteHistoryStore: HistoryStore {
+    private let database: HistoryDatabase
+    /// Stacks with changes to write: the record and each group's first new action.
+    private var dirty: [UInt64: (record: StackRecord, groups: [UInt64: Int])] = [:]
+    /// Stacks to delete from disk.
+    private var removed: Set<UInt64> = []
+    /// Stacks whose rows are on disk.
+    private var onDisk: Set<UInt64> = []
+    /// The counters last written.
+    private var writtenCounters: StoreCounters?
+
+    /// A store over an opened database.
+    public init(database: HistoryDatabase) {
+        self.database = database
+    }
+
+    /// The database file.
+    public var path: String { database.path }
+
+    /// Where a corrupt store was moved, and why, if that happened.
+    public var recovery: (movedTo: String, reason: String)? {
+        guard let moved = database.movedAside else { return nil }
+        return (moved, database.corruption ?? "it could not be read")
+    }
+
+    /// Loads every stack; a store that turns out corrupt while reading is
+    /// moved aside and a fresh, empty one used (see `recovery`).
+    public func load(config: DaemonConfig, now: Int64) throws(StoreError) -> (stacks: [StackRecord], counters: StoreCounters) {
+        do {
+            return try loadAll(config: config, now: now)
+        } catch {
+            try database.startFresh(now: now, because: error.description)
+            onDisk.removeAll()
+            return try loadAll(config: config, now: now)
+        }
+    }
+
+    private func loadAll(config: DaemonConfig, now: Int64) throws(StoreError) -> (stacks: [StackRecord], counters: StoreCounters) {
+        let counters = try database.loadCounters()
+        var records: [StackRecord] = []
+        for stored in try database.loadStacks() {
+            let row = stored.row
+            let unlimited = StackSettings(levels: 0, maxBytes: .max, mergeWindowMilliseconds: config.mergeWindowMilliseconds)
+            let snapshot = StackSnapshot(settings: unlimited, undo: stored.undo, redo: stored.redo,
+                                         baseStateID: row.baseStateID, baseStateTag: row.baseStateTag,
+                                         clean: row.clean, topIsMergeable: row.topIsMergeable)
+            let stack: UndoStack
+            do {
+                stack = try UndoStack(restoring: snapshot)
+            } catch {
+                throw StoreError("stack \(row.number) does not hold together (\(error.reason))")
+            }
+            let record = StackRecord(
+                number: row.number, appId: row.appId, document: row.document, title: row.title, owner: "",
+                requestedLevels: row.requestedLevels, requestedMaxBytes: row.requestedMaxBytes, persistent: true,
+                globalTrigger: row.globalTrigger, stack: stack)
+            record.detachedSince = row.detachedSince ?? now
+            onDisk.insert(row.number)
+            records.append(record)
+        }
+        return (records, StoreCounters(nextStackNumber: counters.nextStack, nextGroupID: counters.nextGroup))
+    }
+
+    public func stackChanged(_ record: StackRecord, groups: [GroupChange]) {
+        guard record.persistent else {
+            if onDisk.contains(record.number) {
+                // Leaving the disk: keep every action in memory first.
+                loadAllActions(of: record)
+                removed.insert(record.number)
+            }
+            dirty[record.number] = nil
+            return
+        }
+        removed.remove(record.number)
+        var entry = dirty[record.number] ?? (record, [:])
+        entry.record = record
+        if !onDisk.contains(record.number) {
+            // New on disk: every group, every action.
+            let snapshot = record.stack.snapshot
+            for group in snapshot.undo + snapshot.redo { entry.groups[group.id] = 0 }
+        }
+        for change in groups {
+            entry.groups[change.id] = min(entry.groups[change.id] ?? .max, change.firstNewAction)
+        }
+        dirty[record.number] = entry
+    }
+
+    public func stackRemoved(number: UInt64) {
+        dirty[number] = nil
+        if onDisk.contains(number) { removed.insert(number) }
+    }
+
+    public func loadTopActions(of record: StackRecord) throws(StoreError) {
+        for group in [record.stack.topUndoGroup, record.stack.topRedoGroup].compactMap({ $0 }) where !group.isLoaded {
+            let actions = try database.actions(ofGroup: group.id)
+            guard record.stack.loadActions(actions, forGroup: group.id) else {
+                throw StoreError("the store holds \(actions.count) actions for group \(group.id) that do not add up "
+                    + "to its \(group.bytes) bytes: it is corrupt")
+            }
+        }
+    }
+
+    private func loadAllActions(of record: StackRecord) {
+        let snapshot = record.stack.snapshot
+        for group in snapshot.undo + snapshot.redo where !group.isLoaded {
+            if let actions = try? database.actions(ofGroup: group.id) {
+                record.stack.loadActions(actions, forGroup: group.id)
+            }
+        }
+    }
+
+    public var hasPendingChanges: Bool { !dirty.isEmpty || !removed.isEmpty }
+
+    public func commit(counters: StoreCounters) throws(StoreError) {
+        guard hasPendingChanges || counters != writtenCounters else { return }
+        try database.begin()
+        do throws(StoreError) {
+            for number in removed { try database.deleteStack(number) }
+            for (number, entry) in dirty {
+                let record = entry.record
+                try database.saveStack(Self.row(of: record))
+                for (id, firstNewAction) in entry.groups {
+                    if let found = record.stack.group(withID: id) {
+                        try database.saveGroup(found.group, stack: number, onRedoSide: found.side == .redo,
+                                               firstNewAction: firstNewAction)
+                    } else {
+                        try database.deleteGroup(id)
+                    }
+                }
+            }
+            try database.saveCounters(nextStack: counters.nextStackNumber, nextGroup: counters.nextGroupID)
+            try database.commit()
+        } catch {
+            database.rollback()
+            throw error
+        }
+        onDisk.subtract(removed)
+        onDisk.formUnion(dirty.keys)
+        removed.removeAll()
+        dirty.removeAll()
+        writtenCounters = counters
+    }
+
+    /// A record's row as the database keeps it.
+    private static func row(of record: StackRecord) -> StackRow {
+        StackRow(
+            number: record.number, appId: record.appId, document: record.document, title: record.title,
+            requestedLevels: record.requestedLevels, requestedMaxBytes: record.requestedMaxBytes,
+            globalTrigger: record.globalTrigger, detachedSince: record.isAttached ? nil : record.detachedSince,
+            baseStateID: record.stack.baseStateID, baseStateTag: record.stack.baseStateTag,
+            clean: record.stack.cleanState, topIsMergeable: record.stack.topIsMergeable)
+    }
+}

@@ -1,0 +1,275 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import UndoCore
+
+/// undod's history on disk: one SQLite database in the state directory.
+///
+/// The schema carries a version (`PRAGMA user_version`) and migrates
+/// forward. Writes happen inside `begin`/`commit`, one transaction per loop
+/// turn. WAL mode with `synchronous = NORMAL`: a committed transaction
+/// survives the daemon being killed at any moment (the OS has the data);
+/// only an OS crash or power loss may take the last few commits.
+///
+/// Groups are stored without order columns: ids rise along the undo side
+/// and on out the redo side, so the id order and the side flag rebuild both.
+public final class HistoryDatabase {
+    /// The current schema version.
+    static let schemaVersion: Int64 = 1
+    /// The database file.
+    public let path: String
+    /// Where a corrupt or unreadable store was moved, if that happened on open.
+    public private(set) var movedAside: String?
+    /// Why it was moved aside.
+    public private(set) var corruption: String?
+    private var database: SQLiteDatabase
+
+    /// Opens (or creates) the store in `directory`. A store that cannot be
+    /// read is moved aside as `…corrupt-<now>` and a fresh one is used.
+    public init(directory: String, now: Int64) throws(StoreError) {
+        try StateDirectory.prepare(directory)
+        path = directory.hasSuffix("/") ? directory + "history.sqlite3" : directory + "/history.sqlite3"
+        let previous = umask(0o077)
+        defer { umask(previous) }
+        do {
+            database = try Self.open(path)
+        } catch {
+            guard error.meansCorrupt else { throw StoreError("cannot open \(path): \(error)") }
+            corruption = error.description
+            movedAside = Self.moveAside(path, now: now)
+            do {
+                database = try Self.open(path)
+            } catch {
+                throw StoreError("cannot create a fresh store at \(path): \(error)")
+            }
+        }
+        for suffix in ["", "-wal", "-shm"] { _ = chmod(path + suffix, 0o600) }
+    }
+
+    /// Opens, configures and migrates; throws what SQLite said.
+    private static func open(_ path: String) throws(SQLiteError) -> SQLiteDatabase {
+        let database = try SQLiteDatabase(path: path)
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF;")
+        let version = try database.integer("PRAGMA user_version")
+        if version > schemaVersion {
+            throw SQLiteError(code: 26 /* SQLITE_NOTADB */, message: "written by a newer undod (schema \(version))")
+        }
+        if version < 1 {
+            try database.execute("""
+                BEGIN;
+                CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+                CREATE TABLE stacks (
+                  number INTEGER PRIMARY KEY, app_id TEXT NOT NULL, document TEXT NOT NULL, title TEXT NOT NULL,
+                  levels INTEGER NOT NULL, max_bytes INTEGER NOT NULL, global_trigger INTEGER NOT NULL,
+                  detached_since INTEGER, base_id INTEGER NOT NULL, base_tag TEXT NOT NULL,
+                  clean_id INTEGER, top_mergeable INTEGER NOT NULL);
+                CREATE TABLE groups (
+                  id INTEGER PRIMARY KEY, stack INTEGER NOT NULL, redo INTEGER NOT NULL, name TEXT NOT NULL,
+                  time INTEGER NOT NULL, merge_key TEXT NOT NULL, state_tag TEXT NOT NULL, bytes INTEGER NOT NULL);
+                CREATE INDEX groups_by_stack ON groups (stack, id);
+                CREATE TABLE actions (
+                  grp INTEGER NOT NULL, seq INTEGER NOT NULL, undo BLOB NOT NULL, redo BLOB NOT NULL,
+                  PRIMARY KEY (grp, seq)) WITHOUT ROWID;
+                PRAGMA user_version = 1;
+                COMMIT;
+                """)
+        }
+        // Reading the schema proves the file is a database we can use.
+        _ = try database.integer("SELECT count(*) FROM stacks")
+        return database
+    }
+
+    /// Moves a store found corrupt while reading aside and starts a fresh
+    /// one in its place.
+    public func startFresh(now: Int64, because reason: String) throws(StoreError) {
+        database = try Self.placeholder()
+        corruption = reason
+        movedAside = Self.moveAside(path, now: now)
+        let previous = umask(0o077)
+        defer { umask(previous) }
+        do {
+            database = try Self.open(path)
+        } catch {
+            throw StoreError("cannot create a fresh store at \(path): \(error)")
+        }
+        for suffix in ["", "-wal", "-shm"] { _ = chmod(path + suffix, 0o600) }
+    }
+
+    /// An in-memory database that holds the place while files move.
+    private static func placeholder() throws(StoreError) -> SQLiteDatabase {
+        do { return try SQLiteDatabase(path: ":memory:") } catch { throw StoreError("\(error)") }
+    }
+
+    /// Renames the store's files to `…corrupt-<now>`; returns the new path.
+    private static func moveAside(_ path: String, now: Int64) -> String {
+        let target = "\(path).corrupt-\(now)"
+        for suffix in ["", "-wal", "-shm"] { _ = rename(path + suffix, target + suffix) }
+        return target
+    }
+
+    // MARK: Reading
+
+    /// The counters: the next stack number and the next group id.
+    public func loadCounters() throws(StoreError) -> (nextStack: UInt64, nextGroup: UInt64) {
+        try reading { () throws(SQLiteError) in
+            let stack = try database.integer("SELECT value FROM meta WHERE key = 'next_stack'")
+            let group = try database.integer("SELECT value FROM meta WHERE key = 'next_group'")
+            // Never below what the rows themselves prove was used.
+            let maxStack = try database.integer("SELECT coalesce(max(number), 0) FROM stacks")
+            let maxGroup = try database.integer("SELECT coalesce(max(id), 0) FROM groups")
+            return (max(UInt64(bitPattern: stack), UInt64(bitPattern: maxStack) + 1, 1),
+                    max(UInt64(bitPattern: group), UInt64(bitPattern: maxGroup) + 1, 1))
+        }
+    }
+
+    /// Every stored stack with its groups, actions left on disk.
+    public func loadStacks() throws(StoreError) -> [StoredStack] {
+        try reading { () throws(SQLiteError) in
+            var stacks: [UInt64: StoredStack] = [:]
+            let rows = try database.statement("""
+                SELECT number, app_id, document, title, levels, max_bytes, global_trigger, detached_since,
+                       base_id, base_tag, clean_id, top_mergeable FROM stacks
+                """)
+            while try rows.step() {
+                let number = UInt64(bitPattern: rows.int64(0))
+                let row = StackRow(
+                    number: number, appId: rows.text(1), document: rows.text(2), title: rows.text(3),
+                    requestedLevels: UInt32(clamping: rows.int64(4)), requestedMaxBytes: UInt64(bitPattern: rows.int64(5)),
+                    globalTrigger: rows.int64(6) != 0, detachedSince: rows.isNull(7) ? nil : rows.int64(7),
+                    baseStateID: UInt64(bitPattern: rows.int64(8)), baseStateTag: rows.text(9),
+                    clean: rows.isNull(10) ? .unreachable : .state(UInt64(bitPattern: rows.int64(10))),
+                    topIsMergeable: rows.int64(11) != 0)
+                stacks[number] = StoredStack(row: row, undo: [], redo: [])
+            }
+            let groups = try database.statement(
+                "SELECT id, stack, redo, name, time, merge_key, state_tag, bytes FROM groups ORDER BY stack, id")
+            while try groups.step() {
+                let stack = UInt64(bitPattern: groups.int64(1))
+                let group = ActionGroup.unloaded(
+                    id: UInt64(bitPattern: groups.int64(0)), name: groups.text(3), time: groups.int64(4),
+                    mergeKey: groups.text(5), stateTag: groups.text(6), bytes: UInt64(bitPattern: groups.int64(7)))
+                if groups.int64(2) != 0 {
+                    stacks[stack]?.redo.append(group)
+                } else {
+                    stacks[stack]?.undo.append(group)
+                }
+            }
+            return stacks.keys.sorted().compactMap { stacks[$0] }
+        }
+    }
+
+    /// The actions of group `id`, in the order they were done.
+    public func actions(ofGroup id: UInt64) throws(StoreError) -> [Action] {
+        try reading { () throws(SQLiteError) in
+            let rows = try database.statement("SELECT undo, redo FROM actions WHERE grp = ?1 ORDER BY seq")
+            try rows.bind(.integer(Int64(bitPattern: id)))
+            var actions: [Action] = []
+            while try rows.step() { actions.append(Action(undo: rows.blob(0), redo: rows.blob(1))) }
+            return actions
+        }
+    }
+
+    // MARK: Writing (inside begin/commit)
+
+    /// Starts a transaction.
+    public func begin() throws(StoreError) {
+        try writing { () throws(SQLiteError) in try database.execute("BEGIN IMMEDIATE") }
+    }
+
+    /// Commits the transaction.
+    public func commit() throws(StoreError) {
+        try writing { () throws(SQLiteError) in try database.execute("COMMIT") }
+    }
+
+    /// Abandons the transaction; nothing of it reaches the disk.
+    public func rollback() {
+        try? database.execute("ROLLBACK")
+    }
+
+    /// Writes the counters.
+    public func saveCounters(nextStack: UInt64, nextGroup: UInt64) throws(StoreError) {
+        try writing { () throws(SQLiteError) in
+            let statement = try database.statement("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)")
+            try statement.bind(.text("next_stack"), .integer(Int64(bitPattern: nextStack))).run()
+            statement.reset()
+            try statement.bind(.text("next_group"), .integer(Int64(bitPattern: nextGroup))).run()
+        }
+    }
+
+    /// Writes a stack's row.
+    public func saveStack(_ row: StackRow) throws(StoreError) {
+        try writing { () throws(SQLiteError) in
+            let clean: SQLiteValue = if case .state(let id) = row.clean { .integer(Int64(bitPattern: id)) } else { .null }
+            try database.statement("""
+                INSERT OR REPLACE INTO stacks (number, app_id, document, title, levels, max_bytes, global_trigger,
+                  detached_since, base_id, base_tag, clean_id, top_mergeable)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+                """).bind(
+                    .integer(Int64(bitPattern: row.number)), .text(row.appId), .text(row.document), .text(row.title),
+                    .integer(Int64(row.requestedLevels)), .integer(Int64(bitPattern: row.requestedMaxBytes)),
+                    .integer(row.globalTrigger ? 1 : 0), row.detachedSince.map { .integer($0) } ?? .null,
+                    .integer(Int64(bitPattern: row.baseStateID)), .text(row.baseStateTag), clean,
+                    .integer(row.topIsMergeable ? 1 : 0)).run()
+        }
+    }
+
+    /// Deletes a stack with all its groups.
+    public func deleteStack(_ number: UInt64) throws(StoreError) {
+        try writing { () throws(SQLiteError) in
+            let value = SQLiteValue.integer(Int64(bitPattern: number))
+            try database.statement("DELETE FROM actions WHERE grp IN (SELECT id FROM groups WHERE stack = ?1)")
+                .bind(value).run()
+            try database.statement("DELETE FROM groups WHERE stack = ?1").bind(value).run()
+            try database.statement("DELETE FROM stacks WHERE number = ?1").bind(value).run()
+        }
+    }
+
+    /// Writes a group's row and its actions from `firstNewAction` on (the
+    /// ones before are stored already; pass 0 for a new group).
+    public func saveGroup(_ group: ActionGroup, stack: UInt64, onRedoSide: Bool, firstNewAction: Int) throws(StoreError) {
+        try writing { () throws(SQLiteError) in
+            let id = Int64(bitPattern: group.id)
+            try database.statement("""
+                INSERT OR REPLACE INTO groups (id, stack, redo, name, time, merge_key, state_tag, bytes)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                """).bind(
+                    .integer(id), .integer(Int64(bitPattern: stack)), .integer(onRedoSide ? 1 : 0), .text(group.name),
+                    .integer(group.time), .text(group.mergeKey), .text(group.stateTag),
+                    .integer(Int64(bitPattern: group.bytes))).run()
+            guard group.isLoaded, firstNewAction < group.actions.count else { return }
+            let insert = try database.statement(
+                "INSERT OR REPLACE INTO actions (grp, seq, undo, redo) VALUES (?1, ?2, ?3, ?4)")
+            for seq in max(0, firstNewAction)..<group.actions.count {
+                insert.reset()
+                let action = group.actions[seq]
+                try insert.bind(.integer(id), .integer(Int64(seq)), .blob(action.undo), .blob(action.redo)).run()
+            }
+        }
+    }
+
+    /// Deletes a group and its actions.
+    public func deleteGroup(_ id: UInt64) throws(StoreError) {
+        try writing { () throws(SQLiteError) in
+            let value = SQLiteValue.integer(Int64(bitPattern: id))
+            try database.statement("DELETE FROM actions WHERE grp = ?1").bind(value).run()
+            try database.statement("DELETE FROM groups WHERE id = ?1").bind(value).run()
+        }
+    }
+
+    // MARK: Errors
+
+    private func reading<T>(_ body: () throws(SQLiteError) -> T) throws(StoreError) -> T {
+        do { return try body() } catch { throw StoreError(error.meansCorrupt ? "the store is corrupt: \(error)" : "\(error)") }
+    }
+
+    private func writing<T>(_ body: () throws(SQLiteError) -> T) throws(StoreError) -> T {
+        do { return try body() } catch { throw StoreError(Self.explain(error)) }
+    }
+
+    private static func explain(_ error: SQLiteError) -> String {
+        let primary = error.code & 0xFF
+        if primary == 13 { return "the disk is full" }
+        if primary == 8 { return "the store is read-only" }
+        return error.description
+    }
+}

@@ -1,0 +1,184 @@
+internal import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A SQLite connection: the only place in undod that calls SQLite. Prepared
+/// statements are cached by their SQL text.
+final class SQLiteDatabase {
+    private let handle: OpaquePointer
+    private var statements: [String: Statement] = [:]
+    /// The database file.
+    let path: String
+
+    /// Opens (creating if needed) the database at `path`.
+    init(path: String) throws(SQLiteError) {
+        var raw: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &raw, flags, nil)
+        guard code == SQLITE_OK, let raw else {
+            let message = raw.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            if let raw { sqlite3_close_v2(raw) }
+            throw SQLiteError(code: code, message: message)
+        }
+        handle = raw
+        self.path = path
+        sqlite3_extended_result_codes(handle, 1)
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs SQL that returns no rows (may hold several statements).
+    func execute(_ sql: String) throws(SQLiteError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        if code != SQLITE_OK {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(message)
+            throw SQLiteError(code: code, message: text)
+        }
+    }
+
+    /// The prepared statement for `sql`, reset and ready to bind.
+    func statement(_ sql: String) throws(SQLiteError) -> Statement {
+        if let cached = statements[sql] {
+            cached.reset()
+            return cached
+        }
+        var raw: OpaquePointer?
+        let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
+        guard code == SQLITE_OK, let raw else { throw error(code) }
+        let statement = Statement(raw, database: self)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// An integer from a one-row, one-column query (0 when there is no row).
+    func integer(_ sql: String) throws(SQLiteError) -> Int64 {
+        let statement = try statement(sql)
+        return try statement.step() ? statement.int64(0) : 0
+    }
+
+    /// The error for `code` with SQLite's message.
+    func error(_ code: Int32) -> SQLiteError {
+        SQLiteError(code: code, message: String(cString: sqlite3_errmsg(handle)))
+    }
+
+    /// One prepared statement: bind, step, read columns.
+    final class Statement {
+        private let raw: OpaquePointer
+        private unowned let database: SQLiteDatabase
+
+        init(_ raw: OpaquePointer, database: SQLiteDatabase) {
+            self.raw = raw
+            self.database = database
+        }
+
+        deinit { sqlite3_finalize(raw) }
+
+        /// Makes the statement ready to run again, bindings cleared.
+        func reset() {
+            sqlite3_reset(raw)
+            sqlite3_clear_bindings(raw)
+        }
+
+        /// Binds values to the parameters `?1`, `?2`, … in order.
+        @discardableResult
+        func bind(_ values: SQLiteValue...) throws(SQLiteError) -> Statement {
+            for (offset, value) in values.enumerated() {
+                let index = Int32(offset + 1)
+                let code: Int32
+                switch value {
+                case .integer(let v): code = sqlite3_bind_int64(raw, index, v)
+                case .text(let s): code = sqlite3_bind_text(raw, index, s, -1, transient)
+                case .blob(let bytes):
+                    // An empty blob must still be a blob, not NULL.
+                    code = bytes.withUnsafeBytes { buffer in
+                        sqlite3_bind_blob(raw, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                                          Int32(buffer.count), transient)
+                    }
+                case .null: code = sqlite3_bind_null(raw, index)
+                }
+                guard code == SQLITE_OK else { throw database.error(code) }
+            }
+            return self
+        }
+
+        /// Advances to the next row; false when done.
+        func step() throws(SQLiteError) -> Bool {
+            let code = sqlite3_step(raw)
+            switch code {
+            case SQLITE_ROW: return true
+            case SQLITE_DONE: return false
+            default: throw database.error(code)
+            }
+        }
+
+        /// Runs a statement that returns no rows.
+        func run() throws(SQLiteError) {
+            while try step() {}
+        }
+
+        /// The integer in column `column` (0 for NULL).
+        func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(raw, column) }
+
+        /// Whether column `column` is NULL.
+        func isNull(_ column: Int32) -> Bool { sqlite3_column_type(raw, column) == SQLITE_NULL }
+
+        /// The text in column `column` (`""` for NULL).
+        func text(_ column: Int32) -> String {
+            guard let pointer = sqlite3_column_text(raw, column) else { return "" }
+            return String(cString: pointer)
+        }
+
+        /// The bytes in column `column` (empty for NULL or an empty blob).
+        func blob(_ column: Int32) -> [UInt8] {
+            let count = Int(sqlite3_column_bytes(raw, column))
+            guard count > 0, let pointer = sqlite3_column_blob(raw, column) else { return [] }
+            return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+        }
+    }
+}
+
+/// SQLite's `SQLITE_TRANSIENT` (a macro Swift cannot import): SQLite copies
+/// the bound value before the call returns.
+private let transient = unsafeBitCast(Int(-1), to: sqlite3_destructor_type.self)
+
+/// A value bound to a statement parameter.
+enum SQLiteValue {
+    /// An INTEGER.
+    case integer(Int64)
+    /// TEXT.
+    case text(String)
+    /// A BLOB (possibly empty).
+    case blob([UInt8])
+    /// NULL.
+    case null
+}
+
+/// A SQLite failure: its result code and message.
+struct SQLiteError: Error, CustomStringConvertible {
+    /// The (extended) result code.
+    let code: Int32
+    /// SQLite's message.
+    let message: String
+
+    /// Whether the file is not a usable database (corrupt, not a database,
+    /// unreadable).
+    var meansCorrupt: Bool {
+        let primary = code & 0xFF
+        return primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB || primary == SQLITE_CANTOPEN
+    }
+
+    /// Whether the disk is full or the file cannot be written.
+    var meansCannotWrite: Bool {
+        let primary = code & 0xFF
+        return primary == SQLITE_FULL || primary == SQLITE_READONLY || primary == SQLITE_IOERR
+            || primary == SQLITE_PERM
+    }
+
+    var description: String { "\(message) (SQLite error \(code))" }
+}

@@ -1,0 +1,74 @@
+import UndoCore
+
+/// One stack as the store keeps it: its row (identity, what the owner asked
+/// for, where its states stand) and its groups, whose actions stay on disk
+/// until `HistoryDatabase.actions(ofGroup:)` reads them.
+public struct StoredStack: Sendable, Equatable {
+    /// Everything but the groups.
+    public var row: StackRow
+    /// The undo side, oldest first (unloaded groups).
+    public var undo: [ActionGroup]
+    /// The redo side, next to redo first (unloaded groups).
+    public var redo: [ActionGroup]
+
+    /// Makes a stored stack.
+    public init(row: StackRow, undo: [ActionGroup], redo: [ActionGroup]) {
+        self.row = row
+        self.undo = undo
+        self.redo = redo
+    }
+}
+
+/// A stack's row in the store: everything but its groups.
+public struct StackRow: Sendable, Equatable {
+    /// The stack's number.
+    public var number: UInt64
+    /// The app id.
+    public var appId: String
+    /// The document.
+    public var document: String
+    /// The title.
+    public var title: String
+    /// The `limit` the owner asked for (0 = the config's).
+    public var requestedLevels: UInt32
+    /// The `max_bytes` the owner asked for (0 = the config's).
+    public var requestedMaxBytes: UInt64
+    /// Whether the system-wide trigger may undo it.
+    public var globalTrigger: Bool
+    /// When its owner left (µs since the epoch); nil while it had one.
+    public var detachedSince: Int64?
+    /// The name of the bottom state.
+    public var baseStateID: UInt64
+    /// The state tag of the bottom state.
+    public var baseStateTag: String
+    /// Where the clean state is.
+    public var clean: CleanState
+    /// Whether a push may merge into the top group.
+    public var topIsMergeable: Bool
+
+    /// Makes a row.
+    public init(number: UInt64, appId: String, document: String, title: String, requestedLevels: UInt32,
+                requestedMaxBytes: UInt64, globalTrigger: Bool, detachedSince: Int64?, baseStateID: UInt64,
+                baseStateTag: String, clean: CleanState, topIsMergeable: Bool) {
+        self.number = number
+        self.appId = appId
+        self.document = document
+        self.title = title
+        self.requestedLevels = requestedLevels
+        self.requestedMaxBytes = requestedMaxBytes
+        self.globalTrigger = globalTrigger
+        self.detachedSince = detachedSince
+        self.baseStateID = baseStateID
+        self.baseStateTag = baseStateTag
+        self.clean = clean
+        self.topIsMergeable = topIsMergeable
+    }
+}
+
+/// Why the store failed, as one sentence.
+public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong.
+    public var description: String
+    /// Makes an error.
+    public init(_ description: String) { self.description = description }
+}
