@@ -49,7 +49,7 @@ public final class HistoryDatabase {
     /// Opens, configures and migrates; throws what SQLite said.
     private static func open(_ path: String) throws(SQLiteError) -> SQLiteDatabase {
         let database = try SQLiteDatabase(path: path)
-        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF;")
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF; PRAGMA secure_delete = ON;")
         let version = try database.integer("PRAGMA user_version")
         if version > schemaVersion {
             throw SQLiteError(code: 26 /* SQLITE_NOTADB */, message: "written by a newer undod (schema \(version))")
@@ -179,6 +179,13 @@ public final class HistoryDatabase {
     /// Commits the transaction.
     public func commit() throws(StoreError) {
         try writing { () throws(SQLiteError) in try database.execute("COMMIT") }
+    }
+
+    /// Moves everything from the write-ahead log into the database and
+    /// empties the log, so that deleted history leaves no copy behind
+    /// (`secure_delete` already zeroes it in the database itself).
+    public func checkpoint() {
+        try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     /// Abandons the transaction; nothing of it reaches the disk.

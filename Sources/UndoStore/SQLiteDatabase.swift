@@ -59,6 +59,7 @@ final class SQLiteDatabase {
     /// An integer from a one-row, one-column query (0 when there is no row).
     func integer(_ sql: String) throws(SQLiteError) -> Int64 {
         let statement = try statement(sql)
+        defer { statement.reset() }
         return try statement.step() ? statement.int64(0) : 0
     }
 
@@ -112,8 +113,15 @@ final class SQLiteDatabase {
             let code = sqlite3_step(raw)
             switch code {
             case SQLITE_ROW: return true
-            case SQLITE_DONE: return false
-            default: throw database.error(code)
+            case SQLITE_DONE:
+                // Finished: release its read transaction at once, so
+                // checkpoints are never held back by an idle statement.
+                sqlite3_reset(raw)
+                return false
+            default:
+                let error = database.error(code)
+                sqlite3_reset(raw)
+                throw error
             }
         }
 

@@ -13,6 +13,8 @@ public final class DaemonProcess {
     /// The process.
     public let process: Process
     private let errorFile: URL
+    /// undod's unique name on the bus.
+    public private(set) var uniqueOwner = ""
 
     /// The built `undod` next to the test binary (or `$UNDOD_BIN`).
     public static var binary: URL {
@@ -38,7 +40,7 @@ public final class DaemonProcess {
     /// waits (at most 20 s) until it owns `org.undod.Undo1`, serving `loop`
     /// meanwhile.
     public init(bus: TestBus, loop: EventLoop, watcher: Connection, config: String = "",
-                stateDirectory: URL? = nil, extraArguments: [String] = []) throws {
+                stateDirectory: URL? = nil, extraArguments: [String] = [], wrapper: [String] = []) throws {
         self.bus = bus
         configFile = bus.directory.appendingPathComponent("undod-\(UUID().uuidString.prefix(6)).conf")
         try config.write(to: configFile, atomically: true, encoding: .utf8)
@@ -52,10 +54,19 @@ public final class DaemonProcess {
         defer { watcher.unsubscribe(subscription) }
         _ = try watcher.callAndWait(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                     interface: "org.freedesktop.DBus.Peer", member: "Ping")
+        try FileManager.default.createDirectory(at: self.stateDirectory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
         process = Process()
-        process.executableURL = Self.binary
-        process.arguments = ["--address", bus.address, "--config", configFile.path,
-                             "--state-dir", self.stateDirectory.path, "--verbose"] + extraArguments
+        let command = [Self.binary.path, "--address", bus.address, "--config", configFile.path,
+                       "--state-dir", self.stateDirectory.path, "--verbose"] + extraArguments
+        if wrapper.isEmpty {
+            process.executableURL = Self.binary
+            process.arguments = Array(command.dropFirst())
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            // "@STATE@" in the wrapper stands for the state directory.
+            process.arguments = wrapper.map { $0 == "@STATE@" ? self.stateDirectory.path : $0 } + command
+        }
         process.standardError = try FileHandle(forWritingTo: errorFile)
         process.standardOutput = FileHandle.nullDevice
         // Wakes the loop when undod exits, so waits end at once.
@@ -66,6 +77,9 @@ public final class DaemonProcess {
             stop()
             throw HarnessError("undod did not take its name: \(log)")
         }
+        uniqueOwner = try watcher.callAndWait(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "GetNameOwner", arguments: [.string("org.undod.Undo1")]).first?.string ?? ""
     }
 
     /// What undod wrote to stderr so far.
@@ -83,6 +97,20 @@ public final class DaemonProcess {
         guard loop.run(until: { !process.isRunning }, timeoutMilliseconds: timeout) else { return nil }
         process.waitUntilExit()
         return process.terminationStatus
+    }
+
+    /// Kills undod with SIGKILL and waits until its name has left the bus.
+    public func crash(loop: EventLoop, watcher: Connection) {
+        var gone = false
+        let subscription = watcher.subscribe(.nameOwnerChanged(name: "org.undod.Undo1")) { message in
+            if message.arguments.last?.string == "" { gone = true }
+        }
+        defer { watcher.unsubscribe(subscription) }
+        _ = try? watcher.callAndWait(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                     interface: "org.freedesktop.DBus.Peer", member: "Ping")
+        signal(SIGKILL)
+        process.waitUntilExit()
+        loop.run(until: { gone }, timeoutMilliseconds: 10_000)
     }
 
     /// Kills undod (SIGKILL) if it still runs.

@@ -12,11 +12,25 @@ final class DaemonFixture {
     var daemon: DaemonProcess
     private var apps: [TestApp] = []
 
-    init(config: String = "", extraArguments: [String] = []) throws {
+    init(config: String = "", extraArguments: [String] = [], wrapper: [String] = []) throws {
         bus = try TestBus()
         watcher = try Connection(address: bus.address, loop: loop)
         daemon = try DaemonProcess(bus: bus, loop: loop, watcher: watcher, config: config,
-                                   extraArguments: extraArguments)
+                                   extraArguments: extraArguments, wrapper: wrapper)
+    }
+
+    /// Stops undod (SIGTERM, or SIGKILL when `crash`) and starts a new one on
+    /// the same bus and state directory.
+    func restart(crash: Bool = false, config: String? = nil) throws {
+        if crash {
+            daemon.crash(loop: loop, watcher: watcher)
+        } else {
+            daemon.signal(SIGTERM)
+            #expect(daemon.waitForExit(loop: loop) == 0, "undod stops cleanly: \(daemon.log)")
+        }
+        let text = try config ?? String(contentsOf: daemon.configFile, encoding: .utf8)
+        daemon = try DaemonProcess(bus: bus, loop: loop, watcher: watcher, config: text,
+                                   stateDirectory: daemon.stateDirectory)
     }
 
     deinit {
@@ -76,6 +90,13 @@ final class DaemonFixture {
     func stack(_ path: String, _ member: String, _ arguments: [DBusValue] = []) throws(DBusError) -> [DBusValue] {
         try watcher.callAndWait(destination: "org.undod.Undo1", path: path, interface: "org.undod.Undo1.Stack",
                                 member: member, arguments: arguments)
+    }
+
+    /// A Stack property, read by the watcher.
+    func stackProperty(_ path: String, _ name: String) throws(DBusError) -> DBusValue? {
+        try watcher.callAndWait(destination: "org.undod.Undo1", path: path,
+                                interface: "org.freedesktop.DBus.Properties", member: "Get",
+                                arguments: [.string("org.undod.Undo1.Stack"), .string(name)]).first?.variantValue
     }
 
     /// A Manager property.

@@ -28,21 +28,14 @@ public struct ConfigLoader: Sendable {
     /// Reads and parses the config.
     public func load() throws(ConfigError) -> ConfigParser.Outcome {
         guard let path = resolvedPath() else { return ConfigParser.Outcome(config: DaemonConfig(), warnings: []) }
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw ConfigError(file: path, line: 0, key: "", reason: "cannot be read (\(Self.reason(error))).")
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ConfigError(file: path, line: 0, key: "", reason: "cannot be read (\(String(cString: strerror(errno)))).")
+        }
+        defer { try? handle.close() }
+        let data = handle.readDataToEndOfFile()
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigError(file: path, line: 0, key: "", reason: "is not UTF-8 text.")
         }
         return try ConfigParser(file: path).parse(text)
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        let ns = error as NSError
-        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        if ns.domain == NSCocoaErrorDomain, ns.code == NSFileReadNoSuchFileError { return "no such file" }
-        return ns.localizedDescription
     }
 }

@@ -118,6 +118,7 @@ public final class Daemon {
             log.error("could not save the history on the way out: \(error)")
             exitCode = 1
         }
+        store.close()
         connection.close()
         log.notice("stopped.")
         return exitCode

@@ -23,6 +23,9 @@ public protocol HistoryStore: AnyObject {
     /// Writes every pending change and `counters` in one transaction. On
     /// failure nothing of it is written and the changes stay pending.
     func commit(counters: StoreCounters) throws(StoreError)
+    /// The daemon is stopping: leave the files tidy (everything committed
+    /// already).
+    func close()
 }
 
 /// A group to write (or delete, when it is gone by commit time).

@@ -18,4 +18,6 @@ public final class MemoryHistoryStore: HistoryStore {
     public var hasPendingChanges: Bool { false }
     /// Nothing to commit.
     public func commit(counters: StoreCounters) throws(StoreError) {}
+    /// Nothing to tidy.
+    public func close() {}
 }

@@ -141,11 +141,17 @@ public final class SQLiteHistoryStore: HistoryStore {
             database.rollback()
             throw error
         }
+        if !removed.isEmpty { database.checkpoint() }
         onDisk.subtract(removed)
         onDisk.formUnion(dirty.keys)
         removed.removeAll()
         dirty.removeAll()
         writtenCounters = counters
+    }
+
+    /// Folds the write-ahead log into the database file and empties it.
+    public func close() {
+        database.checkpoint()
     }
 
     /// A record's row as the database keeps it.

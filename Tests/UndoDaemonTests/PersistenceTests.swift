@@ -1,0 +1,216 @@
+import BusHarness
+import DBus
+import Foundation
+import Testing
+
+/// History that survives the daemon: the SQLite store, adoption across
+/// restarts, memory-only stacks, the state directory.
+@Suite struct PersistenceTests {
+    @Test func historyComesBackDetachedAndIsAdoptedWithItsPayloads() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("org.example.Editor", options: ["title": .string("Editor"), "limit": .uint32(7)])
+        let path = app.stack
+        try app.push("One", undo: [1, 1], redo: [2, 2])
+        try app.push("Two", undo: [3], redo: [4], hints: ["state_tag": .string("t2")])
+        _ = try app.call("PushGroup", [.string("Three"), .array(element: "(ayay)", [
+            .structure([.bytes([5]), .bytes([6])]), .structure([.bytes([7]), .bytes([8])]),
+        ]), .vardict([:])])
+        _ = try app.call("Undo")
+        _ = try app.call("SetClean")
+        let history = try f.stack(path, "History")
+        app.quit()
+        try f.restart()
+
+        // Exported at once, detached, with its properties.
+        #expect(try f.stack(path, "History") == history)
+        let restored = try f.app()
+        #expect(try restored.property("Owner", on: path) == .string(""))
+        #expect(try restored.property("Title", on: path) == .string("Editor"))
+        #expect(try restored.property("Limit", on: path) == .uint32(7))
+        #expect(try restored.property("Clean", on: path) == .bool(true))
+        #expect(try restored.property("Persistent", on: path) == .bool(true))
+        #expect(try restored.property("RedoName", on: path) == .string("Three"))
+
+        #expect(try restored.register("org.example.Editor", ["state_tag": .string("t2")]) == path)
+        _ = try restored.call("Redo")
+        _ = try restored.call("Undo")
+        _ = try restored.call("Undo")
+        #expect(restored.applied.map(\.payloads) == [[[6], [8]], [[7], [5]], [[3]]],
+                "payloads read back from disk, in the right order")
+        let newGroup = try restored.push("Four")
+        let oldIDs = history.flatMap { $0.elements ?? [] }.compactMap { $0.fields?.first?.uint64 }
+        #expect(oldIDs.allSatisfy { $0 < newGroup }, "group ids are never reused across restarts")
+    }
+
+    @Test func aMismatchingStateTagAfterRestartStartsEmpty() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("org.example.Editor")
+        try app.push("Edit", hints: ["state_tag": .string("hash-1")])
+        app.quit()
+        try f.restart()
+        let next = try f.app()
+        try next.register("org.example.Editor", ["state_tag": .string("hash-2")])
+        #expect(try next.property("UndoDepth") == .uint32(0))
+        #expect(f.daemon.log.contains("no longer matches"))
+        try f.restart()
+        #expect(try f.stack(next.stack, "History") == [.array(element: "(tsxt)", []), .array(element: "(tsxt)", [])],
+                "the discarded history is gone from disk too")
+    }
+
+    @Test func memoryOnlyStacksNeverTouchTheDisk() throws {
+        let f = try DaemonFixture()
+        let secret = [UInt8]("correct horse battery staple 7e3f".utf8)
+        let visible = [UInt8]("an ordinary persistent payload 41".utf8)
+        let password = try f.app("org.example.Password", options: ["persist": .bool(false)])
+        #expect(try password.property("Persistent") == .bool(false))
+        try password.push("Type", undo: secret, redo: secret)
+        let editor = try f.app("org.example.Editor")
+        try editor.push("Type", undo: visible, redo: visible)
+        try f.restart()
+        let files = try Self.files(under: f.daemon.stateDirectory)
+        #expect(!files.isEmpty)
+        let contents = try files.map { try Data(contentsOf: $0) }
+        #expect(!contents.contains { $0.range(of: Data(secret)) != nil }, "memory-only payloads are on no file")
+        #expect(contents.contains { $0.range(of: Data(visible)) != nil }, "while persistent ones are")
+        let gone = errorOf { () throws(DBusError) in try f.stack(password.stack, "History") }
+        #expect(gone?.name == "org.freedesktop.DBus.Error.UnknownObject", "a memory-only stack ends with the daemon")
+    }
+
+    @Test func aStackThatStopsPersistingLeavesTheDisk() throws {
+        let f = try DaemonFixture()
+        let marker = [UInt8]("this must leave the disk 9c1d".utf8)
+        let app = try f.app("org.example.Editor")
+        try app.push("Type", undo: marker, redo: [1])
+        try app.register("org.example.Editor", ["persist": .bool(false)])
+        #expect(try app.property("Persistent") == .bool(false))
+        _ = try app.call("Undo")
+        #expect(app.applied.first?.payloads == [marker], "the history stays in memory")
+        try f.restart()
+        for file in try Self.files(under: f.daemon.stateDirectory) {
+            #expect(try Data(contentsOf: file).range(of: Data(marker)) == nil, "\(file.lastPathComponent) holds it")
+        }
+    }
+
+    @Test func forgottenAndDiscardedStacksStayGone() throws {
+        let f = try DaemonFixture()
+        let a = try f.app("app.forget", pushing: ["1"])
+        let b = try f.app("app.discard", pushing: ["1"])
+        let c = try f.app("app.keep", pushing: ["1"])
+        _ = try a.call("Close", [.bool(false)])
+        _ = try f.manager("Forget", [.objectPath(a.stack)])
+        _ = try b.call("Close", [.bool(true)])
+        try f.restart()
+        for path in [a.stack, b.stack] {
+            let error = errorOf { () throws(DBusError) in try f.stack(path, "History") }
+            #expect(error?.name == "org.freedesktop.DBus.Error.UnknownObject")
+        }
+        #expect(try f.stack(c.stack, "History").first?.elements?.count == 1)
+    }
+
+    @Test func detachedStacksExpireAfterTheirTTL() throws {
+        let f = try DaemonFixture(config: "[stacks]\ndetached_ttl = 1s\n")
+        let signals = try f.recordSignals()
+        let app = try f.app("app.ttl", pushing: ["1"])
+        let path = app.stack
+        let other = try f.app("app.ttl.memory", pushing: ["1"], options: ["persist": .bool(false)])
+        app.quit()
+        other.quit()
+        #expect(f.wait { signals.arguments(of: "InterfacesRemoved").count == 2 })
+        #expect(signals.arguments(of: "InterfacesRemoved").map { $0.first } .contains(.objectPath(path)))
+        try f.restart()
+        let error = errorOf { () throws(DBusError) in try f.stack(path, "History") }
+        #expect(error?.name == "org.freedesktop.DBus.Error.UnknownObject")
+    }
+
+    @Test func storedStacksPastTheirTTLAreRemovedAtStart() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("app.old", pushing: ["1"])
+        app.quit()
+        #expect(f.wait { (try? f.stackProperty(app.stack, "Owner")) == .string("") })
+        try f.restart(config: "[stacks]\ndetached_ttl = 1ms\n")
+        let error = errorOf { () throws(DBusError) in try f.stack(app.stack, "History") }
+        #expect(error?.name == "org.freedesktop.DBus.Error.UnknownObject")
+    }
+
+    @Test func theStateDirectoryAndFilesArePrivate() throws {
+        let f = try DaemonFixture()
+        _ = try f.app("app.modes", pushing: ["1"])
+        let directory = f.daemon.stateDirectory.path
+        #expect(try Self.mode(directory) == 0o700)
+        let files = try Self.files(under: f.daemon.stateDirectory)
+        #expect(files.contains { $0.lastPathComponent == "history.sqlite3" })
+        for file in files { #expect(try Self.mode(file.path) == 0o600, "\(file.lastPathComponent)") }
+    }
+
+    @Test func aDirectoryOthersCanWriteIsRefused() throws {
+        let bus = try TestBus()
+        defer { bus.stop() }
+        let directory = bus.directory.appendingPathComponent("open-state")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        chmod(directory.path, 0o777)
+        let run = try runTool([DaemonProcess.binary.path, "--address", bus.address, "--state-dir", directory.path,
+                               "--config", "/dev/null"])
+        #expect(!run.errors.contains("config"), "an empty config is fine: \(run.errors)")
+        #expect(run.status == 1)
+        #expect(run.errors.contains("writable by others"))
+        #expect(run.errors.contains("chmod 700"))
+    }
+
+    @Test func aCorruptStoreIsMovedAsideAndTheDaemonRuns() throws {
+        let bus = try TestBus()
+        defer { bus.stop() }
+        let state = bus.directory.appendingPathComponent("state")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) })
+        try garbage.write(to: state.appendingPathComponent("history.sqlite3"))
+        let loop = EventLoop()
+        let watcher = try Connection(address: bus.address, loop: loop)
+        defer { watcher.close() }
+        let daemon = try DaemonProcess(bus: bus, loop: loop, watcher: watcher, stateDirectory: state)
+        defer { daemon.stop() }
+        #expect(daemon.log.contains("corrupt"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: state.path)
+        #expect(names.contains { $0.hasPrefix("history.sqlite3.corrupt-") }, "\(names)")
+        let app = try TestApp(address: bus.address, loop: loop)
+        defer { app.quit() }
+        try app.register("app.after.corruption")
+        try app.push("works")
+        #expect(try app.property("UndoDepth") == .uint32(1))
+    }
+
+    @Test func aStoreCorruptInsideIsMovedAsideToo() throws {
+        let f = try DaemonFixture()
+        _ = try f.app("app.one", pushing: ["1", "2"])
+        f.daemon.signal(SIGTERM)
+        #expect(f.daemon.waitForExit(loop: f.loop) == 0)
+        // Damage every page after the first: the header reads, the tables do not.
+        let file = f.daemon.stateDirectory.appendingPathComponent("history.sqlite3")
+        var bytes = try Data(contentsOf: file)
+        for index in stride(from: 4096 + 8, to: bytes.count, by: 1) { bytes[index] = 0xA5 }
+        try bytes.write(to: file)
+        try? FileManager.default.removeItem(at: f.daemon.stateDirectory.appendingPathComponent("history.sqlite3-wal"))
+        f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher,
+                                     stateDirectory: f.daemon.stateDirectory)
+        #expect(f.daemon.log.contains("corrupt"))
+        let app = try f.app("app.two", pushing: ["fresh"])
+        #expect(try app.property("UndoDepth") == .uint32(1))
+    }
+
+    // MARK: Helpers
+
+    /// Every regular file below `directory`.
+    static func files(under directory: URL) throws -> [URL] {
+        let names = try FileManager.default.subpathsOfDirectory(atPath: directory.path)
+        return names.map { directory.appendingPathComponent($0) }.filter {
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: $0.path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        }
+    }
+
+    /// The permission bits of `path`.
+    static func mode(_ path: String) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        return (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
+}

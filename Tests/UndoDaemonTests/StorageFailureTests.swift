@@ -1,0 +1,88 @@
+import BusHarness
+import DBus
+import Foundation
+import Testing
+
+/// A disk that fills up under undod: the call fails with
+/// StorageFailed, the change is not made, and nothing acknowledged is lost.
+/// undod runs in its own mount namespace on a small tmpfs (root, unshare).
+@Suite struct StorageFailureTests {
+    /// Runs undod with its state directory on a `size` tmpfs of its own.
+    static func fixture(size: String) throws -> DaemonFixture {
+        let script = "mount -t tmpfs -o size=\(size),mode=0700 undod-test \"$0\" && exec \"$@\""
+        // The state directory is made below; the wrapper mounts over it.
+        return try DaemonFixture(wrapper: ["unshare", "-m", "sh", "-c", script, "@STATE@"])
+    }
+
+    /// Runs `command` in undod's mount namespace (where its tmpfs is).
+    @discardableResult
+    static func inside(_ f: DaemonFixture, _ command: [String]) throws -> ToolResult {
+        try runTool(["nsenter", "-t", "\(f.daemon.process.processIdentifier)", "-m"] + command, loop: f.loop)
+    }
+
+    @Test func aFullDiskRefusesThePushAndKeepsTheRest() throws {
+        let f = try Self.fixture(size: "400k")
+        let app = try f.app("app.full")
+        try app.push("small", undo: [1], redo: [2])
+        var refused: DBusError?
+        var acknowledged = 1
+        let chunk = [UInt8](repeating: 0x5A, count: 48 * 1024)
+        for index in 0..<40 {
+            let before = try f.stack(app.stack, "History")
+            do {
+                try app.push("big \(index)", undo: chunk, redo: chunk)
+                acknowledged += 1
+            } catch {
+                refused = error
+                #expect(try f.stack(app.stack, "History") == before, "a refused push changes nothing")
+                break
+            }
+        }
+        #expect(refused?.name == undodError("StorageFailed"), "the disk filled up: \(String(describing: refused))")
+        #expect(refused?.message.contains("not made") == true)
+        #expect(try app.property("UndoDepth") == .uint32(UInt32(acknowledged)))
+        #expect(f.daemon.log.contains("could not save"))
+        // The daemon goes on: a read still works, and so does an undo of an acknowledged group.
+        #expect(try f.managerProperty("FocusedStack") == .objectPath(app.stack))
+    }
+
+    @Test func anUndoAppliedWhileTheDiskIsFullStaysInMemoryAndIsSavedLater() throws {
+        let f = try Self.fixture(size: "1m")
+        let app = try f.app("app.diskfull", pushing: ["one", "two"])
+        let filler = f.daemon.stateDirectory.appendingPathComponent("filler").path
+        try Self.inside(f, ["dd", "if=/dev/zero", "of=\(filler)", "bs=64k"])
+        let before = try f.stack(app.stack, "History")
+        let push = errorOf { () throws(DBusError) in try app.push("three") }
+        #expect(push?.name == undodError("StorageFailed"))
+        #expect(try f.stack(app.stack, "History") == before, "the push was not made")
+
+        let undo = errorOf { () throws(DBusError) in try f.stack(app.stack, "Undo") }
+        #expect(undo?.name == undodError("StorageFailed"))
+        #expect(undo?.message.contains("not yet on disk") == true)
+        #expect(app.applied.count == 1, "the app applied it")
+        #expect(try app.property("RedoDepth") == .uint32(1), "so memory keeps the move")
+
+        try Self.inside(f, ["rm", filler])
+        try app.push("three")
+        #expect(f.daemon.log.contains("saves again"))
+        // The tmpfs lives only as long as undod's namespace: copy the store
+        // out and read it with a second undod on a bus of its own.
+        let copy = f.bus.directory.appendingPathComponent("copy")
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let state = f.daemon.stateDirectory.path
+        try Self.inside(f, ["sh", "-c", "cp \"$0\"/history.sqlite3* \"$1\"/", state, copy.path])
+        let bus = try TestBus()
+        defer { bus.stop() }
+        let watcher = try Connection(address: bus.address, loop: f.loop)
+        defer { watcher.close() }
+        let second = try DaemonProcess(bus: bus, loop: f.loop, watcher: watcher, stateDirectory: copy)
+        defer { second.stop() }
+        let reader = try TestApp(address: bus.address, loop: f.loop)
+        defer { reader.quit() }
+        try reader.register("app.diskfull")
+        #expect(try reader.property("UndoName") == .string("three"))
+        #expect(try reader.property("RedoDepth") == .uint32(0))
+        #expect(try reader.property("UndoDepth") == .uint32(2), "one and three; two was undone")
+    }
+}
