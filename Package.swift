@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(name: "DBusTests", dependencies: ["DBus", "BusHarness"], swiftSettings: strict),
         .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore"], swiftSettings: strict),
         .testTarget(
-            name: "UndoDaemonTests", dependencies: ["DBus", "BusHarness"],
+            name: "UndoDaemonTests", dependencies: ["DBus", "BusHarness", "UndoCore", "UndoDaemon"],
             exclude: [], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -125,6 +125,14 @@ final class SignalLog {
     func arguments(of member: String) -> [[DBusValue]] {
         entries.filter { $0.member == member }.map(\.arguments)
     }
+
+    /// Whether a PropertiesChanged from `path` announced `name` = `value`.
+    func announced(_ path: String, _ name: String, _ value: DBusValue) -> Bool {
+        entries.contains {
+            $0.path == path && $0.member == "PropertiesChanged"
+                && $0.arguments.dropFirst().first?.stringDictionary?[name] == value
+        }
+    }
 }
 
 /// The answer to a call sent without waiting.

@@ -7,11 +7,12 @@ import Testing
 @Suite struct LifecycleTests {
     @Test func usr1UndoesAndUsr2RedoesTheFocusedStack() throws {
         let f = try DaemonFixture()
+        let signals = try f.recordSignals()
         let app = try f.app("app.signals", pushing: ["Typing"])
         f.daemon.signal(SIGUSR1)
         #expect(f.wait { app.applied.count == 1 })
         #expect(app.applied.first?.direction == "undo")
-        #expect(f.wait { (try? app.property("RedoDepth")) == .uint32(1) })
+        #expect(f.wait { signals.announced(app.stack, "RedoDepth", .uint32(1)) })
         f.daemon.signal(SIGUSR2)
         #expect(f.wait { app.applied.count == 2 })
         #expect(app.applied.last?.direction == "redo")
@@ -25,13 +26,35 @@ import Testing
         #expect(f.daemon.log.contains("stopped"))
     }
 
+    @Test func sigintStopsCleanlyToo() throws {
+        let f = try DaemonFixture()
+        f.daemon.signal(SIGINT)
+        #expect(f.daemon.waitForExit(loop: f.loop) == 0)
+    }
+
+    @Test func theTotalBudgetTakesFromTheLeastRecentlyActiveStackFirst() throws {
+        let f = try DaemonFixture(config: "[limits]\nmax_total_bytes = 40B\n")
+        let old = try f.app("app.old")
+        try old.push("o1", undo: [UInt8](repeating: 1, count: 5), redo: [UInt8](repeating: 1, count: 5))
+        try old.push("o2", undo: [UInt8](repeating: 2, count: 5), redo: [UInt8](repeating: 2, count: 5))
+        let recent = try f.app("app.recent")
+        try recent.push("r1", undo: [UInt8](repeating: 3, count: 5), redo: [UInt8](repeating: 3, count: 5))
+        try recent.push("r2", undo: [UInt8](repeating: 4, count: 5), redo: [UInt8](repeating: 4, count: 5))
+        #expect(try old.property("UndoDepth") == .uint32(2), "40 bytes fit exactly")
+        try recent.push("r3", undo: [UInt8](repeating: 5, count: 5), redo: [UInt8](repeating: 5, count: 5))
+        #expect(try old.property("UndoDepth") == .uint32(1), "the least recently active stack lost its oldest")
+        #expect(try old.property("UndoName") == .string("o2"))
+        #expect(try recent.property("UndoDepth") == .uint32(3))
+    }
+
     @Test func sighupReloadsAndABadFileKeepsTheOldConfig() throws {
         let f = try DaemonFixture(config: "[limits]\nlevels = 5\n")
+        let signals = try f.recordSignals()
         let app = try f.app("app.reload")
         #expect(try app.property("Limit") == .uint32(5))
         try "[limits]\nlevels = 3\n".write(to: f.daemon.configFile, atomically: true, encoding: .utf8)
         f.daemon.signal(SIGHUP)
-        #expect(f.wait { (try? app.property("Limit")) == .uint32(3) })
+        #expect(f.wait { signals.announced(app.stack, "Limit", .uint32(3)) })
         try "[limits]\nlevels = lots\n".write(to: f.daemon.configFile, atomically: true, encoding: .utf8)
         f.daemon.signal(SIGHUP)
         _ = try app.property("Limit")  // a round trip after the signal was handled

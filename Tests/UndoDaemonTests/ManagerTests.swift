@@ -82,6 +82,7 @@ import Testing
 
     @Test func focusFollowsRegisterActivatePushAndSetFocus() throws {
         let f = try DaemonFixture()
+        let signals = try f.recordSignals()
         #expect(try f.managerProperty("FocusedStack") == .objectPath("/"))
         #expect(try f.managerProperty("FocusStrategy") == .string("recent"))
         #expect(try f.managerProperty("Version")?.string?.isEmpty == false)
@@ -114,8 +115,9 @@ import Testing
         try b.push("b3")
         a.quit()
         b.quit()
-        #expect(f.wait { (try? f.managerProperty("FocusedStack")) == .objectPath("/") },
+        #expect(f.wait { signals.announced("/org/undod/Undo1", "FocusedStack", .objectPath("/")) },
                 "focus falls away when every focusable owner is gone")
+        #expect(try f.managerProperty("FocusedStack") == .objectPath("/"))
         let detached = errorOf { () throws(DBusError) in try f.manager("SetFocus", [.objectPath(a.stack)]) }
         #expect(detached?.name == undodError("NoOwner"))
         let unknown = errorOf { () throws(DBusError) in

@@ -124,9 +124,10 @@ import Testing
 
     @Test func storedStacksPastTheirTTLAreRemovedAtStart() throws {
         let f = try DaemonFixture()
+        let signals = try f.recordSignals()
         let app = try f.app("app.old", pushing: ["1"])
         app.quit()
-        #expect(f.wait { (try? f.stackProperty(app.stack, "Owner")) == .string("") })
+        #expect(f.wait { signals.announced(app.stack, "Owner", .string("")) })
         try f.restart(config: "[stacks]\ndetached_ttl = 1ms\n")
         let error = errorOf { () throws(DBusError) in try f.stack(app.stack, "History") }
         #expect(error?.name == "org.freedesktop.DBus.Error.UnknownObject")

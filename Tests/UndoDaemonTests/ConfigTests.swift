@@ -1,0 +1,116 @@
+import Testing
+import UndoDaemon
+
+/// `undod.conf`: every key, its syntax, and errors that name file, line and key.
+@Suite struct ConfigTests {
+    func parse(_ text: String) throws(ConfigError) -> ConfigParser.Outcome {
+        try ConfigParser(file: "undod.conf").parse(text)
+    }
+
+    @Test func emptyFileGivesTheSpecDefaults() throws {
+        let config = try parse("").config
+        #expect(config == DaemonConfig())
+        #expect(config.levels == 100)
+        #expect(config.maxBytes == 64 << 20)
+        #expect(config.maxTotalBytes == 1 << 30)
+        #expect(config.applyTimeoutMilliseconds == 5_000)
+        #expect(config.applyQueue == 16)
+        #expect(config.mergeWindowMilliseconds == 1_000)
+        #expect(config.persist)
+        #expect(config.detachedTTLMilliseconds == 7 * 86_400_000)
+        #expect(config.focusStrategy == .auto)
+        #expect(config.focusFollowsPush)
+        #expect(config.hotkeyUndo == "Ctrl+Alt+z")
+        #expect(config.hotkeyRedo == "Ctrl+Alt+Shift+z")
+        #expect(config.notifyEnabled)
+        #expect(!config.notifyConfirm)
+    }
+
+    @Test func everyKeyIsRead() throws {
+        let config = try parse("""
+            # a comment
+            ; another
+            [limits]
+            levels = 0
+            max_bytes = 2KiB   # trailing comment
+            max_total_bytes = 3GiB
+            [apply]
+            timeout_ms = 2s
+            queue = 4
+            [merge]
+            window_ms = 250
+            [stacks]
+            persist = no
+            detached_ttl = 90   ; seconds when bare
+            [focus]
+            strategy = recent
+            follows_push = off
+            [hotkey]
+            undo = Super+z
+            redo =
+            [notify]
+            enabled = false
+            confirm = yes
+            """).config
+        #expect(config.levels == 0)
+        #expect(config.maxBytes == 2_048)
+        #expect(config.maxTotalBytes == 3 << 30)
+        #expect(config.applyTimeoutMilliseconds == 2_000)
+        #expect(config.applyQueue == 4)
+        #expect(config.mergeWindowMilliseconds == 250)
+        #expect(!config.persist)
+        #expect(config.detachedTTLMilliseconds == 90_000)
+        #expect(config.focusStrategy == .recent)
+        #expect(!config.focusFollowsPush)
+        #expect(config.hotkeyUndo == "Super+z")
+        #expect(config.hotkeyRedo == "")
+        #expect(!config.notifyEnabled)
+        #expect(config.notifyConfirm)
+    }
+
+    @Test(arguments: [
+        ("1B", 1), ("17", 17), ("4KiB", 4_096), ("3 MiB", 3 << 20), ("1GiB", 1 << 30),
+    ] as [(String, UInt64)])
+    func sizes(_ text: String, _ bytes: UInt64) throws {
+        #expect(try parse("[limits]\nmax_bytes = \(text)\n").config.maxBytes == bytes)
+    }
+
+    @Test(arguments: [
+        ("500ms", 500), ("2s", 2_000), ("3m", 180_000), ("1h", 3_600_000), ("2d", 172_800_000), ("45", 45_000),
+    ] as [(String, UInt64)])
+    func durations(_ text: String, _ milliseconds: UInt64) throws {
+        #expect(try parse("[stacks]\ndetached_ttl = \(text)\n").config.detachedTTLMilliseconds == milliseconds)
+    }
+
+    @Test(arguments: [
+        ("[limits]\nlevels = many\n", 2, "limits.levels"),
+        ("[limits]\n\nmax_bytes = 12 parsecs\n", 3, "limits.max_bytes"),
+        ("[apply]\ntimeout_ms = 0\n", 2, "apply.timeout_ms"),
+        ("[stacks]\npersist = maybe\n", 2, "stacks.persist"),
+        ("[focus]\nstrategy = wayland\n", 2, "focus.strategy"),
+        ("[hotkey]\nundo = Ctrl+\n", 2, "hotkey.undo"),
+        ("[merge]\nwindow_ms = -5\n", 2, "merge.window_ms"),
+        ("[notify]\nenabled\n", 2, ""),
+        ("levels = 3\n", 1, "levels"),
+        ("[limits\n", 1, ""),
+    ] as [(String, Int, String)])
+    func badValuesNameFileLineAndKey(_ text: String, _ line: Int, _ key: String) {
+        do {
+            _ = try parse(text)
+            Issue.record("accepted: \(text)")
+        } catch {
+            #expect(error.file == "undod.conf")
+            #expect(error.line == line)
+            #expect(error.key == key)
+            #expect(error.description.hasPrefix("undod.conf:\(line): "))
+        }
+    }
+
+    @Test func unknownSectionsAndKeysAreWarnings() throws {
+        let outcome = try parse("[limits]\nlevels = 5\ncolour = blue\n[future]\nthing = 1\n")
+        #expect(outcome.config.levels == 5)
+        #expect(outcome.warnings.count == 2)
+        #expect(outcome.warnings[0].contains("undod.conf:3") && outcome.warnings[0].contains("limits.colour"))
+        #expect(outcome.warnings[1].contains("[future]"))
+    }
+}
