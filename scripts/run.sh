@@ -13,12 +13,12 @@ fi
 
 dir=$(mktemp -d /tmp/undod-bus.XXXXXX)
 address_file="$dir/address"
-dbus-daemon --session --nofork --print-address=3 --address="unix:path=$dir/bus" 3>"$address_file" &
+dbus-daemon --session --nofork --print-address=3 --address="unix:path=$dir/bus" 3>"$address_file" 2>"$dir/bus.log" &
 bus_pid=$!
 trap 'kill "$bus_pid" 2>/dev/null; rm -rf "$dir"' EXIT
 for _ in $(seq 100); do [ -s "$address_file" ] && break; sleep 0.05; done
 address=$(head -n1 "$address_file")
-[ -n "$address" ] || { echo "undod: could not start a private bus" >&2; exit 1; }
+[ -n "$address" ] || { echo "undod: could not start a private bus:" >&2; cat "$dir/bus.log" >&2; exit 1; }
 export DBUS_SESSION_BUS_ADDRESS="$address"
 cat <<MSG
 undod: no session bus here, so this started a private one:
