@@ -41,6 +41,7 @@ let package = Package(
         .testTarget(
             name: "UndoDaemonTests", dependencies: ["DBus", "BusHarness"],
             exclude: [], swiftSettings: strict),
+        .testTarget(name: "UndoctlTests", dependencies: ["DBus", "BusHarness"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )
