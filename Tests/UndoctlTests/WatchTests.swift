@@ -96,11 +96,16 @@ import Testing
         let watch = try WatchProcess(f, json: true)
         defer { watch.kill() }
         #expect(try watch.nextObject()["event"] as? String == "focus")
+        try f.app("org.example.Draw", title: "Drawing")
+        #expect(try watch.nextObject()["event"] as? String == "added")
+        #expect(try watch.nextObject()["event"] as? String == "focus")
         f.daemon?.signal(SIGTERM)
         #expect(f.daemon?.waitForExit(loop: f.loop) == 0)
         let stopped = try watch.nextObject()
         #expect(stopped["event"] as? String == "daemon" && stopped["running"] as? Bool == false)
         #expect(stopped["version"] is NSNull)
+        let lost = try watch.nextObject()
+        #expect(lost["event"] as? String == "focus" && lost["stack"] is NSNull, "the focus went with undod")
 
         f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher)
         let started = try watch.nextObject()

@@ -86,9 +86,11 @@ final class WatchSession {
             subscriptions = []
             daemon = nil
             stacks = [:]
+            let hadFocus = focused != nil
             focused = nil
             print(WatchEvent(kind: .daemon(version: nil), stack: nil, path: nil, focused: false,
                              time: Clock.nowMicroseconds))
+            if hadFocus { emit(.focus, at: nil) }
             return
         }
         attach(newOwner)
@@ -97,7 +99,7 @@ final class WatchSession {
     }
 
     /// After a restart: takes a new snapshot without blocking the loop, then
-    /// reports the daemon and its focus.
+    /// reports the daemon, every stack it has (`added`) and its focus.
     private func resynchronise() {
         let connection = client.connection
         guard let objects = try? Message.methodCall(
@@ -115,9 +117,11 @@ final class WatchSession {
         connection.call(manager, timeoutMilliseconds: DaemonClient.callTimeoutMilliseconds) {
             [unowned self] result in
             let state = ManagerState((try? result.get())?.arguments.first?.stringDictionary ?? [:])
-            self.take(snapshot ?? [], focus: state.focusedStack)
+            let restored = snapshot ?? []
+            self.take(restored, focus: state.focusedStack)
             self.print(WatchEvent(kind: .daemon(version: state.version), stack: nil, path: nil, focused: false,
                                   time: Clock.nowMicroseconds))
+            for stack in restored { self.emit(.added, at: stack.path) }
             self.emit(.focus, at: self.focused)
             self.drainEarly()
         }
