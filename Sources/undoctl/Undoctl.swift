@@ -47,6 +47,13 @@ enum Undoctl {
             command = found
             named = true
         }
+        // Help wins over any other mistake on the line, as people add --help
+        // to a command line that did not work.
+        let beforeDoubleDash = rest.prefix { $0 != "--" }
+        if beforeDoubleDash.contains("--help") || beforeDoubleDash.contains("-h") {
+            Output.line(named ? Help.text(for: command) : Help.overview)
+            return
+        }
         let parsed = try ArgumentParser.parse(rest, options: globalOptions + command.options,
                                               command: named ? command.name : nil)
         if parsed.has("help") {

@@ -37,6 +37,12 @@ import Testing
         #expect(try runTool([CtlFixture.binary, "--help", command]).output == result.output)
     }
 
+    @Test func helpWinsOverOtherMistakes() throws {
+        let result = try runTool([CtlFixture.binary, "undo", "--frob", "a", "b", "--help"])
+        result.expectSuccess()
+        #expect(result.output.hasPrefix("undoctl undo — "))
+    }
+
     @Test func version() throws {
         let result = try runTool([CtlFixture.binary, "--version"])
         result.expectSuccess()

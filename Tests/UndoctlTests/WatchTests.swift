@@ -119,6 +119,17 @@ import Testing
         #expect(watch.interrupt(SIGINT) == 0)
     }
 
+    @Test func watchExits3WhenTheBusGoesAway() throws {
+        let f = try CtlFixture()
+        let watch = try WatchProcess(f, json: false)
+        defer { watch.kill() }
+        #expect(try watch.nextLine().hasSuffix("focus    none"))
+        f.watcher.close()
+        f.daemon?.stop()
+        f.bus.stop()
+        #expect(watch.waitForExit() == 3, "no bus: exit 3")
+    }
+
     @Test func watchWithoutUndodExits3() throws {
         let f = try CtlFixture(daemon: false)
         let result = try f.undoctl(["watch"])
@@ -191,6 +202,11 @@ final class WatchProcess {
     /// Sends `signal` and waits (at most 10 s) for watch to exit; its status.
     func interrupt(_ signal: Int32) -> Int32? {
         Foundation.kill(process.processIdentifier, signal)
+        return waitForExit()
+    }
+
+    /// Waits (at most 10 s) for watch to exit by itself; its status.
+    func waitForExit() -> Int32? {
         let process = process
         guard fixture.wait(until: { !process.isRunning }) else { return nil }
         process.waitUntilExit()
