@@ -88,4 +88,79 @@ import Testing
         #expect(try Self.complete("undoctl undo -n ", script: script, f).isEmpty, "a count is not completed")
         #expect(try Self.complete("undoctl list ", script: script, f).isEmpty)
     }
+
+    /// What zsh's completion offers for the words of `line` (the last one
+    /// being completed), with the completion system's builtins replaced by
+    /// stubs that print what they are given.
+    static func completeInZsh(_ line: String, script: String, _ f: CtlFixture) throws -> [String] {
+        let program = """
+            compdef() { }
+            compadd() {
+              local -a all
+              while [[ $1 == -* ]]; do
+                [[ $1 == -- ]] && { shift; break }
+                [[ $1 == -a ]] && { shift; all+=("${(@P)1}") }
+                shift
+              done
+              print -l -- "${all[@]}" "$@"
+            }
+            _describe() { local name=${@[-1]}; print -l -- "${(@P)name}" }
+            _message() { print -- "message: $1" }
+            source "$1"
+            words=("${(@s: :)2}")
+            CURRENT=${#words}
+            PREFIX=${words[CURRENT]}
+            _undoctl
+            """
+        let result = try runTool(["zsh", "-f", "-c", program, "zsh", script, line], loop: f.loop,
+                                 environment: ["PATH": Self.pathWithUndoctl])
+        #expect(result.status == 0, "zsh: \(result.errors)")
+        return result.output.split(separator: "\n").map(String.init)
+    }
+
+    /// PATH with the built undoctl first, as the scripts call `undoctl list -q`.
+    static var pathWithUndoctl: String {
+        DaemonProcess.undoctl.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")
+    }
+
+    @Test(.enabled(if: CompletionTests.installed("zsh"), "zsh is not installed on this machine"))
+    func zshCompletesCommandsOptionsAndTargetsFromUndod() throws {
+        let f = try CtlFixture()
+        try f.app("org.example.Editor")
+        try f.app("org.example.Editor", document: "notes.txt")
+        let script = f.bus.directory.appendingPathComponent("undoctl.zsh").path
+        try f.undoctlBare(["completion", "zsh"]).output.write(toFile: script, atomically: true, encoding: .utf8)
+
+        let commands = try Self.completeInZsh("undoctl ", script: script, f)
+        #expect(commands.first == "status:show what undo and redo would do now (the default command)")
+        #expect(commands.count == 10)
+        #expect(try Self.completeInZsh("undoctl --address \(f.bus.address) undo ", script: script, f)
+                == ["org.example.Editor", "org.example.Editor:notes.txt"])
+        #expect(try Self.completeInZsh("undoctl list --", script: script, f).contains {
+            $0.hasPrefix("--quiet:") })
+        #expect(try Self.completeInZsh("undoctl completion ", script: script, f) == ["bash", "zsh", "fish"])
+        #expect(try Self.completeInZsh("undoctl undo -n ", script: script, f) == ["message: value"])
+    }
+
+    @Test(.enabled(if: CompletionTests.installed("fish"), "fish is not installed on this machine"))
+    func fishCompletesCommandsOptionsAndTargetsFromUndod() throws {
+        let f = try CtlFixture()
+        try f.app("org.example.Editor")
+        try f.app("org.example.Editor", document: "notes.txt")
+        let script = f.bus.directory.appendingPathComponent("undoctl.fish").path
+        try f.undoctlBare(["completion", "fish"]).output.write(toFile: script, atomically: true, encoding: .utf8)
+        func complete(_ line: String) throws -> [String] {
+            let result = try runTool(["fish", "--no-config", "-c", "source $argv[1]; complete -C $argv[2]",
+                                      script, line], loop: f.loop,
+                                     environment: ["PATH": Self.pathWithUndoctl, "HOME": f.bus.directory.path])
+            #expect(result.status == 0, "fish: \(result.errors)")
+            return result.output.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
+        }
+        #expect(try complete("undoctl ").sorted()
+                == ["completion", "focus", "forget", "help", "history", "list", "redo", "status", "undo", "watch"])
+        #expect(try complete("undoctl --address \(f.bus.address) undo org.").sorted()
+                == ["org.example.Editor", "org.example.Editor:notes.txt"])
+        #expect(try complete("undoctl undo --c") == ["--count"])
+        #expect(try complete("undoctl completion ").sorted() == ["bash", "fish", "zsh"])
+    }
 }
