@@ -49,13 +49,16 @@ final class CtlFixture {
     }
 
     /// Runs `undoctl --address BUS arguments…` while the loop serves the apps.
+    /// `COLUMNS` is emptied unless `environment` sets it, so that text is
+    /// never cut to the width of the terminal the tests run in.
     func undoctl(_ arguments: [String], environment: [String: String] = [:]) throws -> ToolResult {
-        try runTool([Self.binary, "--address", bus.address] + arguments, loop: loop, environment: environment)
+        try undoctlBare(["--address", bus.address] + arguments, environment: environment)
     }
 
     /// Runs undoctl with exactly `arguments` (no `--address` added).
     func undoctlBare(_ arguments: [String], environment: [String: String] = [:]) throws -> ToolResult {
-        try runTool([Self.binary] + arguments, loop: loop, environment: environment)
+        try runTool([Self.binary] + arguments, loop: loop,
+                    environment: ["COLUMNS": ""].merging(environment) { $1 })
     }
 
     /// Runs `undoctl --address BUS --json arguments…`, expects exit 0 and one

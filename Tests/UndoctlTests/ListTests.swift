@@ -43,6 +43,21 @@ import Testing
         }
     }
 
+    @Test func listFitsANarrowTerminalCuttingTitlesAndNamesFirst() throws {
+        let f = try CtlFixture()
+        try f.app("org.example.Editor", title: "A Rather Long Window Title For An Editor",
+                  pushing: ["Insert a very long paragraph of text"])
+        try f.app("org.example.Draw", title: "Drawing", pushing: ["Line"])
+        let wide = try f.undoctl(["list"])
+        #expect(wide.output.contains("A Rather Long Window Title For An Editor"), "a pipe gets every character")
+        let narrow = try f.undoctl(["list"], environment: ["COLUMNS": "60"])
+        #expect(narrow.status == 0)
+        let lines = narrow.output.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count <= 60 }, "\(narrow.output)")
+        #expect(lines.contains { $0.contains("org.example.Editor") && $0.contains("A Rather…") }, "\(narrow.output)")
+        #expect(lines.contains { $0.contains("1 \"Inser") && $0.hasSuffix("…  0") }, "\(narrow.output)")
+    }
+
     @Test func listWithNoStacks() throws {
         let f = try CtlFixture()
         let text = try f.undoctl(["list"])

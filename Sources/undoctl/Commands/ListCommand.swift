@@ -7,7 +7,7 @@ struct ListCommand: Command {
         Lists every stack undod keeps, one line each: its number, app (and \
         document), title, whether its application is running (live) or gone \
         (detached), and the depth and next name of each side. * marks the \
-        focused stack. Detached stacks keep their history until their \
+        focused stack; lines are cut (…) to fit the terminal. Detached stacks keep their history until their \
         application registers again or `undoctl forget` deletes them.
         """
     static let options = [
@@ -44,12 +44,13 @@ struct ListCommand: Command {
             var rows = [["", "#", "APP", "TITLE", "OWNER", "UNDO", "REDO"]]
             for stack in stacks {
                 rows.append([
-                    stack.path == focused ? "*" : "", String(stack.number),
-                    Format.truncated(Format.safe(stack.identity), to: 32),
-                    Format.truncated(stack.displayTitle, to: 20),
-                    stack.isDetached ? "detached" : "live",
+                    stack.path == focused ? "*" : "", String(stack.number), Format.safe(stack.identity),
+                    stack.displayTitle, stack.isDetached ? "detached" : "live",
                     Self.side(stack.undoName, stack.undoDepth), Self.side(stack.redoName, stack.redoDepth),
                 ])
+            }
+            if let width = Output.width {
+                rows = Format.fitted(rows, into: width, shrinking: [[3: 8, 5: 8, 6: 8], [2: 12]])
             }
             let count = stacks.count == 1 ? "1 stack" : "\(stacks.count) stacks"
             Output.lines(Format.table(rows, rightAligned: [1])
@@ -58,6 +59,6 @@ struct ListCommand: Command {
     }
 
     private static func side(_ name: String, _ depth: UInt32) -> String {
-        name.isEmpty ? "\(depth)" : "\(depth) \(Format.quoted(Format.truncated(name, to: 20)))"
+        name.isEmpty ? "\(depth)" : "\(depth) \(Format.quoted(name))"
     }
 }

@@ -49,7 +49,9 @@ enum Format {
     /// `text` cut to at most `width` characters, the cut marked with `…`.
     static func truncated(_ text: String, to width: Int) -> String {
         guard text.count > width, width > 1 else { return text }
-        return String(text.prefix(width - 1)) + "…"
+        var kept = text.prefix(width - 1)
+        while kept.last == " " { kept = kept.dropLast() }
+        return String(kept) + "…"
     }
 
     /// `text` padded with spaces on the right to `width` characters.
@@ -84,6 +86,26 @@ enum Format {
             while line.last == " " { line.removeLast() }
             return line
         }
+    }
+
+    /// Rows whose cells are cut (with `…`) so that their table, two spaces
+    /// between columns, fits in `width`. `tiers` lists the columns that may
+    /// shrink, each with its minimum width, the most expendable tier first:
+    /// the widest column of a tier loses a character at a time, and the next
+    /// tier is touched only when the first is at its minimums.
+    static func fitted(_ rows: [[String]], into width: Int, shrinking tiers: [[Int: Int]]) -> [[String]] {
+        let columns = rows.map(\.count).max() ?? 0
+        guard columns > 0 else { return rows }
+        var caps = (0..<columns).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+        for minimums in tiers {
+            while caps.reduce(0, +) + 2 * (columns - 1) > width {
+                let shrinkable = minimums.keys.filter { $0 < columns && caps[$0] > minimums[$0, default: 0] }
+                guard let widest = shrinkable.max(by: { caps[$0] < caps[$1] || (caps[$0] == caps[$1] && $0 < $1) })
+                else { break }
+                caps[widest] -= 1
+            }
+        }
+        return rows.map { row in row.enumerated().map { truncated($0.element, to: caps[$0.offset]) } }
     }
 
     /// A byte count for people: `512 B`, `1.5 KiB`, `3.0 MiB`.
@@ -133,15 +155,5 @@ enum Format {
 
     private static func two(_ value: Int32) -> String {
         value < 10 ? "0\(value)" : "\(value)"
-    }
-}
-
-/// The wall clock, for the times `watch` stamps on events.
-enum Clock {
-    /// Now, in µs since the Unix epoch.
-    static var nowMicroseconds: Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1_000
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import DBus
 
 /// Where undoctl writes: standard output for results, standard error for
 /// sentences about failures. Every line is written at once with `write(2)`,
@@ -29,6 +30,17 @@ enum Output {
 
     /// Whether standard output is a terminal.
     static var isTerminal: Bool { isatty(1) != 0 }
+
+    /// How many columns text output should fit in: `$COLUMNS` when set,
+    /// else the terminal's width when standard output is one, else nil (a
+    /// pipe or file gets every character).
+    static var width: Int? {
+        if let columns = Environment.value("COLUMNS").flatMap(Int.init), columns > 0 { return columns }
+        guard isTerminal else { return nil }
+        var size = winsize()
+        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
 
     /// Writes every byte of `text` to `fd`, retrying after interruptions and
     /// partial writes. A reader that went away (EPIPE) ends the writing.
