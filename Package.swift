@@ -42,6 +42,7 @@ let package = Package(
         .testTarget(
             name: "UndoDaemonTests", dependencies: ["DBus", "BusHarness", "UndoCore", "UndoDaemon"],
             exclude: [], swiftSettings: strict),
+        .testTarget(name: "UndoctlTests", dependencies: ["DBus", "BusHarness"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

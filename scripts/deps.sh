@@ -12,6 +12,9 @@ packages=(
   libglib2.0-bin     # gdbus, a foreign client for the tests
   systemd            # busctl, a foreign client for the tests
   pkg-config         # SwiftPM finds libdbus and SQLite through it
+  zsh                # the tests check undoctl's zsh completion
+  fish               # the tests check undoctl's fish completion
+  groff-base         # the tests check the man pages
 )
 
 missing=()

@@ -1,0 +1,37 @@
+/// Turns a TARGET from the command line into one stack: an app id (that
+/// app's stacks, whatever their document), `app_id:document`, a stack number,
+/// or a stack object path. No match, or more than one, is a refusal (exit 1)
+/// whose sentence lists what there is.
+enum TargetResolver {
+    /// The stack `target` names among `stacks`.
+    static func resolve(_ target: String, among stacks: [StackInfo]) throws(CommandError) -> StackInfo {
+        let matches = candidates(for: target, among: stacks)
+        if matches.count == 1, let only = matches.first { return only }
+        if matches.isEmpty {
+            let hint = stacks.isEmpty ? "there are no stacks at all" : "run `undoctl list` to see the stacks"
+            throw .refused("no stack matches \(Format.quoted(target)): \(hint)")
+        }
+        var lines = ["\(Format.quoted(target)) matches \(matches.count) stacks; name one of them:"]
+        lines += Format.table(matches.map { ["  \($0.number)", $0.identity, $0.displayTitle] },
+                              rightAligned: [0])
+        throw .refused(lines.joined(separator: "\n"))
+    }
+
+    /// Every stack that `target` could mean.
+    static func candidates(for target: String, among stacks: [StackInfo]) -> [StackInfo] {
+        if target.hasPrefix("/") {
+            return stacks.filter { $0.path == target }
+        }
+        if !target.isEmpty, target.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            let number = UInt64(target)
+            return stacks.filter { $0.number == number }
+        }
+        if let colon = target.firstIndex(of: ":") {
+            // App ids never hold a colon, so the first one ends the app id.
+            let appId = String(target[..<colon])
+            let document = String(target[target.index(after: colon)...])
+            return stacks.filter { $0.appId == appId && $0.document == document }
+        }
+        return stacks.filter { $0.appId == target }
+    }
+}

@@ -1,0 +1,68 @@
+/// `undoctl status [TARGET]`, the default command: the focused stack (or
+/// TARGET) at a glance — title, app, the next undo and redo, depths, and
+/// whether the document is clean.
+struct StatusCommand: Command {
+    static let name = "status"
+    static let summary = "show what undo and redo would do now (the default command)"
+    static let usage = "[TARGET]"
+    static let discussion = """
+        Shows the focused stack, or TARGET: its title and app, the names of the \
+        next undo and redo with how many steps each side holds, whether the \
+        present state is the clean (saved) one, and whether an application owns \
+        it. With no stack focused it exits 1.
+        """
+    static let options: [OptionSpec] = []
+    static let takesTarget = true
+    static let examples = [
+        Example("undoctl", "the focused stack (status is the default command)"),
+        Example("undoctl status org.example.Editor:notes.txt", "one document's stack"),
+        Example("undoctl --json status | jq -r .stack.undo_name", "the name of the next undo, for a status bar"),
+    ]
+
+    /// The stack asked for, or nil for the focused one.
+    let target: String?
+
+    init(_ arguments: ParsedArguments) throws(CommandError) {
+        target = try arguments.optionalTarget(of: Self.name)
+    }
+
+    func run(_ context: CommandContext) throws(CommandError) {
+        let client = try context.client()
+        let manager = try client.managerState()
+        let stack: StackInfo
+        if let target {
+            stack = try TargetResolver.resolve(target, among: client.stacks())
+        } else {
+            guard let focused = manager.focusedStack else { throw CommandContext.noFocusedStack }
+            stack = try client.stack(at: focused)
+        }
+        let focused = stack.path == manager.focusedStack
+        if context.json {
+            Output.line(JSONValue.object(["stack": stack.json(focused: focused), "daemon": manager.json]).text)
+        } else {
+            Output.lines(Self.describe(stack, focused: focused))
+        }
+    }
+
+    /// The text of one stack's status.
+    static func describe(_ stack: StackInfo, focused: Bool) -> [String] {
+        var rows: [(String, String)] = [("App:", stack.appId)]
+        if !stack.document.isEmpty { rows.append(("Document:", Format.safe(stack.document))) }
+        rows.append(("Undo:", side(stack.undoName, stack.undoDepth)))
+        rows.append(("Redo:", side(stack.redoName, stack.redoDepth)))
+        rows.append(("State:", stack.clean ? "clean (as last saved)" : "modified"))
+        rows.append(("Owner:", stack.isDetached ? "none, detached: undo waits for the app to start again"
+                                                : "\(stack.owner) (running)"))
+        if !stack.globalTrigger { rows.append(("Trigger:", "off: only the app itself may undo")) }
+        let limit = stack.limit == 0 ? "no step limit" : "up to \(stack.limit) steps"
+        rows.append(("Kept:", "\(Format.size(stack.bytes)) of \(Format.size(stack.maxBytes)), \(limit)"
+                        + (stack.persistent ? ", on disk" : ", in memory only")))
+        let header = stack.label + (focused ? ", focused" : "")
+        return [header] + rows.map { "  " + Format.padded($0.0, 10) + $0.1 }
+    }
+
+    private static func side(_ name: String, _ depth: UInt32) -> String {
+        guard !name.isEmpty else { return "nothing" }
+        return "\(Format.quoted(name)) (\(depth) \(depth == 1 ? "step" : "steps"))"
+    }
+}

@@ -1,0 +1,74 @@
+/// What `undo` and `redo` share: read `[TARGET] [-n N]`, then undo or redo
+/// N times, printing each step as it is done and stopping at the first
+/// failure.
+struct StepRunner {
+    /// The options of `undo` and `redo`.
+    static let options = [
+        OptionSpec("count", ["-n", "--count"], value: "N",
+                   help: "repeat N times (default 1), stopping at the first failure"),
+    ]
+
+    /// Undo or redo.
+    let direction: Direction
+    /// The stack asked for, or nil for the focused one.
+    let target: String?
+    /// How many steps.
+    let count: Int
+
+    /// Reads the arguments of `command`.
+    init(_ direction: Direction, _ arguments: ParsedArguments, command: String) throws(CommandError) {
+        self.direction = direction
+        target = try arguments.optionalTarget(of: command)
+        if let text = arguments.value("count") {
+            guard let count = Int(text), count >= 1 else {
+                throw .usage("-n needs a whole number of steps of at least 1, not \(Format.quoted(text))",
+                             command: command)
+            }
+            self.count = count
+        } else {
+            count = 1
+        }
+    }
+
+    /// Does the steps. Without a TARGET each step is `UndoFocused` (or
+    /// `RedoFocused`), exactly like pressing the global key N times; with
+    /// one, `Stack.Undo` (or `Redo`) on the stack it names.
+    func run(_ context: CommandContext) throws(CommandError) {
+        let client = try context.client()
+        let path = try target.map { (target) throws(CommandError) in
+            try TargetResolver.resolve(target, among: client.stacks()).path
+        }
+        var titles: [String: String] = [:]
+        var done: [JSONValue] = []
+        var failure: CommandError?
+        for _ in 0..<count {
+            let step: AppliedStep
+            do {
+                step = try client.apply(direction, on: path)
+            } catch {
+                failure = error
+                break
+            }
+            if context.json {
+                // The stack as this step left it (JSON readers get the new top names).
+                let stack = try? client.stack(at: step.stack)
+                let focused = (try? client.managerState().focusedStack) == step.stack
+                done.append(.object([
+                    "group": .uint(step.group), "name": .string(step.name),
+                    "stack": stack?.json(focused: focused) ?? .object(["path": .string(step.stack)]),
+                ]))
+            } else {
+                if titles[step.stack] == nil { titles[step.stack] = (try? client.stack(at: step.stack))?.displayTitle }
+                let place = titles[step.stack] ?? "stack \(StackInfo.number(inPath: step.stack).map(String.init) ?? step.stack)"
+                Output.line("\(direction.pastTense) \(Format.quoted(step.name)) in \(place)")
+            }
+        }
+        if context.json {
+            Output.line(JSONValue.object([
+                "direction": .string(direction.rawValue), "requested": .uint(UInt64(count)),
+                "steps": .array(done), "error": failure?.json ?? .null,
+            ]).text)
+        }
+        if let failure { throw failure }
+    }
+}

@@ -1,0 +1,39 @@
+/// What every command runs with: the global options and, once asked for,
+/// the connection to undod.
+final class CommandContext {
+    /// `--json`: print JSON instead of text.
+    let json: Bool
+    /// `--address`: the bus to use instead of the session bus.
+    let address: String?
+    private var connected: DaemonClient?
+
+    /// Makes a context from the global options.
+    init(json: Bool, address: String?) {
+        self.json = json
+        self.address = address
+    }
+
+    /// The connection to undod, made on first use.
+    func client() throws(CommandError) -> DaemonClient {
+        if let connected { return connected }
+        let client = try DaemonClient(address: address)
+        connected = client
+        return client
+    }
+
+    /// The stack `target` names, or the focused stack when `target` is nil;
+    /// no focused stack is a refusal with the daemon's own wording.
+    func stack(_ target: String?) throws(CommandError) -> StackInfo {
+        let client = try client()
+        guard let target else {
+            guard let focused = try client.managerState().focusedStack else { throw Self.noFocusedStack }
+            return try client.stack(at: focused)
+        }
+        return try TargetResolver.resolve(target, among: client.stacks())
+    }
+
+    /// What undoctl says when a command needs the focused stack and none has
+    /// the focus (the same sentence as the daemon's `NoFocusedStack`).
+    static let noFocusedStack = CommandError.refused(
+        "No stack has the focus: focus an application that uses undod, or name a stack (see `undoctl list`).")
+}

@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DBus
+
+/// Where undoctl writes: standard output for results, standard error for
+/// sentences about failures. Every line is written at once with `write(2)`,
+/// unbuffered, so `watch` output reaches a pipe the moment it happens.
+enum Output {
+    /// Writes `text` and a newline to standard output.
+    static func line(_ text: String) {
+        write(text + "\n", to: 1)
+    }
+
+    /// Writes several lines to standard output in one go.
+    static func lines(_ texts: [String]) {
+        guard !texts.isEmpty else { return }
+        write(texts.joined(separator: "\n") + "\n", to: 1)
+    }
+
+    /// Writes `text` and a newline to standard error.
+    static func error(_ text: String) {
+        write(text + "\n", to: 2)
+    }
+
+    /// Whether a write to standard output found that its reader had gone
+    /// (EPIPE, when SIGPIPE is ignored): `watch` stops then.
+    nonisolated(unsafe) static var readerGone = false
+    // nonisolated(unsafe): undoctl is single-threaded; only the loop's thread writes.
+
+    /// Whether standard output is a terminal.
+    static var isTerminal: Bool { isatty(1) != 0 }
+
+    /// How many columns text output should fit in: `$COLUMNS` when set,
+    /// else the terminal's width when standard output is one, else nil (a
+    /// pipe or file gets every character).
+    static var width: Int? {
+        if let columns = Environment.value("COLUMNS").flatMap(Int.init), columns > 0 { return columns }
+        guard isTerminal else { return nil }
+        var size = winsize()
+        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
+    /// Writes every byte of `text` to `fd`, retrying after interruptions and
+    /// partial writes. A reader that went away (EPIPE) ends the writing.
+    private static func write(_ text: String, to fd: Int32) {
+        var text = text
+        text.withUTF8 { buffer in
+            guard var base = buffer.baseAddress else { return }
+            var left = buffer.count
+            while left > 0 {
+                let written = Glibc.write(fd, base, left)
+                if written < 0 {
+                    if errno == EINTR || errno == EAGAIN { continue }
+                    if errno == EPIPE, fd == 1 { readerGone = true }
+                    return
+                }
+                left -= written
+                base += written
+            }
+        }
+    }
+}

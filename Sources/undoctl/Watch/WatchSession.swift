@@ -1,0 +1,204 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DBus
+
+/// `watch`'s state: the stacks and focus as last seen, kept current from
+/// undod's signals (subscribed with sender = undod's unique name), and one
+/// printed line per event. Follows undod across restarts. Confined to the
+/// loop's thread.
+final class WatchSession {
+    private let client: DaemonClient
+    private let json: Bool
+    private var stacks: [String: StackInfo] = [:]
+    private var focused: String?
+    private var daemon: String?
+    private var subscriptions: [Int] = []
+    /// Signals that came before the snapshot they follow was taken.
+    private var early: [Message]? = []
+    private var stopped = false
+    private var failure: CommandError?
+
+    /// A session on `client`'s connection, printing JSON lines when `json`.
+    init(client: DaemonClient, json: Bool) {
+        self.client = client
+        self.json = json
+    }
+
+    /// Runs until SIGINT or SIGTERM (or until nobody reads the output).
+    func run() throws(CommandError) {
+        let loop = client.loop
+        loop.onSignal(SIGINT) { [unowned self] in self.stopped = true }
+        loop.onSignal(SIGTERM) { [unowned self] in self.stopped = true }
+        client.connection.onDisconnect = { [unowned self] in
+            self.failure = .unreachable("lost the bus while watching")
+        }
+        try client.ping()
+        client.connection.subscribe(.nameOwnerChanged(name: DaemonClient.busName)) { [unowned self] message in
+            let names = message.arguments.compactMap(\.string)
+            guard names.count == 3 else { return }
+            self.daemonMoved(to: names[2])
+        }
+        let owner = try client.daemonOwner()
+        attach(owner)
+        // Every match above is in force once the daemon has answered this.
+        let snapshot = try client.stacks()
+        let state = try client.managerState()
+        take(snapshot, focus: state.focusedStack)
+        emit(.focus, at: focused)
+        drainEarly()
+        while !stopped, failure == nil, !Output.readerGone {
+            loop.runTurn(maxWaitMilliseconds: -1)
+        }
+        if let failure { throw failure }
+    }
+
+    // MARK: Subscriptions
+
+    /// Subscribes to the signals of the daemon at unique name `owner`.
+    private func attach(_ owner: String) {
+        for id in subscriptions { client.connection.unsubscribe(id) }
+        daemon = owner
+        let connection = client.connection
+        let properties = DaemonClient.propertiesInterface
+        let matches = [
+            SignalMatch(sender: owner, interface: DaemonClient.stackInterface, member: "Pushed"),
+            SignalMatch(sender: owner, interface: DaemonClient.stackInterface, member: "Applied"),
+            SignalMatch(sender: owner, path: DaemonClient.managerPath, interface: properties,
+                        member: "PropertiesChanged", arg0: DaemonClient.managerInterface),
+            SignalMatch(sender: owner, interface: properties, member: "PropertiesChanged",
+                        arg0: DaemonClient.stackInterface),
+            SignalMatch(sender: owner, path: DaemonClient.managerPath,
+                        interface: DaemonClient.objectManagerInterface, member: "InterfacesAdded"),
+            SignalMatch(sender: owner, path: DaemonClient.managerPath,
+                        interface: DaemonClient.objectManagerInterface, member: "InterfacesRemoved"),
+        ]
+        subscriptions = matches.map { match in
+            connection.subscribe(match) { [unowned self] message in self.received(message) }
+        }
+    }
+
+    /// undod's name changed owner: it stopped, or (re)started.
+    private func daemonMoved(to newOwner: String) {
+        guard newOwner != daemon else { return }
+        if newOwner.isEmpty {
+            for id in subscriptions { client.connection.unsubscribe(id) }
+            subscriptions = []
+            daemon = nil
+            stacks = [:]
+            let hadFocus = focused != nil
+            focused = nil
+            print(WatchEvent(kind: .daemon(version: nil), stack: nil, path: nil, focused: false,
+                             time: Clock.nowMicroseconds))
+            if hadFocus { emit(.focus, at: nil) }
+            return
+        }
+        attach(newOwner)
+        early = []
+        resynchronise()
+    }
+
+    /// After a restart: takes a new snapshot without blocking the loop, then
+    /// reports the daemon, every stack it has (`added`) and its focus.
+    private func resynchronise() {
+        let connection = client.connection
+        guard let objects = try? Message.methodCall(
+                  destination: DaemonClient.busName, path: DaemonClient.managerPath,
+                  interface: DaemonClient.objectManagerInterface, member: "GetManagedObjects"),
+              let manager = try? Message.methodCall(
+                  destination: DaemonClient.busName, path: DaemonClient.managerPath,
+                  interface: DaemonClient.propertiesInterface, member: "GetAll",
+                  arguments: [.string(DaemonClient.managerInterface)])
+        else { return }
+        var snapshot: [StackInfo]?
+        connection.call(objects, timeoutMilliseconds: DaemonClient.callTimeoutMilliseconds) { result in
+            snapshot = DaemonClient.stacks(inManagedObjects: (try? result.get())?.arguments.first)
+        }
+        connection.call(manager, timeoutMilliseconds: DaemonClient.callTimeoutMilliseconds) {
+            [unowned self] result in
+            let state = ManagerState((try? result.get())?.arguments.first?.stringDictionary ?? [:])
+            let restored = snapshot ?? []
+            self.take(restored, focus: state.focusedStack)
+            self.print(WatchEvent(kind: .daemon(version: state.version), stack: nil, path: nil, focused: false,
+                                  time: Clock.nowMicroseconds))
+            for stack in restored { self.emit(.added, at: stack.path) }
+            self.emit(.focus, at: self.focused)
+            self.drainEarly()
+        }
+    }
+
+    private func take(_ snapshot: [StackInfo], focus: String?) {
+        stacks = Dictionary(snapshot.map { ($0.path, $0) }, uniquingKeysWith: { $1 })
+        focused = focus
+    }
+
+    private func drainEarly() {
+        let waiting = early ?? []
+        early = nil
+        for message in waiting { handle(message) }
+    }
+
+    // MARK: Signals
+
+    private func received(_ message: Message) {
+        guard message.sender == daemon else { return }
+        if early != nil {
+            early?.append(message)
+        } else {
+            handle(message)
+        }
+    }
+
+    private func handle(_ message: Message) {
+        let arguments = message.arguments
+        let path = message.path ?? ""
+        switch (message.interface, message.member) {
+        case (DaemonClient.stackInterface, "Pushed"):
+            guard arguments.count == 3, let group = arguments[0].uint64, let name = arguments[1].string,
+                  let merged = arguments[2].bool else { return }
+            emit(.pushed(group: group, name: name, merged: merged), at: path)
+        case (DaemonClient.stackInterface, "Applied"):
+            guard arguments.count == 3, let direction = arguments[0].string, let group = arguments[1].uint64,
+                  let name = arguments[2].string else { return }
+            emit(.applied(direction: direction, group: group, name: name), at: path)
+        case (DaemonClient.propertiesInterface, "PropertiesChanged"):
+            let changed = arguments.dropFirst().first?.stringDictionary ?? [:]
+            if path == DaemonClient.managerPath {
+                guard let value = changed["FocusedStack"]?.string else { return }
+                let focus = value == "/" ? nil : value
+                guard focus != focused else { return }
+                focused = focus
+                emit(.focus, at: focus)
+            } else {
+                stacks[path]?.update(changed)
+            }
+        case (DaemonClient.objectManagerInterface, "InterfacesAdded"):
+            guard let added = arguments.first?.string,
+                  let properties = arguments.dropFirst().first?.stringDictionary?[DaemonClient.stackInterface]?
+                      .stringDictionary,
+                  let stack = StackInfo(path: added, properties: properties) else { return }
+            let known = stacks[added] != nil
+            stacks[added] = stack
+            if !known { emit(.added, at: added) }
+        case (DaemonClient.objectManagerInterface, "InterfacesRemoved"):
+            guard let removed = arguments.first?.string, StackInfo.number(inPath: removed) != nil else { return }
+            let stack = stacks.removeValue(forKey: removed)
+            print(WatchEvent(kind: .removed, stack: stack, path: removed, focused: false,
+                             time: Clock.nowMicroseconds))
+        default:
+            break
+        }
+    }
+
+    // MARK: Output
+
+    private func emit(_ kind: WatchEvent.Kind, at path: String?) {
+        let stack = path.flatMap { stacks[$0] }
+        print(WatchEvent(kind: kind, stack: stack, path: path, focused: path != nil && path == focused,
+                         time: Clock.nowMicroseconds))
+    }
+
+    private func print(_ event: WatchEvent) {
+        Output.line(json ? event.json.text : event.text)
+    }
+}

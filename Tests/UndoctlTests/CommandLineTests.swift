@@ -1,0 +1,115 @@
+import BusHarness
+import DBus
+import Foundation
+import Testing
+
+/// The command line itself: help, usage errors (exit 2), and a daemon out of
+/// reach (exit 3).
+@Suite struct CommandLineTests {
+    static let commands = ["status", "list", "undo", "redo", "history", "focus", "forget", "watch", "completion",
+                           "help"]
+
+    @Test func helpForTheToolNamesEveryCommandWithExamples() throws {
+        let result = try runTool([CtlFixture.binary, "--help"])
+        result.expectSuccess()
+        for command in Self.commands {
+            #expect(result.output.contains("\n  \(command)"), "--help lists \(command)")
+        }
+        for section in ["USAGE", "COMMANDS", "TARGET", "OPTIONS", "EXIT STATUS", "EXAMPLES"] {
+            #expect(result.output.contains("\n\(section)\n"))
+        }
+        #expect(result.output.contains("undoctl undo org.example.Editor"))
+        #expect(result.output.split(separator: "\n").allSatisfy { $0.count <= 80 }, "fits 80 columns")
+        #expect(try runTool([CtlFixture.binary, "-h"]).output == result.output)
+        #expect(try runTool([CtlFixture.binary, "help"]).output == result.output)
+    }
+
+    @Test(arguments: CommandLineTests.commands)
+    func helpForEachCommandHasAnExample(_ command: String) throws {
+        let result = try runTool([CtlFixture.binary, command, "--help"])
+        result.expectSuccess()
+        #expect(result.output.hasPrefix("undoctl \(command) — "))
+        #expect(result.output.contains("\nUSAGE\n"))
+        let examples = try #require(result.output.range(of: "\nEXAMPLES\n  "), "an example")
+        #expect(result.output[examples.upperBound...].contains("undoctl \(command == "help" ? "help" : command)"))
+        #expect(result.output.split(separator: "\n").allSatisfy { $0.count <= 80 }, "fits 80 columns")
+        #expect(try runTool([CtlFixture.binary, "help", command]).output == result.output)
+        #expect(try runTool([CtlFixture.binary, "--help", command]).output == result.output)
+    }
+
+    @Test func helpWinsOverOtherMistakes() throws {
+        let result = try runTool([CtlFixture.binary, "undo", "--frob", "a", "b", "--help"])
+        result.expectSuccess()
+        #expect(result.output.hasPrefix("undoctl undo — "))
+    }
+
+    @Test func version() throws {
+        let result = try runTool([CtlFixture.binary, "--version"])
+        result.expectSuccess()
+        #expect(result.output == "undoctl 0.1.0\n")
+    }
+
+    @Test(arguments: [
+        (["frob"], "unknown command \"frob\""),
+        (["lsit"], "did you mean list"),
+        (["list", "--frob"], "unknown option \"--frob\""),
+        (["undo", "-n"], "the option -n needs a value"),
+        (["undo", "-n", "0"], "at least 1"),
+        (["undo", "-n", "x"], "at least 1"),
+        (["undo", "a", "b"], "at most one TARGET"),
+        (["undo", ""], "TARGET is empty"),
+        (["list", "extra"], "list takes no arguments"),
+        (["watch", "extra"], "watch takes no arguments"),
+        (["focus"], "focus needs a TARGET"),
+        (["--json=yes", "list"], "takes no value"),
+        (["--address"], "needs a value"),
+        (["--address=", "list"], "--address needs a bus address"),
+        (["help", "frob"], "there is no command"),
+    ])
+    func usageErrorsExit2(_ arguments: [String], _ message: String) throws {
+        // No daemon and no bus: a usage error is found before anything is asked.
+        let result = try runTool([CtlFixture.binary] + arguments, environment: ["DBUS_SESSION_BUS_ADDRESS": ""])
+        #expect(result.status == 2, "\(arguments): \(result.errors)")
+        #expect(result.output.isEmpty)
+        #expect(result.errors.hasPrefix("undoctl: "))
+        #expect(result.errors.contains(message), "\(result.errors)")
+        #expect(result.errors.contains("Try 'undoctl"))
+    }
+
+    @Test(arguments: ["status", "list", "undo", "redo", "history", "watch"])
+    func noBusExits3(_ command: String) throws {
+        let missing = try runTool([CtlFixture.binary, "--address", "unix:path=/nonexistent/undod-test-bus", command])
+        #expect(missing.status == 3)
+        #expect(missing.errors.hasPrefix("undoctl: cannot reach the bus at"))
+        let unset = try runTool([CtlFixture.binary, command], environment: ["DBUS_SESSION_BUS_ADDRESS": ""])
+        #expect(unset.status == 3)
+        #expect(unset.errors.contains("DBUS_SESSION_BUS_ADDRESS"))
+    }
+
+    @Test func aBusWithoutUndodExits3() throws {
+        let f = try CtlFixture(daemon: false)
+        for command in [["status"], ["list"], ["undo"], ["redo", "org.example.Editor"], ["history"],
+                        ["focus", "1"], ["forget", "1"]] {
+            let result = try f.undoctl(command)
+            #expect(result.status == 3, "\(command): \(result.errors)")
+            #expect(result.errors.hasPrefix("undoctl: undod is not running on this bus (nothing owns org.undod.Undo1)"))
+        }
+    }
+
+    @Test func theSessionBusIsTheDefault() throws {
+        let f = try CtlFixture()
+        try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing"])
+        let result = try f.undoctlBare(["undo"], environment: ["DBUS_SESSION_BUS_ADDRESS": f.bus.address])
+        result.expectSuccess()
+        #expect(result.output == "Undid \"Typing\" in Text Editor\n")
+    }
+
+    @Test func aDaemonThatStoppedExits3() throws {
+        let f = try CtlFixture()
+        try f.app("org.example.Editor", pushing: ["Typing"])
+        f.daemon?.signal(SIGTERM)
+        #expect(f.daemon?.waitForExit(loop: f.loop) == 0)
+        let result = try f.undoctl(["undo"])
+        #expect(result.status == 3)
+    }
+}

@@ -1,0 +1,130 @@
+import BusHarness
+import DBus
+import Foundation
+import Testing
+
+/// `undoctl list`: every stack, a line each.
+@Suite struct ListTests {
+    @Test func listShowsEveryStackOnALine() throws {
+        let f = try CtlFixture()
+        let editor = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Paste", "Typing"])
+        _ = try editor.call("Undo")
+        let notes = try f.app("org.example.Editor", title: "Notes", document: "notes.txt", pushing: ["Bold"])
+        let gone = try f.app("org.example.Draw", title: "Drawing", pushing: ["Line"])
+        try f.quit(gone)
+        try f.undoctl(["focus", "org.example.Editor:notes.txt"]).expectSuccess()
+
+        let result = try f.undoctl(["list"])
+        #expect(result.status == 0)
+        let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let header = try #require(lines.first)
+        #expect(header.contains("#") && header.contains("APP") && header.contains("TITLE")
+                && header.contains("OWNER") && header.contains("UNDO") && header.contains("REDO"))
+        let editorLine = try #require(lines.first { $0.contains("Text Editor") })
+        #expect(editorLine.hasPrefix(" ") && editorLine.contains(" \(number(of: editor.stack))  "))
+        #expect(editorLine.contains("org.example.Editor "))
+        #expect(editorLine.contains(" live "))
+        #expect(editorLine.contains("1 \"Paste\""))
+        #expect(editorLine.hasSuffix("1 \"Typing\""))
+        let notesLine = try #require(lines.first { $0.contains("Notes") })
+        #expect(notesLine.hasPrefix("*"), "the focused stack is marked")
+        #expect(notesLine.contains("org.example.Editor:notes.txt"))
+        #expect(notesLine.contains(" \(number(of: notes.stack)) "))
+        let drawLine = try #require(lines.first { $0.contains("Drawing") })
+        #expect(drawLine.contains(" detached "), "detached stacks are marked")
+        #expect(drawLine.contains("1 \"Line\""))
+        #expect(lines.contains("3 stacks; * marks the focused one."))
+        // The columns line up: every row has its title where the header has TITLE.
+        let titleColumn = try #require(header.range(of: "TITLE")).lowerBound.utf16Offset(in: header)
+        for line in [editorLine, notesLine, drawLine] {
+            let column = try #require(line.range(of: "Text Editor") ?? line.range(of: "Notes")
+                                      ?? line.range(of: "Drawing")).lowerBound.utf16Offset(in: line)
+            #expect(column == titleColumn)
+        }
+    }
+
+    @Test func listFitsANarrowTerminalCuttingTitlesAndNamesFirst() throws {
+        let f = try CtlFixture()
+        try f.app("org.example.Editor", title: "A Rather Long Window Title For An Editor",
+                  pushing: ["Insert a very long paragraph of text"])
+        try f.app("org.example.Draw", title: "Drawing", pushing: ["Line"])
+        let wide = try f.undoctl(["list"])
+        #expect(wide.output.contains("A Rather Long Window Title For An Editor"), "a pipe gets every character")
+        let narrow = try f.undoctl(["list"], environment: ["COLUMNS": "60"])
+        #expect(narrow.status == 0)
+        let lines = narrow.output.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count <= 60 }, "\(narrow.output)")
+        #expect(lines.contains { $0.contains("org.example.Editor") && $0.contains("A Rather…") }, "\(narrow.output)")
+        #expect(lines.contains { $0.contains("1 \"Inser") && $0.hasSuffix("…  0") }, "\(narrow.output)")
+    }
+
+    @Test func listWithNoStacks() throws {
+        let f = try CtlFixture()
+        let text = try f.undoctl(["list"])
+        #expect(text.status == 0)
+        #expect(text.output == "No stacks: no application has registered with undod yet.\n")
+        let object = try f.json(["list"])
+        #expect((object["stacks"] as? [Any])?.isEmpty == true)
+        #expect(object["focused_stack"] is NSNull)
+        #expect(try f.undoctl(["list", "-q"]).output.isEmpty)
+    }
+
+    @Test func listJSONIsEveryStackByNumberWithSortedKeys() throws {
+        let f = try CtlFixture()
+        let first = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing"])
+        let second = try f.app("org.example.Draw", title: "Drawing")
+        try f.quit(second)
+        let result = try f.undoctl(["list", "--json"])
+        #expect(result.status == 0)
+        let object = try CtlFixture.object(result.output)
+        let stacks = try #require(object["stacks"] as? [[String: Any]])
+        #expect(stacks.map { $0["path"] as? String } == [first.stack, second.stack])
+        #expect(stacks.allSatisfy { Set($0.keys) == StackSchema.keys })
+        #expect(stacks[1]["detached"] as? Bool == true)
+        #expect(stacks[1]["owner"] is NSNull)
+        #expect(stacks[0]["focused"] as? Bool == true)
+        #expect(object["focused_stack"] as? String == first.stack)
+        // Deterministic: the same state prints the same bytes, keys in order.
+        #expect(try f.undoctl(["--json", "list"]).output == result.output)
+        #expect(result.output.hasPrefix("{\"focused_stack\":"))
+        let keys = ["\"app_id\"", "\"bytes\"", "\"clean\"", "\"detached\"", "\"document\"", "\"focused\"",
+                    "\"global_trigger\"", "\"limit\"", "\"max_bytes\"", "\"number\"", "\"owner\"", "\"path\"",
+                    "\"persistent\"", "\"redo_depth\"", "\"redo_name\"", "\"title\"", "\"undo_depth\"",
+                    "\"undo_name\""]
+        let offsets = keys.compactMap { result.output.range(of: $0)?.lowerBound }
+        #expect(offsets.count == keys.count && offsets == offsets.sorted(), "keys are sorted")
+    }
+
+    @Test func listQuietPrintsTargets() throws {
+        let f = try CtlFixture()
+        try f.app("org.example.Editor")
+        try f.app("org.example.Editor", document: "notes.txt")
+        let result = try f.undoctl(["list", "-q"])
+        #expect(result.status == 0)
+        #expect(result.output == "org.example.Editor\norg.example.Editor:notes.txt\n")
+    }
+
+    @Test func documentsAndNamesCannotDriveTheTerminal() throws {
+        let f = try CtlFixture()
+        let app = try f.app("org.example.Evil", title: "Evil\u{2028}Title", document: "a\u{1B}[2J\tb")
+        try app.push("Quote \" and \\")
+        let result = try f.undoctl(["list"])
+        #expect(!result.output.contains("\u{1B}") && !result.output.contains("\u{2028}"))
+        #expect(result.output.contains("Evil\\u{2028}Title"))
+        #expect(result.output.contains("org.example.Evil:a\\u{1b}[2J\\tb"))
+        #expect(result.output.contains("\"Quote \\\" and \\\\\""))
+        let object = try f.json(["list"])
+        let stack = try #require((object["stacks"] as? [[String: Any]])?.first)
+        #expect(stack["title"] as? String == "Evil\u{2028}Title", "JSON keeps the exact text")
+        #expect(stack["document"] as? String == "a\u{1B}[2J\tb")
+        #expect(stack["undo_name"] as? String == "Quote \" and \\")
+        #expect(!(try f.undoctl(["--json", "list"]).output.contains("\u{1B}")), "escaped in JSON too")
+    }
+}
+
+extension ToolResult {
+    /// Expects exit status 0 and nothing on stderr.
+    func expectSuccess(sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(status == 0 && errors.isEmpty, "exit \(status): \(errors)", sourceLocation: sourceLocation)
+    }
+}

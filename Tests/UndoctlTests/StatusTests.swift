@@ -1,0 +1,88 @@
+import BusHarness
+import DBus
+import Foundation
+import Testing
+
+/// `undoctl status` (and `undoctl` alone): the focused stack at a glance.
+@Suite struct StatusTests {
+    @Test func statusIsTheDefaultAndShowsTheFocusedStack() throws {
+        let f = try CtlFixture()
+        try f.app("org.example.Draw", title: "Drawing", pushing: ["Line"])
+        let editor = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Paste", "Typing"])
+        _ = try editor.call("Undo")
+
+        let plain = try f.undoctl([])
+        let status = try f.undoctl(["status"])
+        #expect(plain.status == 0 && status.status == 0)
+        #expect(plain.output == status.output, "status is the default command")
+        let lines = status.output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Text Editor (stack \(number(of: editor.stack))), focused")
+        #expect(lines.contains("  App:      org.example.Editor"))
+        #expect(lines.contains("  Undo:     \"Paste\" (1 step)"))
+        #expect(lines.contains("  Redo:     \"Typing\" (1 step)"))
+        #expect(lines.contains("  State:    modified"))
+        #expect(lines.contains("  Owner:    \(editor.name) (running)"))
+        #expect(status.errors.isEmpty)
+    }
+
+    @Test func statusOfACleanStackAndOfANamedTarget() throws {
+        let f = try CtlFixture()
+        let notes = try f.app("org.example.Editor", title: "Notes", document: "notes.txt", pushing: ["Typing"])
+        _ = try notes.call("SetClean")
+        try f.app("org.example.Draw", title: "Drawing")
+
+        let result = try f.undoctl(["status", "org.example.Editor:notes.txt"])
+        #expect(result.status == 0)
+        #expect(result.output.hasPrefix("Notes (stack \(number(of: notes.stack)))\n"), "not focused: no mark")
+        #expect(result.output.contains("  Document: notes.txt\n"))
+        #expect(result.output.contains("  State:    clean (as last saved)\n"))
+        #expect(result.output.contains("  Redo:     nothing\n"))
+    }
+
+    @Test func statusWithoutAFocusedStackExits1() throws {
+        let f = try CtlFixture()
+        let result = try f.undoctl(["status"])
+        #expect(result.status == 1)
+        #expect(result.output.isEmpty)
+        #expect(result.errors.hasPrefix("undoctl: No stack has the focus"))
+        #expect(try f.undoctl(["--json", "status"]).status == 1)
+    }
+
+    @Test func statusJSONHasTheStackAndTheDaemon() throws {
+        let f = try CtlFixture()
+        let editor = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing", "Bold"])
+        let object = try f.json(["status"])
+        let stack = try #require(object["stack"] as? [String: Any])
+        #expect(stack["title"] as? String == "Text Editor")
+        #expect(stack["app_id"] as? String == "org.example.Editor")
+        #expect(stack["document"] as? String == "")
+        #expect(stack["path"] as? String == editor.stack)
+        #expect(stack["number"] as? Int == Int(number(of: editor.stack)))
+        #expect(stack["undo_name"] as? String == "Bold")
+        #expect(stack["redo_name"] is NSNull, "none is null")
+        #expect(stack["undo_depth"] as? Int == 2)
+        #expect(stack["redo_depth"] as? Int == 0)
+        #expect(stack["clean"] as? Bool == false)
+        #expect(stack["focused"] as? Bool == true)
+        #expect(stack["detached"] as? Bool == false)
+        #expect(stack["owner"] as? String == editor.name)
+        #expect(stack["bytes"] as? Int == 8)
+        #expect(stack["limit"] as? Int == 100)
+        #expect(stack["persistent"] as? Bool == true)
+        #expect(stack["global_trigger"] as? Bool == true)
+        #expect(Set(stack.keys) == StackSchema.keys)
+        let daemon = try #require(object["daemon"] as? [String: Any])
+        #expect(daemon["version"] as? String == "0.1.0")
+        #expect(daemon["focus_strategy"] as? String == "recent")
+        #expect(daemon["focused_stack"] as? String == editor.stack)
+    }
+}
+
+/// The documented keys of a stack object (Docs/undoctl-json.md).
+enum StackSchema {
+    static let keys: Set<String> = [
+        "number", "path", "app_id", "document", "title", "owner", "detached", "focused", "undo_name",
+        "redo_name", "undo_depth", "redo_depth", "limit", "bytes", "max_bytes", "clean", "persistent",
+        "global_trigger",
+    ]
+}

@@ -1,0 +1,64 @@
+import BusHarness
+import DBus
+import Foundation
+import Testing
+
+/// How a TARGET names a stack, and what happens when it names none or several.
+@Suite struct TargetTests {
+    @Test func anAppIdWithSeveralStacksIsAmbiguousAndListsThem() throws {
+        let f = try CtlFixture()
+        let app = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing"])
+        let main = app.stack
+        let notes = try app.register("org.example.Editor", ["document": .string("notes.txt"), "title": .string("Notes")])
+        try f.app("org.example.Draw", title: "Drawing")
+
+        for command in [["undo"], ["redo"], ["history"], ["status"], ["focus"], ["forget"]] {
+            let result = try f.undoctl(command + ["org.example.Editor"])
+            #expect(result.status == 1, "\(command) with an ambiguous target")
+            #expect(result.output.isEmpty)
+            let lines = result.errors.split(separator: "\n").map(String.init)
+            #expect(lines.first == "undoctl: \"org.example.Editor\" matches 2 stacks; name one of them:")
+            #expect(lines.contains { $0.contains(" \(number(of: main))  org.example.Editor ") && $0.hasSuffix("Text Editor") })
+            #expect(lines.contains { $0.contains(" \(number(of: notes))  org.example.Editor:notes.txt") && $0.hasSuffix("Notes") })
+        }
+        #expect(try f.stackProperty(main, "UndoDepth") == .uint32(1), "nothing was undone")
+        // Naming one of them works.
+        try f.undoctl(["undo", "org.example.Editor:"]).expectSuccess()
+    }
+
+    @Test(arguments: ["org.example.Nothing", "org.example.Editor:other.txt", "99", "/org/undod/Undo1/stack/99",
+                      "/not/a/stack"])
+    func aTargetThatMatchesNothingExits1(_ target: String) throws {
+        let f = try CtlFixture()
+        try f.app("org.example.Editor", pushing: ["Typing"])
+        let result = try f.undoctl(["undo", target])
+        #expect(result.status == 1)
+        #expect(result.errors == "undoctl: no stack matches \"\(target)\": run `undoctl list` to see the stacks\n")
+        #expect(result.output.isEmpty)
+    }
+
+    @Test func aTargetWhenThereAreNoStacksAtAll() throws {
+        let f = try CtlFixture()
+        let result = try f.undoctl(["history", "org.example.Editor"])
+        #expect(result.status == 1)
+        #expect(result.errors.contains("there are no stacks at all"))
+    }
+
+    @Test func aDocumentMayContainColons() throws {
+        let f = try CtlFixture()
+        let app = try f.app("org.example.Browser", title: "Form", document: "https://example.org:8080/form",
+                            pushing: ["Typing"])
+        let result = try f.undoctl(["undo", "org.example.Browser:https://example.org:8080/form"])
+        result.expectSuccess()
+        #expect(app.applied.count == 1)
+    }
+
+    @Test func aTargetStartingWithADashFollowsDoubleDash() throws {
+        let f = try CtlFixture()
+        let app = try f.app("-dash", title: "Dash", pushing: ["Typing"])
+        let result = try f.undoctl(["undo", "--", "-dash"])
+        result.expectSuccess()
+        #expect(app.applied.count == 1)
+        #expect(try f.undoctl(["undo", "-dash"]).status == 2, "without --, it is an unknown option")
+    }
+}

@@ -1,0 +1,145 @@
+import BusHarness
+import DBus
+import Foundation
+import Testing
+
+/// `undoctl undo` and `undoctl redo`, with and without TARGET and `-n`.
+@Suite struct UndoRedoTests {
+    @Test func undoAndRedoTheFocusedStack() throws {
+        let f = try CtlFixture()
+        let editor = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Paste", "Typing"])
+
+        let undo = try f.undoctl(["undo"])
+        undo.expectSuccess()
+        #expect(undo.output == "Undid \"Typing\" in Text Editor\n")
+        #expect(editor.applied.map(\.direction) == ["undo"])
+        #expect(editor.applied.first?.payloads == [[1, 0xAA]])
+
+        let redo = try f.undoctl(["redo"])
+        redo.expectSuccess()
+        #expect(redo.output == "Redid \"Typing\" in Text Editor\n")
+        #expect(editor.applied.map(\.direction) == ["undo", "redo"])
+        #expect(try f.stackProperty(editor.stack, "UndoDepth") == .uint32(2))
+    }
+
+    @Test(arguments: ["org.example.Editor", "org.example.Editor:", "NUMBER", "PATH"])
+    func undoANamedStackThatIsNotFocused(_ form: String) throws {
+        let f = try CtlFixture()
+        let editor = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing"])
+        try f.app("org.example.Draw", title: "Drawing", pushing: ["Line"])
+        let target = form == "NUMBER" ? number(of: editor.stack) : form == "PATH" ? editor.stack : form
+
+        let result = try f.undoctl(["undo", target])
+        result.expectSuccess()
+        #expect(result.output == "Undid \"Typing\" in Text Editor\n")
+        #expect(editor.applied.count == 1)
+        #expect(try f.stackProperty(editor.stack, "RedoName") == .string("Typing"))
+    }
+
+    @Test func undoOneDocumentOfAnApp() throws {
+        let f = try CtlFixture()
+        let app = try f.app("org.example.Editor", title: "Main", pushing: ["Main edit"])
+        let main = app.stack
+        try app.register("org.example.Editor", ["document": .string("notes.txt"), "title": .string("Notes")])
+        try app.push("Notes edit")
+        let result = try f.undoctl(["undo", "org.example.Editor:notes.txt"])
+        result.expectSuccess()
+        #expect(result.output == "Undid \"Notes edit\" in Notes\n")
+        #expect(try f.stackProperty(main, "UndoDepth") == .uint32(1), "the main stack is untouched")
+    }
+
+    @Test func optionsComeBeforeOrAfterTarget() throws {
+        let f = try CtlFixture()
+        let editor = try f.app("org.example.Editor", title: "Text Editor", pushing: ["1", "2", "3", "4", "5"])
+        try f.app("org.example.Draw", title: "Drawing")
+        let before = try f.undoctl(["undo", "-n", "2", "org.example.Editor"])
+        before.expectSuccess()
+        #expect(before.output == "Undid \"5\" in Text Editor\nUndid \"4\" in Text Editor\n")
+        let after = try f.undoctl(["undo", "org.example.Editor", "-n", "2"])
+        after.expectSuccess()
+        #expect(after.output == "Undid \"3\" in Text Editor\nUndid \"2\" in Text Editor\n")
+        let glued = try runTool([CtlFixture.binary, "redo", "org.example.Editor", "--count=3", "--json",
+                                 "--address", f.bus.address], loop: f.loop)
+        #expect(glued.status == 0, "global options after the command too: \(glued.errors)")
+        let object = try CtlFixture.object(glued.output)
+        #expect((object["steps"] as? [[String: Any]])?.map { $0["name"] as? String } == ["2", "3", "4"])
+        #expect(try f.stackProperty(editor.stack, "UndoDepth") == .uint32(4))
+    }
+
+    @Test func countStopsAtTheFirstFailureAfterPrintingWhatWasDone() throws {
+        let f = try CtlFixture()
+        let editor = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Paste", "Typing"])
+        let result = try f.undoctl(["undo", "-n", "5"])
+        #expect(result.status == 1)
+        #expect(result.output == "Undid \"Typing\" in Text Editor\nUndid \"Paste\" in Text Editor\n")
+        #expect(result.errors.hasPrefix("undoctl: There is nothing to undo in “Text Editor”"))
+        #expect(result.errors.split(separator: "\n").count == 1, "one sentence")
+        #expect(editor.applied.count == 2)
+    }
+
+    @Test func countStopsWhenTheAppFails() throws {
+        let f = try CtlFixture()
+        let editor = try f.app("org.example.Editor", title: "Text Editor", pushing: ["1", "2", "3"])
+        var calls = 0
+        editor.behaviour = .custom { call in
+            calls += 1
+            if calls == 2 { call.fail(DBusError(name: "org.example.Error.Disk", message: "disk full")) } else { call.reply() }
+        }
+        let result = try f.undoctl(["--json", "undo", "org.example.Editor", "-n", "3"])
+        #expect(result.status == 1)
+        #expect(result.errors.contains("disk full"))
+        let object = try CtlFixture.object(result.output)
+        #expect(object["direction"] as? String == "undo")
+        #expect(object["requested"] as? Int == 3)
+        let steps = try #require(object["steps"] as? [[String: Any]])
+        #expect(steps.map { $0["name"] as? String } == ["3"])
+        #expect(steps.first?["group"] as? Int != nil)
+        #expect((steps.first?["stack"] as? [String: Any])?["path"] as? String == editor.stack)
+        let error = try #require(object["error"] as? [String: Any])
+        #expect(error["name"] as? String == "org.undod.Undo1.Error.ClientFailed")
+        #expect((error["message"] as? String)?.contains("disk full") == true)
+        #expect(error["exit_status"] as? Int == 1)
+        #expect(try f.stackProperty(editor.stack, "UndoDepth") == .uint32(2), "the failed step changed nothing")
+    }
+
+    @Test func refusalsExit1WithTheDaemonsSentence() throws {
+        let f = try CtlFixture()
+        let noFocus = try f.undoctl(["undo"])
+        #expect(noFocus.status == 1)
+        #expect(noFocus.errors.hasPrefix("undoctl: No stack has the focus"))
+        #expect(noFocus.output.isEmpty)
+
+        let editor = try f.app("org.example.Editor", title: "Text Editor")
+        let nothing = try f.undoctl(["redo"])
+        #expect(nothing.status == 1)
+        #expect(nothing.errors == "undoctl: There is nothing to redo in “Text Editor” (stack \(number(of: editor.stack))): undo a change first.\n")
+
+        let gone = try f.app("org.example.Draw", title: "Drawing", pushing: ["Line"])
+        try f.quit(gone)
+        let detached = try f.undoctl(["undo", "org.example.Draw"])
+        #expect(detached.status == 1)
+        #expect(detached.errors.contains("has no running application"))
+    }
+
+    @Test func undoJSON() throws {
+        let f = try CtlFixture()
+        let editor = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing"])
+        let object = try f.json(["undo"])
+        #expect(object["direction"] as? String == "undo")
+        #expect(object["error"] is NSNull)
+        #expect(object["requested"] as? Int == 1)
+        let step = try #require((object["steps"] as? [[String: Any]])?.first)
+        #expect(step["name"] as? String == "Typing")
+        let stack = try #require(step["stack"] as? [String: Any])
+        #expect(stack["path"] as? String == editor.stack)
+        #expect(stack["title"] as? String == "Text Editor")
+        #expect(stack["redo_name"] as? String == "Typing", "the stack as it is after the step")
+        #expect(Set(stack.keys) == StackSchema.keys)
+
+        let failed = try f.undoctl(["--json", "undo"])
+        #expect(failed.status == 1)
+        let refusal = try CtlFixture.object(failed.output)
+        #expect((refusal["steps"] as? [Any])?.isEmpty == true)
+        #expect((refusal["error"] as? [String: Any])?["name"] as? String == "org.undod.Undo1.Error.NothingToUndo")
+    }
+}
