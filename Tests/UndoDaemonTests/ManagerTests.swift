@@ -40,6 +40,8 @@ import Testing
         #expect(try app.property("Owner") == .string(app.name))
         let wrongType = errorOf { () throws(DBusError) in try app.register("b", ["limit": .string("5")]) }
         #expect(wrongType?.name == "org.freedesktop.DBus.Error.InvalidArgs")
+        let escape = errorOf { () throws(DBusError) in try app.register("b", ["document": .string("a\u{1B}[2Jb")]) }
+        #expect(escape?.name == "org.freedesktop.DBus.Error.InvalidArgs", "no terminal escapes in names shown to people")
     }
 
     @Test func adoptionKeepsHistoryAndStateTagDecides() throws {

@@ -33,8 +33,10 @@ public struct RegisterOptions: Sendable, Equatable {
         persist = try OptionReader.bool(options, "persist")
         globalTrigger = try OptionReader.bool(options, "global_trigger")
         stateTag = try OptionReader.string(options, "state_tag")
-        if let title, title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            throw .invalidArgs("The option title must not contain control characters")
+        for (key, value) in [("title", title), ("document", document)] {
+            if let value, value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                throw .invalidArgs("The option \(key) must not contain control characters")
+            }
         }
     }
 }
