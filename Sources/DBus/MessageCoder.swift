@@ -53,10 +53,54 @@ enum MessageCoder {
 
     // MARK: Writing
 
+    /// The D-Bus limits on one array's content and on a whole message body.
+    static let maximumArrayBytes = 64 << 20, maximumMessageBytes = 128 << 20
+
+    /// An upper bound of the bytes `value` takes on the wire (padding counted
+    /// at its worst); throws when an array in it is over the D-Bus limit,
+    /// which would make the bus drop the connection.
+    static func encodedSize(_ value: DBusValue) throws(DBusError) -> Int {
+        let size: Int
+        switch value {
+        case .byte: return 1
+        case .bool, .int32, .uint32, .int16, .uint16: return 7
+        case .int64, .uint64, .double: return 15
+        case .string(let s), .objectPath(let s): return s.utf8.count + 8
+        case .signature(let s): return s.utf8.count + 2
+        case .bytes(let b): size = b.count
+        case .array(_, let items):
+            var sum = 0
+            for item in items { sum += try encodedSize(item) + 7 }
+            size = sum
+        case .dict(_, _, let entries):
+            var sum = 0
+            for entry in entries { sum += try encodedSize(entry.key) + encodedSize(entry.value) + 7 }
+            size = sum
+        case .structure(let fields):
+            var sum = 7
+            for field in fields { sum += try encodedSize(field) }
+            return sum
+        case .variant(let inner): return try encodedSize(inner) + inner.signature.utf8.count + 9
+        }
+        guard size <= maximumArrayBytes else {
+            throw DBusError(name: "org.freedesktop.DBus.Error.LimitsExceeded",
+                            message: "An array of \(size) bytes is over the D-Bus limit of \(maximumArrayBytes).")
+        }
+        return size + 11
+    }
+
     /// Appends `values` to `message` (validated first; nothing is appended
-    /// when one is invalid).
+    /// when one is invalid or the body would be over the D-Bus limits).
     static func append(_ values: [DBusValue], to message: OpaquePointer) throws(DBusError) {
-        for value in values { try validate(value) }
+        var total = 0
+        for value in values {
+            try validate(value)
+            total += try encodedSize(value)
+        }
+        guard total <= maximumMessageBytes - (1 << 16) else {
+            throw DBusError(name: "org.freedesktop.DBus.Error.LimitsExceeded",
+                            message: "A message of \(total) bytes is over the D-Bus limit of \(maximumMessageBytes).")
+        }
         var iter = DBusMessageIter()
         dbus_message_iter_init_append(message, &iter)
         for value in values {

@@ -29,11 +29,14 @@ extension UndoStack {
         guard levels == 0 || snapshot.undo.count <= levels else {
             throw SnapshotError(reason: "The undo side holds \(snapshot.undo.count) groups, over the limit of \(levels).")
         }
-        let undoBytes = snapshot.undo.reduce(0) { $0 + $1.bytes }
-        let redoBytes = snapshot.redo.reduce(0) { $0 + $1.bytes }
-        guard undoBytes + redoBytes <= snapshot.settings.maxBytes else {
-            throw SnapshotError(
-                reason: "The stack holds \(undoBytes + redoBytes) bytes, over the limit of \(snapshot.settings.maxBytes).")
+        var undoBytes: UInt64 = 0
+        var redoBytes: UInt64 = 0
+        var overflow = false
+        for group in snapshot.undo where !overflow { (undoBytes, overflow) = undoBytes.addingReportingOverflow(group.bytes) }
+        for group in snapshot.redo where !overflow { (redoBytes, overflow) = redoBytes.addingReportingOverflow(group.bytes) }
+        let (total, sumOverflow) = undoBytes.addingReportingOverflow(redoBytes)
+        guard !overflow, !sumOverflow, total <= snapshot.settings.maxBytes else {
+            throw SnapshotError(reason: "The stack holds more bytes than the limit of \(snapshot.settings.maxBytes).")
         }
         guard !snapshot.topIsMergeable || (!snapshot.undo.isEmpty && snapshot.redo.isEmpty) else {
             throw SnapshotError(reason: "The top group is marked mergeable while there is none, or there is a redo side.")

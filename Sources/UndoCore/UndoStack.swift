@@ -31,15 +31,16 @@ public struct UndoStack: Sendable, Equatable {
     /// The direction of the group in flight, if any.
     var inFlightDirection: Direction?
 
-    /// An empty, clean stack with these settings.
-    public init(settings: StackSettings = .defaults) {
+    /// An empty, clean stack with these settings, its present (empty) state
+    /// tagged `baseStateTag` (`""`: untagged).
+    public init(settings: StackSettings = .defaults, baseStateTag: String = "") {
         self.settings = settings
         undoSide = GroupDeque()
         redoSide = GroupDeque()
         undoBytes = 0
         redoBytes = 0
         baseStateID = 0
-        baseStateTag = ""
+        self.baseStateTag = baseStateTag
         clean = .state(0)
         topIsMergeable = false
         inFlightDirection = nil

@@ -23,14 +23,26 @@ public final class HistoryDatabase {
     /// Why it was moved aside.
     public private(set) var corruption: String?
     private var database: SQLiteDatabase
+    /// The open `lock` file whose lock says this process owns the store.
+    private let lockDescriptor: Int32
 
     /// Opens (or creates) the store in `directory`. A store that cannot be
     /// read is moved aside as `…corrupt-<now>` and a fresh one is used.
+    /// Throws when another process holds the directory's lock.
     public init(directory: String, now: Int64) throws(StoreError) {
         try StateDirectory.prepare(directory)
-        path = directory.hasSuffix("/") ? directory + "history.sqlite3" : directory + "/history.sqlite3"
+        let base = directory.hasSuffix("/") ? directory : directory + "/"
+        path = base + "history.sqlite3"
         let previous = umask(0o077)
         defer { umask(previous) }
+        lockDescriptor = Glibc.open(base + "lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lockDescriptor >= 0 else {
+            throw StoreError("cannot create \(base)lock: \(String(cString: strerror(errno)))")
+        }
+        guard flock(lockDescriptor, LOCK_EX | LOCK_NB) == 0 else {
+            Glibc.close(lockDescriptor)
+            throw StoreError("another undod is already running with the state directory \(directory)")
+        }
         do {
             database = try Self.open(path)
         } catch {
@@ -44,6 +56,10 @@ public final class HistoryDatabase {
             }
         }
         for suffix in ["", "-wal", "-shm"] { _ = chmod(path + suffix, 0o600) }
+    }
+
+    deinit {
+        Glibc.close(lockDescriptor)
     }
 
     /// Opens, configures and migrates; throws what SQLite said.
@@ -117,8 +133,8 @@ public final class HistoryDatabase {
             // Never below what the rows themselves prove was used.
             let maxStack = try database.integer("SELECT coalesce(max(number), 0) FROM stacks")
             let maxGroup = try database.integer("SELECT coalesce(max(id), 0) FROM groups")
-            return (max(UInt64(bitPattern: stack), UInt64(bitPattern: maxStack) + 1, 1),
-                    max(UInt64(bitPattern: group), UInt64(bitPattern: maxGroup) + 1, 1))
+            return (max(UInt64(bitPattern: stack), UInt64(bitPattern: maxStack) &+ 1, 1),
+                    max(UInt64(bitPattern: group), UInt64(bitPattern: maxGroup) &+ 1, 1))
         }
     }
 
@@ -266,7 +282,11 @@ public final class HistoryDatabase {
     // MARK: Errors
 
     private func reading<T>(_ body: () throws(SQLiteError) -> T) throws(StoreError) -> T {
-        do { return try body() } catch { throw StoreError(error.meansCorrupt ? "the store is corrupt: \(error)" : "\(error)") }
+        do {
+            return try body()
+        } catch {
+            throw StoreError(error.meansCorrupt ? "the store is corrupt: \(error)" : "\(error)", corruption: error.meansCorrupt)
+        }
     }
 
     private func writing<T>(_ body: () throws(SQLiteError) -> T) throws(StoreError) -> T {

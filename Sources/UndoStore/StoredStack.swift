@@ -69,6 +69,12 @@ public struct StackRow: Sendable, Equatable {
 public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong.
     public var description: String
+    /// Whether the store itself is damaged (rather than, say, the disk full
+    /// or busy): such a store is moved aside.
+    public var isCorruption: Bool
     /// Makes an error.
-    public init(_ description: String) { self.description = description }
+    public init(_ description: String, corruption: Bool = false) {
+        self.description = description
+        self.isCorruption = corruption
+    }
 }

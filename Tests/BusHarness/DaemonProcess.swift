@@ -12,7 +12,11 @@ public final class DaemonProcess {
     public let stateDirectory: URL
     /// The process.
     public let process: Process
-    private let errorFile: URL
+    /// What undod wrote to stderr, read as it comes while the loop runs.
+    private var captured: [UInt8] = []
+    private let errorPipe = Pipe()
+    private let loop: EventLoop
+    private var errorWatch: EventLoop.Token?
     /// undod's unique name on the bus.
     public private(set) var uniqueOwner = ""
 
@@ -45,8 +49,7 @@ public final class DaemonProcess {
         configFile = bus.directory.appendingPathComponent("undod-\(UUID().uuidString.prefix(6)).conf")
         try config.write(to: configFile, atomically: true, encoding: .utf8)
         self.stateDirectory = stateDirectory ?? bus.directory.appendingPathComponent("state")
-        errorFile = bus.directory.appendingPathComponent("undod-\(UUID().uuidString.prefix(6)).log")
-        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        self.loop = loop
         var owned = false
         let subscription = watcher.subscribe(.nameOwnerChanged(name: "org.undod.Undo1")) { message in
             if let newOwner = message.arguments.last?.string, !newOwner.isEmpty { owned = true }
@@ -67,7 +70,13 @@ public final class DaemonProcess {
             // "@STATE@" in the wrapper stands for the state directory.
             process.arguments = wrapper.map { $0 == "@STATE@" ? self.stateDirectory.path : $0 } + command
         }
-        process.standardError = try FileHandle(forWritingTo: errorFile)
+        // Non-blocking at both ends: undod never stalls on a full pipe (a
+        // line is lost instead), and the loop reads whatever is there.
+        let readEnd = errorPipe.fileHandleForReading.fileDescriptor
+        _ = fcntl(errorPipe.fileHandleForWriting.fileDescriptor, F_SETFL, O_NONBLOCK)
+        _ = fcntl(readEnd, F_SETFL, O_NONBLOCK)
+        process.standardError = errorPipe
+        errorWatch = loop.watch(fd: readEnd, events: .readable) { [weak self] _ in self?.drainErrors() }
         process.standardOutput = FileHandle.nullDevice
         // Wakes the loop when undod exits, so waits end at once.
         process.terminationHandler = { _ in loop.perform {} }
@@ -83,7 +92,20 @@ public final class DaemonProcess {
     }
 
     /// What undod wrote to stderr so far.
-    public var log: String { (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "" }
+    public var log: String {
+        drainErrors()
+        return String(decoding: captured, as: UTF8.self)
+    }
+
+    private func drainErrors() {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let fd = errorPipe.fileHandleForReading.fileDescriptor
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            guard count > 0 else { return }
+            captured += buffer[0..<count]
+        }
+    }
 
     /// Sends `signal` to undod.
     public func signal(_ signal: Int32) {
@@ -118,6 +140,10 @@ public final class DaemonProcess {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
+        }
+        if let errorWatch {
+            loop.remove(errorWatch)
+            self.errorWatch = nil
         }
     }
 

@@ -24,6 +24,12 @@ public final class TestBus: @unchecked Sendable {
               <type>session</type>
               <listen>unix:dir=\(directory.path)</listen>
               <auth>EXTERNAL</auth>
+              <!-- A session bus's limits, as Debian's session.conf sets them. -->
+              <limit name="max_incoming_bytes">1000000000</limit>
+              <limit name="max_outgoing_bytes">1000000000</limit>
+              <limit name="max_message_size">1000000000</limit>
+              <limit name="max_match_rules_per_connection">50000</limit>
+              <limit name="max_replies_per_connection">50000</limit>
               <policy context="default">
                 <allow send_destination="*" eavesdrop="true"/>
                 <allow eavesdrop="true"/>

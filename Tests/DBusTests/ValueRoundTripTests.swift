@@ -63,3 +63,22 @@ import Testing
         }
     }
 }
+
+/// Messages the bus would refuse are refused here first, with an error.
+@Suite struct MessageLimitTests {
+    @Test func arraysOverTheBusLimitAreRefused() {
+        let tooBig = DBusValue.bytes([UInt8](repeating: 0, count: (64 << 20) + 1))
+        #expect(throws: DBusError.self) {
+            try Message.methodCall(destination: nil, path: "/x", interface: nil, member: "M", arguments: [tooBig])
+        }
+        // Many small arrays inside one: their framing counts too.
+        let framed = DBusValue.byteArrays(Array(repeating: [UInt8](repeating: 1, count: 1 << 20), count: 64))
+        #expect(throws: DBusError.self) {
+            try Message.methodCall(destination: nil, path: "/x", interface: nil, member: "M", arguments: [framed])
+        }
+        let fits = DBusValue.bytes([UInt8](repeating: 0, count: 60 << 20))
+        #expect(throws: Never.self) {
+            try Message.methodCall(destination: nil, path: "/x", interface: nil, member: "M", arguments: [fits])
+        }
+    }
+}

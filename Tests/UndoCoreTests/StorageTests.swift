@@ -92,3 +92,25 @@ struct StorageTests {
         #expect(stack.undoDepth == 2)
     }
 }
+
+@Suite("Restoring from untrusted rows")
+struct UntrustedRestoreTests {
+    @Test("a new stack can carry the tag of the document's present state")
+    func baseTag() {
+        let stack = UndoStack(baseStateTag: "sha:1")
+        #expect(stack.presentStateTag == "sha:1")
+        #expect(stack.isClean)
+    }
+
+    @Test("byte counts that overflow are refused, not trapped on")
+    func overflowingBytes() {
+        let huge = ActionGroup.unloaded(id: 1, name: "a", time: 0, bytes: .max)
+        let more = ActionGroup.unloaded(id: 2, name: "b", time: 0, bytes: .max)
+        for (undo, redo) in [([huge, more], []), ([huge], [more])] as [([ActionGroup], [ActionGroup])] {
+            let snapshot = StackSnapshot(
+                settings: StackSettings(levels: 0, maxBytes: .max, mergeWindowMilliseconds: 0), undo: undo, redo: redo,
+                baseStateID: 0, baseStateTag: "", clean: .unreachable, topIsMergeable: false)
+            #expect(throws: SnapshotError.self) { try UndoStack(restoring: snapshot) }
+        }
+    }
+}

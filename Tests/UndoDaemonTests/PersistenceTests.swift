@@ -157,6 +157,36 @@ import Testing
         #expect(run.errors.contains("chmod 700"))
     }
 
+    @Test func twoDaemonsNeverShareAStateDirectory() throws {
+        let f = try DaemonFixture()
+        let bus = try TestBus()
+        defer { bus.stop() }
+        let second = try runTool([DaemonProcess.binary.path, "--address", bus.address, "--config", "/dev/null",
+                                  "--state-dir", f.daemon.stateDirectory.path], loop: f.loop)
+        #expect(second.status == 1)
+        #expect(second.errors.contains("another undod is already running with the state directory"))
+    }
+
+    @Test func theRegisteredStateTagTagsTheStartingState() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("org.example.Tagged", options: ["state_tag": .string("A")])
+        try app.push("Edit", hints: ["state_tag": .string("B")])
+        _ = try app.call("Undo")
+        app.quit()
+        try f.restart()
+        let next = try f.app()
+        try next.register("org.example.Tagged", ["state_tag": .string("A")])
+        #expect(try next.property("RedoDepth") == .uint32(1), "the document is in state A, so the history fits")
+    }
+
+    @Test func aHugeTTLIsForeverNotACrash() throws {
+        let f = try DaemonFixture(config: "[stacks]\ndetached_ttl = 200000000d\n")
+        let app = try f.app("app.forever", pushing: ["1"])
+        app.quit()
+        try f.restart()
+        #expect(try f.stack(app.stack, "History").first?.elements?.count == 1)
+    }
+
     @Test func aCorruptStoreIsMovedAsideAndTheDaemonRuns() throws {
         let bus = try TestBus()
         defer { bus.stop() }

@@ -1,5 +1,6 @@
 import BusHarness
 import DBus
+import Foundation
 import Testing
 
 /// `org.undod.Undo1.Stack`, end to end.
@@ -124,6 +125,21 @@ import Testing
         #expect(try f.stack(app.stack, "History") == before, "a refused push changes nothing")
     }
 
+    @Test func aGroupTooLargeForOneApplyIsRefused() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("org.example.Big", options: ["max_bytes": .uint64(200 << 20)])
+        let half = [UInt8](repeating: 7, count: 33 << 20)
+        let hints: [String: DBusValue] = ["merge_key": .string("k"), "merge_window_ms": .uint32(600_000)]
+        try app.push("first", undo: half, redo: [], hints: hints)
+        let before = try f.stack(app.stack, "History")
+        let error = errorOf { () throws(DBusError) in try app.push("second", undo: half, redo: [], hints: hints) }
+        #expect(error?.name == undodError("PayloadTooLarge"))
+        #expect(error?.message.contains("D-Bus message") == true)
+        #expect(try f.stack(app.stack, "History") == before)
+        _ = try app.call("Undo")
+        #expect(app.applied.first?.payloads.first?.count == half.count, "what was kept can still be applied")
+    }
+
     @Test func badGroupsAreRefusedWithNamedErrors() throws {
         let f = try DaemonFixture()
         let app = try f.app("org.example.Editor", pushing: ["ok"])
@@ -138,6 +154,10 @@ import Testing
         #expect(empty?.name == undodError("EmptyGroup"))
         let badHint = errorOf { () throws(DBusError) in try app.push("x", hints: ["merge_key": .uint32(1)]) }
         #expect(badHint?.name == "org.freedesktop.DBus.Error.InvalidArgs")
+        let longTag = errorOf { () throws(DBusError) in
+            try app.push("x", hints: ["state_tag": .string(String(repeating: "t", count: 4_097))])
+        }
+        #expect(longTag?.name == "org.freedesktop.DBus.Error.InvalidArgs")
         #expect(try f.stack(app.stack, "History") == before)
         try app.push(String(repeating: "n", count: 256))
     }

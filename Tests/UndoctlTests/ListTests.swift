@@ -106,17 +106,17 @@ import Testing
 
     @Test func documentsAndNamesCannotDriveTheTerminal() throws {
         let f = try CtlFixture()
-        let app = try f.app("org.example.Evil", title: "Evil\u{2028}Title", document: "a\u{1B}[2J\tb")
+        let app = try f.app("org.example.Evil", title: "Evil\u{2028}Title", document: "a\u{2028}b\\")
         try app.push("Quote \" and \\")
         let result = try f.undoctl(["list"])
         #expect(!result.output.contains("\u{1B}") && !result.output.contains("\u{2028}"))
         #expect(result.output.contains("Evil\\u{2028}Title"))
-        #expect(result.output.contains("org.example.Evil:a\\u{1b}[2J\\tb"))
+        #expect(result.output.contains("org.example.Evil:a\\u{2028}b\\ "))
         #expect(result.output.contains("\"Quote \\\" and \\\\\""))
         let object = try f.json(["list"])
         let stack = try #require((object["stacks"] as? [[String: Any]])?.first)
         #expect(stack["title"] as? String == "Evil\u{2028}Title", "JSON keeps the exact text")
-        #expect(stack["document"] as? String == "a\u{1B}[2J\tb")
+        #expect(stack["document"] as? String == "a\u{2028}b\\")
         #expect(stack["undo_name"] as? String == "Quote \" and \\")
         #expect(!(try f.undoctl(["--json", "list"]).output.contains("\u{1B}")), "escaped in JSON too")
     }

@@ -107,6 +107,7 @@ final class Applier {
             _ = record.stack.abortInFlight()
             completion(.failure(.clientFailed(name: error.name, message: error.message)))
         }
+        service.settleSettings(of: record)
         startNext(on: record)
     }
 

@@ -38,6 +38,8 @@ public final class Daemon {
 
     /// Runs until stopped; returns the process's exit status.
     public func run() -> Int32 {
+        // A reader of our stderr or a client socket going away must not kill us.
+        signal(SIGPIPE, SIG_IGN)
         let loader = ConfigLoader(explicitPath: options.configPath)
         let outcome: ConfigParser.Outcome
         do {

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// undod's log: one line per event on stderr, with journald's `<N>` priority
 /// prefixes when stderr is the journal (`JOURNAL_STREAM` is set).
@@ -32,7 +35,9 @@ public struct Log: Sendable {
     public func write(_ level: Level, _ message: @autoclosure () -> String) {
         guard level >= threshold else { return }
         let prefix = journal ? "<\(level.rawValue)>" : "undod: "
-        FileHandle.standardError.write(Data((prefix + message() + "\n").utf8))
+        // write(2), not FileHandle: a closed stderr must cost a log line, not the daemon.
+        var line = prefix + message() + "\n"
+        line.withUTF8 { _ = Glibc.write(2, $0.baseAddress, $0.count) }
     }
 
     /// Writes an error.

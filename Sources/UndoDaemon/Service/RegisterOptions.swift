@@ -33,6 +33,11 @@ public struct RegisterOptions: Sendable, Equatable {
         persist = try OptionReader.bool(options, "persist")
         globalTrigger = try OptionReader.bool(options, "global_trigger")
         stateTag = try OptionReader.string(options, "state_tag")
+        for (key, value) in [("title", title), ("document", document), ("state_tag", stateTag)] {
+            if let value, value.utf8.count > OptionReader.maximumLength {
+                throw .invalidArgs("The option \(key) must be at most \(OptionReader.maximumLength) bytes")
+            }
+        }
         for (key, value) in [("title", title), ("document", document)] {
             if let value, value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
                 throw .invalidArgs("The option \(key) must not contain control characters")
@@ -43,9 +48,16 @@ public struct RegisterOptions: Sendable, Equatable {
 
 /// Reads typed entries of an `a{sv}` for options and hints.
 enum OptionReader {
+    /// The longest string option or hint accepted, in UTF-8 bytes: names
+    /// and tags are short, and a client must not grow undod without bound.
+    static let maximumLength = 4_096
+
     static func string(_ options: [String: DBusValue], _ key: String) throws(ServiceError) -> String? {
         guard let value = options[key] else { return nil }
         guard case .string(let s) = value else { throw wrongType(key, "s", value) }
+        guard s.utf8.count <= maximumLength else {
+            throw .invalidArgs("The option \(key) must be at most \(maximumLength) bytes")
+        }
         return s
     }
     static func uint32(_ options: [String: DBusValue], _ key: String) throws(ServiceError) -> UInt32? {

@@ -21,6 +21,8 @@ public enum ServiceError: Error, Sendable, Equatable {
     case clientFailed(name: String, message: String)
     /// The owner said the group can no longer be applied; it was dropped.
     case obsolete
+    /// A group whose payloads could not be sent back in one D-Bus message.
+    case tooLargeToSend(bytes: Int)
     /// The store could not write: the change was not made.
     case storageFailed(String)
     /// The store could not write an undo or redo the owner already applied:
@@ -71,6 +73,9 @@ public enum ServiceError: Error, Sendable, Equatable {
         case .storageFailed(let reason):
             return named("StorageFailed", "undod could not save the history of \(subject) (\(reason)); "
                 + "the change was not made: free disk space or check the state directory, then try again.")
+        case .tooLargeToSend(let bytes):
+            return named("PayloadTooLarge", "The group pushed to \(subject) would take \(bytes) bytes in one "
+                + "D-Bus message, more than the bus carries: split it into smaller groups.")
         case .notSaved(let reason):
             return named("StorageFailed", "The change to \(subject) was applied and is kept in memory, "
                 + "but it is not yet on disk (\(reason)): free disk space or check the state directory; "

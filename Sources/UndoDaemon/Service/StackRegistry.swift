@@ -43,7 +43,7 @@ public final class StackRegistry {
     public func add(_ record: StackRecord) {
         byNumber[record.number] = record
         byIdentity[Identity(appId: record.appId, document: record.document)] = record.number
-        nextNumber = max(nextNumber, record.number + 1)
+        nextNumber = max(nextNumber, record.number &+ 1)
     }
 
     /// Removes a stack.
@@ -54,7 +54,7 @@ public final class StackRegistry {
 
     /// Takes the number for a new stack.
     public func takeNumber() -> UInt64 {
-        defer { nextNumber += 1 }
+        defer { nextNumber &+= 1 }
         return nextNumber
     }
 

@@ -31,6 +31,8 @@ public final class UndoService {
     private var applier: Applier?
     private var announcedFocus = "/"
     private var heldReplies: [HeldReply] = []
+    /// Signals that announce a change, sent once it is saved.
+    private var heldAnnouncements: [(stack: UInt64, announce: () -> Void)] = []
     /// Each persistent stack as it was before this turn's first change to
     /// it, to put back if the turn's commit fails.
     private var turnBackups: [UInt64: UndoStack] = [:]
@@ -101,7 +103,7 @@ public final class UndoService {
             record = StackRecord(
                 number: registry.takeNumber(), appId: appId, document: document, title: appId, owner: caller,
                 requestedLevels: 0, requestedMaxBytes: 0, persistent: config.persist, globalTrigger: true,
-                stack: UndoStack())
+                stack: UndoStack(baseStateTag: options.stateTag ?? ""))
             registry.add(record)
         }
         if let title = options.title { record.title = title.isEmpty ? appId : title }
@@ -125,7 +127,7 @@ public final class UndoService {
             log.notice("\(record.displayName): the history no longer matches the document "
                 + "(state tag “\(stateTag)” ≠ “\(record.stack.presentStateTag)”), so it starts empty.")
             discarded = Self.allGroups(of: record.stack)
-            record.stack = UndoStack(settings: record.stack.settings)
+            record.stack = UndoStack(settings: record.stack.settings, baseStateTag: stateTag)
         }
         record.owner = caller
         record.detachedSince = nil
@@ -179,7 +181,10 @@ public final class UndoService {
             mergeKey: try OptionReader.string(raw, "merge_key") ?? "",
             mergeWindowMilliseconds: try OptionReader.uint32(raw, "merge_window_ms"),
             stateTag: try OptionReader.string(raw, "state_tag") ?? "")
+        if let inFlight = record.stack.inFlight { throw .model(.busy(inFlight.direction)) }
         loadTopActions(of: record)
+        try Self.checkSendable(actions, mergingInto: hints.mergeKey.isEmpty ? nil : record.stack.topUndoGroup,
+                               key: hints.mergeKey)
         let actionsBefore = record.stack.topUndoGroup?.actions.count ?? 0
         willChange(record)
         let result: PushResult
@@ -193,8 +198,10 @@ public final class UndoService {
         enforceBudget()
         let written = GroupChange(id: result.group, firstNewAction: result.merged ? actionsBefore : 0)
         changed(record, groups: [written] + (result.discarded + result.dropped).map { GroupChange(id: $0) })
-        objects.emitSignal(path: record.path, interface: Undo1Interfaces.stack.name, member: "Pushed",
-                           arguments: [.uint64(result.group), .string(name), .bool(result.merged)])
+        afterCommit(of: record) { [objects] in
+            objects.emitSignal(path: record.path, interface: Undo1Interfaces.stack.name, member: "Pushed",
+                               arguments: [.uint64(result.group), .string(name), .bool(result.merged)])
+        }
         return result
     }
 
@@ -219,6 +226,7 @@ public final class UndoService {
     /// `SetClean`.
     public func setClean(_ record: StackRecord, caller: String) throws(ServiceError) {
         try requireOwner(record, caller)
+        if let inFlight = record.stack.inFlight { throw .model(.busy(inFlight.direction)) }
         willChange(record)
         do { try record.stack.setClean() } catch { throw .model(error) }
         changed(record)
@@ -227,6 +235,7 @@ public final class UndoService {
     /// `Clear`.
     public func clear(_ record: StackRecord, caller: String) throws(ServiceError) {
         try requireOwner(record, caller)
+        if let inFlight = record.stack.inFlight { throw .model(.busy(inFlight.direction)) }
         let groups = Self.allGroups(of: record.stack)
         willChange(record)
         do { try record.stack.clear() } catch { throw .model(error) }
@@ -294,8 +303,41 @@ public final class UndoService {
     /// Keeps `record`'s history as it is before this turn's first change, so
     /// a failed commit can put it back.
     private func willChange(_ record: StackRecord) {
-        guard record.persistent, turnBackups[record.number] == nil else { return }
+        guard record.persistent, record.stack.inFlight == nil, turnBackups[record.number] == nil else { return }
         turnBackups[record.number] = record.stack
+    }
+
+    /// The most a group's payloads of one direction may take on the wire:
+    /// `Apply` carries them in one `aay`, and D-Bus refuses an array over
+    /// 64 MiB (each payload costs up to 7 bytes of framing).
+    static let sendableBytes = (64 << 20) - (64 << 10)
+
+    /// Refuses a push whose group (with the top group, when it may merge)
+    /// could not be sent back to its owner in one `Apply`.
+    private static func checkSendable(_ actions: [Action], mergingInto top: ActionGroup?, key: String) throws(ServiceError) {
+        let merged = (top?.mergeKey == key ? top?.actions ?? [] : []) + actions
+        let undo = merged.reduce(0) { $0 + $1.undo.count + 7 }
+        let redo = merged.reduce(0) { $0 + $1.redo.count + 7 }
+        guard max(undo, redo) <= sendableBytes else { throw .tooLargeToSend(bytes: max(undo, redo)) }
+    }
+
+    /// Runs `announce` once this turn's changes to `record` are saved: at
+    /// once for a memory-only stack, never when the commit fails and the
+    /// change is taken back.
+    private func afterCommit(of record: StackRecord, _ announce: @escaping () -> Void) {
+        if record.persistent, store.needsCommit(counters: counters) {
+            heldAnnouncements.append((record.number, announce))
+        } else {
+            announce()
+        }
+    }
+
+    /// Puts the settings in force on `record` once no apply is in flight (a
+    /// reload skips stacks that are busy).
+    func settleSettings(of record: StackRecord) {
+        guard record.stack.inFlight == nil, record.settings(config: config) != record.stack.settings else { return }
+        let dropped = applySettings(to: record)
+        changed(record, groups: dropped.map { GroupChange(id: $0) })
     }
 
     // MARK: Owners and lifetime
@@ -329,7 +371,8 @@ public final class UndoService {
     private func scheduleExpiry() {
         if let ttlTimer { loop.remove(ttlTimer) }
         ttlTimer = nil
-        let ttl = Int64(clamping: config.detachedTTLMilliseconds) * 1_000
+        let ttl = Int64(clamping: config.detachedTTLMilliseconds).multipliedReportingOverflow(by: 1_000)
+            .overflow ? Int64.max : Int64(clamping: config.detachedTTLMilliseconds) * 1_000
         let now = clock.now
         var next: Int64?
         for record in registry.all {
@@ -438,7 +481,15 @@ public final class UndoService {
     /// Sends a reply once what it reports is stored: at once when nothing
     /// waits for a commit, else at the end of this turn, after the commit.
     func deliver(_ durability: Durability, send: @escaping () -> Void, fail: @escaping (DBusError) -> Void) {
-        if store.hasPendingChanges {
+        let mustWait: Bool
+        switch durability {
+        case .change(let record) where !record.persistent, .applied(let record) where !record.persistent:
+            // A memory-only stack waits only for its new ids to be reserved.
+            mustWait = !store.hasReserved(counters)
+        default:
+            mustWait = store.needsCommit(counters: counters)
+        }
+        if mustWait {
             heldReplies.append(HeldReply(durability: durability, send: send, fail: fail))
         } else {
             send()
@@ -464,24 +515,34 @@ public final class UndoService {
             lastFailure = error.description
         }
         let replies = heldReplies
+        let announcements = heldAnnouncements
         let backups = turnBackups
         heldReplies.removeAll()
+        heldAnnouncements.removeAll()
         turnBackups.removeAll()
         defer { appliedThisTurn.removeAll() }
         guard let failure else {
+            for (_, announce) in announcements { announce() }
             for reply in replies { reply.send() }
             return
         }
-        // Take back this turn's changes, except on stacks whose undo or redo
-        // the owner already applied: their document moved, so memory must too.
+        // Take back this turn's changes, except on stacks whose owner applied
+        // an undo or redo this turn or has one out now: their document moved
+        // (or may), so memory must stay with it.
+        var reverted: Set<UInt64> = []
         for (number, backup) in backups where !appliedThisTurn.contains(number) {
-            guard let record = registry.byNumber[number] else { continue }
+            guard let record = registry.byNumber[number], record.stack.inFlight == nil,
+                  !record.applies.isApplying else { continue }
             record.stack = backup
+            reverted.insert(number)
             announce(record)
         }
+        for (number, announce) in announcements where !reverted.contains(number) { announce() }
         for reply in replies {
             switch reply.durability {
-            case .change(let record) where !appliedThisTurn.contains(record.number):
+            case .change(let record) where !record.persistent, .applied(let record) where !record.persistent:
+                reply.send()
+            case .change(let record) where reverted.contains(record.number):
                 reply.fail(ServiceError.storageFailed(failure.description).dbusError(stack: record.displayName))
             case .change(let record), .applied(let record):
                 reply.fail(ServiceError.notSaved(failure.description).dbusError(stack: record.displayName))
@@ -491,4 +552,5 @@ public final class UndoService {
         }
         announceFocus()
     }
+
 }

@@ -18,10 +18,15 @@ public protocol HistoryStore: AnyObject {
     /// Brings the actions of `record`'s top undo and redo groups into memory
     /// (they stay on disk until needed).
     func loadTopActions(of record: StackRecord) throws(StoreError)
-    /// Whether changes wait for a commit.
-    var hasPendingChanges: Bool { get }
-    /// Writes every pending change and `counters` in one transaction. On
-    /// failure nothing of it is written and the changes stay pending.
+    /// Whether anything must be written before replies may leave: pending
+    /// changes, or counters past what the store has reserved on disk.
+    func needsCommit(counters: StoreCounters) -> Bool
+    /// Whether numbers and ids up to `counters` are reserved on disk already.
+    func hasReserved(_ counters: StoreCounters) -> Bool
+    /// Writes every pending change in one transaction, and reserves stack
+    /// numbers and group ids ahead of `counters` so they are never handed
+    /// out twice, even after a crash. On failure nothing of it is written and
+    /// the changes stay pending.
     func commit(counters: StoreCounters) throws(StoreError)
     /// The daemon is stopping: leave the files tidy (everything committed
     /// already).

@@ -14,8 +14,10 @@ public final class MemoryHistoryStore: HistoryStore {
     public func stackRemoved(number: UInt64) {}
     /// Every action is in memory already.
     public func loadTopActions(of record: StackRecord) throws(StoreError) {}
-    /// Never anything pending.
-    public var hasPendingChanges: Bool { false }
+    /// Never anything to write.
+    public func needsCommit(counters: StoreCounters) -> Bool { false }
+    /// Nothing survives, so nothing can be handed out twice.
+    public func hasReserved(_ counters: StoreCounters) -> Bool { true }
     /// Nothing to commit.
     public func commit(counters: StoreCounters) throws(StoreError) {}
     /// Nothing to tidy.

@@ -13,8 +13,11 @@ public final class SQLiteHistoryStore: HistoryStore {
     private var removed: Set<UInt64> = []
     /// Stacks whose rows are on disk.
     private var onDisk: Set<UInt64> = []
-    /// The counters last written.
-    private var writtenCounters: StoreCounters?
+    /// The counters reserved on disk: numbers and ids below them may be
+    /// handed out without a write.
+    private var reserved = StoreCounters(nextStackNumber: 0, nextGroupID: 0)
+    /// How far ahead of use numbers and ids are reserved.
+    static let reserveStacks: UInt64 = 64, reserveGroups: UInt64 = 4_096
 
     /// A store over an opened database.
     public init(database: HistoryDatabase) {
@@ -35,7 +38,7 @@ public final class SQLiteHistoryStore: HistoryStore {
     public func load(config: DaemonConfig, now: Int64) throws(StoreError) -> (stacks: [StackRecord], counters: StoreCounters) {
         do {
             return try loadAll(config: config, now: now)
-        } catch {
+        } catch where error.isCorruption {
             try database.startFresh(now: now, because: error.description)
             onDisk.removeAll()
             return try loadAll(config: config, now: now)
@@ -44,9 +47,16 @@ public final class SQLiteHistoryStore: HistoryStore {
 
     private func loadAll(config: DaemonConfig, now: Int64) throws(StoreError) -> (stacks: [StackRecord], counters: StoreCounters) {
         let counters = try database.loadCounters()
+        reserved = StoreCounters(nextStackNumber: counters.nextStack, nextGroupID: counters.nextGroup)
         var records: [StackRecord] = []
         for stored in try database.loadStacks() {
             let row = stored.row
+            // Values a damaged file could hold that no run of undod writes.
+            let limit: UInt64 = 1 << 62
+            guard row.number > 0, row.number < limit, row.baseStateID < limit,
+                  (stored.undo + stored.redo).allSatisfy({ $0.id > 0 && $0.id < limit && $0.bytes < limit }) else {
+                throw StoreError("stack \(row.number) holds numbers no undod writes", corruption: true)
+            }
             let unlimited = StackSettings(levels: 0, maxBytes: .max, mergeWindowMilliseconds: config.mergeWindowMilliseconds)
             let snapshot = StackSnapshot(settings: unlimited, undo: stored.undo, redo: stored.redo,
                                          baseStateID: row.baseStateID, baseStateTag: row.baseStateTag,
@@ -55,7 +65,7 @@ public final class SQLiteHistoryStore: HistoryStore {
             do {
                 stack = try UndoStack(restoring: snapshot)
             } catch {
-                throw StoreError("stack \(row.number) does not hold together (\(error.reason))")
+                throw StoreError("stack \(row.number) does not hold together (\(error.reason))", corruption: true)
             }
             let record = StackRecord(
                 number: row.number, appId: row.appId, document: row.document, title: row.title, owner: "",
@@ -102,7 +112,7 @@ public final class SQLiteHistoryStore: HistoryStore {
             let actions = try database.actions(ofGroup: group.id)
             guard record.stack.loadActions(actions, forGroup: group.id) else {
                 throw StoreError("the store holds \(actions.count) actions for group \(group.id) that do not add up "
-                    + "to its \(group.bytes) bytes: it is corrupt")
+                    + "to its \(group.bytes) bytes: it is corrupt", corruption: true)
             }
         }
     }
@@ -116,10 +126,19 @@ public final class SQLiteHistoryStore: HistoryStore {
         }
     }
 
-    public var hasPendingChanges: Bool { !dirty.isEmpty || !removed.isEmpty }
+    public func needsCommit(counters: StoreCounters) -> Bool {
+        !dirty.isEmpty || !removed.isEmpty || !hasReserved(counters)
+    }
+
+    public func hasReserved(_ counters: StoreCounters) -> Bool {
+        counters.nextStackNumber < reserved.nextStackNumber && counters.nextGroupID < reserved.nextGroupID
+    }
 
     public func commit(counters: StoreCounters) throws(StoreError) {
-        guard hasPendingChanges || counters != writtenCounters else { return }
+        guard needsCommit(counters: counters) else { return }
+        let reserving = StoreCounters(
+            nextStackNumber: max(reserved.nextStackNumber, counters.nextStackNumber &+ Self.reserveStacks),
+            nextGroupID: max(reserved.nextGroupID, counters.nextGroupID &+ Self.reserveGroups))
         try database.begin()
         do throws(StoreError) {
             for number in removed { try database.deleteStack(number) }
@@ -135,7 +154,7 @@ public final class SQLiteHistoryStore: HistoryStore {
                     }
                 }
             }
-            try database.saveCounters(nextStack: counters.nextStackNumber, nextGroup: counters.nextGroupID)
+            try database.saveCounters(nextStack: reserving.nextStackNumber, nextGroup: reserving.nextGroupID)
             try database.commit()
         } catch {
             database.rollback()
@@ -146,7 +165,7 @@ public final class SQLiteHistoryStore: HistoryStore {
         onDisk.formUnion(dirty.keys)
         removed.removeAll()
         dirty.removeAll()
-        writtenCounters = counters
+        reserved = reserving
     }
 
     /// Folds the write-ahead log into the database file and empties it.
