@@ -1,0 +1,311 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DBus
+
+/// One run of the benchmark: a private bus, the loop, a connection that
+/// watches undod's name, and the six measurements.
+final class Bench {
+    let options: BenchOptions
+    let scale: Scale
+    let scratch: Scratch
+    let bus: PrivateBus
+    let loop = EventLoop()
+    /// Sees undod take its name (and nothing else).
+    let watcher: Connection
+
+    /// Starts the bus and the watcher.
+    init(options: BenchOptions, scratch: Scratch) throws(BenchError) {
+        self.options = options
+        self.scale = options.quick ? .quick : .full
+        self.scratch = scratch
+        bus = try PrivateBus(scratch: scratch, executable: options.dbusDaemon)
+        do {
+            watcher = try Connection(address: bus.address, loop: loop)
+        } catch {
+            bus.stop()
+            throw BenchError("Cannot connect to the private bus: \(error.message)")
+        }
+    }
+
+    /// Closes the connections and stops the bus.
+    func shutDown() {
+        watcher.close()
+        bus.stop()
+    }
+
+    /// Payloads of `size` bytes; the content does not matter to undod.
+    static func payload(_ size: Int, _ seed: UInt8) -> [UInt8] {
+        (0..<size).map { UInt8(truncatingIfNeeded: $0) &+ seed }
+    }
+
+    /// Starts an undod with `config` on `stateDirectory`.
+    func startUndod(_ label: String, config: String, stateDirectory: String) throws(BenchError) -> UndodInstance {
+        try UndodInstance(executable: options.undodPath, address: bus.address, watcher: watcher, scratch: scratch,
+                          label: label, config: config, stateDirectory: stateDirectory)
+    }
+
+    /// Prints progress on stderr (never in the way of `--json` on stdout).
+    func progress(_ text: String) {
+        var line = "undod-bench: \(text)\n"
+        line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    }
+
+    // MARK: The rows
+
+    static func row1() -> Row {
+        Row(number: 1, key: "latency", title: "Push ÷ Ping, round trip", unit: "×", digits: 2,
+            target: Target(bound: .atMost, limit: 1.10, digits: 2))
+    }
+    static func row2() -> Row {
+        Row(number: 2, key: "throughput", title: "Push ÷ Ping, calls/s with 128 in flight", unit: "×", digits: 2,
+            target: Target(bound: .atLeast, limit: 0.90, digits: 2))
+    }
+    static func row3() -> Row {
+        Row(number: 3, key: "trigger", title: "UndoFocused (with Apply) ÷ Ping", unit: "Pings", digits: 2,
+            target: Target(bound: .atMost, limit: 2.3, digits: 1))
+    }
+    static func row4() -> Row {
+        Row(number: 4, key: "persistent_push", title: "persistent ÷ memory-only Push", unit: "×", digits: 2,
+            target: Target(bound: .atMost, limit: 1.3, digits: 1))
+    }
+    static func row5() -> Row {
+        Row(number: 5, key: "bytes_per_group", title: "resident bytes per group beyond payloads", unit: "B",
+            digits: 0, target: Target(bound: .atMost, limit: 200, digits: 0))
+    }
+    static func row6() -> Row {
+        Row(number: 6, key: "startup", title: "start-up, stored groups − empty store", unit: "ms", digits: 1,
+            target: Target(bound: .atMost, limit: 300, digits: 0))
+    }
+
+    /// Runs the rows the options ask for, in order; a row that cannot be
+    /// measured says why and the others still run.
+    func run() -> [Row] {
+        var rows: [Row] = []
+        let wanted = options.only
+        if !wanted.isDisjoint(with: [1, 2, 3, 4]) {
+            rows += busRows(wanted)
+        }
+        if wanted.contains(5) {
+            var row = Self.row5()
+            let start = Clock.now()
+            do { try measureMemory(&row) } catch { row.error = error.description }
+            progress("row 5 done in \(Report.format(Clock.seconds(since: start), digits: 1)) s")
+            rows.append(row)
+        }
+        if wanted.contains(6) {
+            var row = Self.row6()
+            let start = Clock.now()
+            do { try measureStartup(&row) } catch { row.error = error.description }
+            progress("row 6 done in \(Report.format(Clock.seconds(since: start), digits: 1)) s")
+            rows.append(row)
+        }
+        return rows
+    }
+
+    // MARK: Rows 1–4: one undod, one app, one trigger
+
+    /// The stacks and connections rows 1–4 share.
+    struct Setup {
+        let undod: UndodInstance
+        let app: BenchApp
+        let trigger: Connection
+        let memoryStack: String
+        let persistentStack: String
+        let triggerStack: String
+    }
+
+    private func busRows(_ wanted: Set<Int>) -> [Row] {
+        var rows = [Self.row1(), Self.row2(), Self.row3(), Self.row4()].filter { wanted.contains($0.number) }
+        let setup: Setup
+        do {
+            setup = try makeSetup()
+        } catch {
+            for index in rows.indices { rows[index].error = error.description }
+            return rows
+        }
+        defer {
+            setup.trigger.close()
+            setup.app.close()
+            setup.undod.kill()
+        }
+        for index in rows.indices {
+            let start = Clock.now()
+            do {
+                switch rows[index].number {
+                case 1: try measureLatency(&rows[index], setup)
+                case 2: try measureThroughput(&rows[index], setup)
+                case 3: try measureTrigger(&rows[index], setup)
+                default: try measurePersistence(&rows[index], setup)
+                }
+            } catch {
+                rows[index].error = error.description
+            }
+            progress("row \(rows[index].number) done in \(Report.format(Clock.seconds(since: start), digits: 1)) s")
+        }
+        do {
+            try setup.undod.stop()
+        } catch {
+            progress("warning: \(error.description)")
+        }
+        return rows
+    }
+
+    private func makeSetup() throws(BenchError) -> Setup {
+        let state = try scratch.directory("state-main")
+        let undod = try startUndod("undod-main", config: """
+            # undod-bench, rows 1-4: the defaults, with focus by recency.
+            [focus]
+            strategy = recent
+            [notify]
+            enabled = false
+            """, stateDirectory: state)
+        do throws(BenchError) {
+            let app = try BenchApp(address: bus.address, loop: loop)
+            let trigger: Connection
+            do {
+                trigger = try Connection(address: bus.address, loop: loop)
+            } catch {
+                throw BenchError("Cannot connect to the private bus: \(error.message)")
+            }
+            let child = undod.process
+            let memory = try app.register("bench.memory", ["persist": .bool(false)], child: child)
+            let persistent = try app.register("bench.persistent", ["persist": .bool(true)], child: child)
+            let triggerStack = try app.register(
+                "bench.trigger", ["persist": .bool(false), "limit": .uint32(UInt32(scale.triggerCalls + 16))],
+                child: child)
+            let setup = Setup(undod: undod, app: app, trigger: trigger, memoryStack: memory,
+                              persistentStack: persistent, triggerStack: triggerStack)
+            // Warm both sides up: code paths, allocator, the bus's caches.
+            _ = try CallRunner.sequential(app.connection, try pings(setup, scale.warmUp, from: app.connection),
+                                          what: "Ping", child: child)
+            for stack in [memory, persistent] {
+                _ = try CallRunner.sequential(app.connection, try pushes(stack, scale.warmUp), what: "Push",
+                                              child: child)
+            }
+            return setup
+        } catch {
+            undod.kill()
+            throw error
+        }
+    }
+
+    private func pings(_ setup: Setup, _ count: Int, from connection: Connection) throws(BenchError) -> [Message] {
+        var messages: [Message] = []
+        messages.reserveCapacity(count)
+        for _ in 0..<count { messages.append(try Calls.ping(setup.undod.uniqueName)) }
+        return messages
+    }
+
+    private static let undoPayload = payload(64, 1)
+    private static let redoPayload = payload(64, 2)
+
+    private func pushes(_ stack: String, _ count: Int) throws(BenchError) -> [Message] {
+        var messages: [Message] = []
+        messages.reserveCapacity(count)
+        for _ in 0..<count {
+            messages.append(try Calls.push(stack: stack, undo: Self.undoPayload, redo: Self.redoPayload))
+        }
+        return messages
+    }
+
+    /// Row 1: the median round trip of a Push and of a Ping, from the same
+    /// connection, one call at a time.
+    private func measureLatency(_ row: inout Row, _ setup: Setup) throws(BenchError) {
+        let app = setup.app.connection
+        let child = setup.undod.process
+        let n = scale.latencyCalls
+        let (push, ping) = try Rounds.interleave(scale.latencyRounds, { () throws(BenchError) in
+            let messages = try pushes(setup.memoryStack, n)
+            return Summary.medianMicroseconds(try CallRunner.sequential(app, messages, what: "Push", child: child).times)
+        }, { () throws(BenchError) in
+            let messages = try pings(setup, n, from: app)
+            return Summary.medianMicroseconds(try CallRunner.sequential(app, messages, what: "Ping", child: child).times)
+        })
+        row.summary = Summary(zip(push, ping).map { $0 / $1 })
+        let pushMedian = Summary(push).median, pingMedian = Summary(ping).median
+        row.detail = "Push \(Report.format(pushMedian, digits: 1)) µs, Ping \(Report.format(pingMedian, digits: 1)) µs "
+            + "(medians of \(n) calls a round, \(scale.latencyRounds) rounds; 64 B undo + 64 B redo)"
+        row.values = [("push_us", pushMedian), ("ping_us", pingMedian)]
+    }
+
+    /// Row 2: calls per second with `inFlight` unanswered at all times.
+    private func measureThroughput(_ row: inout Row, _ setup: Setup) throws(BenchError) {
+        let app = setup.app.connection
+        let child = setup.undod.process
+        let n = scale.throughputCalls
+        let inFlight = scale.inFlight
+        let (push, ping) = try Rounds.interleave(scale.throughputRounds, { () throws(BenchError) in
+            let messages = try pushes(setup.memoryStack, n)
+            let elapsed = try CallRunner.pipelined(app, count: n, inFlight: inFlight, what: "Push", child: child) {
+                messages[$0]
+            }
+            return Double(n) / (Double(elapsed) / 1e9)
+        }, { () throws(BenchError) in
+            let messages = try pings(setup, n, from: app)
+            let elapsed = try CallRunner.pipelined(app, count: n, inFlight: inFlight, what: "Ping", child: child) {
+                messages[$0]
+            }
+            return Double(n) / (Double(elapsed) / 1e9)
+        })
+        row.summary = Summary(zip(push, ping).map { $0 / $1 })
+        let pushMedian = Summary(push).median, pingMedian = Summary(ping).median
+        row.detail = "Push \(Report.format(pushMedian, digits: 0))/s, Ping \(Report.format(pingMedian, digits: 0))/s "
+            + "(\(n) calls a round, \(inFlight) in flight, \(scale.throughputRounds) rounds)"
+        row.values = [("push_per_s", pushMedian), ("ping_per_s", pingMedian)]
+    }
+
+    /// Row 3: `UndoFocused` from a separate trigger connection, answered only
+    /// after undod's `Apply` to the app (this process) comes back — four
+    /// trips through the bus — against one Ping from the same connection.
+    private func measureTrigger(_ row: inout Row, _ setup: Setup) throws(BenchError) {
+        let trigger = setup.trigger
+        let child = setup.undod.process
+        let n = scale.triggerCalls
+        let (undo, ping) = try Rounds.interleave(scale.triggerRounds, { () throws(BenchError) in
+            // Untimed: fill the trigger stack; the pushes also focus it.
+            let fill = try pushes(setup.triggerStack, n)
+            _ = try CallRunner.pipelined(setup.app.connection, count: n, inFlight: scale.inFlight,
+                                         what: "Push to the trigger stack", child: child) { fill[$0] }
+            var messages: [Message] = []
+            for _ in 0..<n { messages.append(try Calls.undoFocused()) }
+            let appliesBefore = setup.app.applies
+            let result = try CallRunner.sequential(trigger, messages, what: "UndoFocused", child: child)
+            guard result.last?.arguments.first?.string == setup.triggerStack else {
+                throw BenchError("UndoFocused undid on \(result.last?.arguments.first?.string ?? "nothing"), "
+                    + "not on the bench's trigger stack \(setup.triggerStack).")
+            }
+            guard setup.app.applies - appliesBefore == n else {
+                throw BenchError("\(n) UndoFocused calls made \(setup.app.applies - appliesBefore) Apply calls.")
+            }
+            return Summary.medianMicroseconds(result.times)
+        }, { () throws(BenchError) in
+            let messages = try pings(setup, n, from: trigger)
+            return Summary.medianMicroseconds(try CallRunner.sequential(trigger, messages, what: "Ping", child: child).times)
+        })
+        row.summary = Summary(zip(undo, ping).map { $0 / $1 })
+        let undoMedian = Summary(undo).median, pingMedian = Summary(ping).median
+        row.detail = "UndoFocused \(Report.format(undoMedian, digits: 1)) µs, Ping \(Report.format(pingMedian, digits: 1)) µs; "
+            + "the floor is 2 Pings (\(n) calls a round, \(scale.triggerRounds) rounds)"
+        row.values = [("undo_focused_us", undoMedian), ("ping_us", pingMedian)]
+    }
+
+    /// Row 4: Push round trips to a persistent stack and a memory-only one.
+    private func measurePersistence(_ row: inout Row, _ setup: Setup) throws(BenchError) {
+        let app = setup.app.connection
+        let child = setup.undod.process
+        let n = scale.latencyCalls
+        let (persistent, memory) = try Rounds.interleave(scale.latencyRounds, { () throws(BenchError) in
+            let messages = try pushes(setup.persistentStack, n)
+            return Summary.medianMicroseconds(try CallRunner.sequential(app, messages, what: "Push", child: child).times)
+        }, { () throws(BenchError) in
+            let messages = try pushes(setup.memoryStack, n)
+            return Summary.medianMicroseconds(try CallRunner.sequential(app, messages, what: "Push", child: child).times)
+        })
+        row.summary = Summary(zip(persistent, memory).map { $0 / $1 })
+        let persistentMedian = Summary(persistent).median, memoryMedian = Summary(memory).median
+        row.detail = "persistent \(Report.format(persistentMedian, digits: 1)) µs, "
+            + "memory-only \(Report.format(memoryMedian, digits: 1)) µs (\(n) calls a round, \(scale.latencyRounds) rounds)"
+        row.values = [("persistent_us", persistentMedian), ("memory_us", memoryMedian)]
+    }
+}
