@@ -72,6 +72,16 @@ public final class Message {
         return message
     }
 
+    /// A new, unsent message with the same header and arguments (libdbus's
+    /// `dbus_message_copy`: no serial yet, so it can be sent on its own).
+    /// Far cheaper than building the same message again, since libdbus
+    /// rewrites the header's signature field for every argument appended at
+    /// the top level; for clients that send many alike calls. Nil only when
+    /// memory runs out.
+    public func copy() -> Message? {
+        dbus_message_copy(raw).map { Message(owning: $0) }
+    }
+
     /// A successful reply to this call carrying `arguments`.
     func makeReply(_ arguments: [DBusValue]) throws(DBusError) -> Message {
         guard let raw = dbus_message_new_method_return(self.raw) else {
