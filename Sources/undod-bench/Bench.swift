@@ -191,41 +191,45 @@ final class Bench {
     }
 
     private func pings(_ setup: Setup, _ count: Int, from connection: Connection) throws(BenchError) -> [Message] {
-        var messages: [Message] = []
-        messages.reserveCapacity(count)
-        for _ in 0..<count { messages.append(try Calls.ping(setup.undod.uniqueName)) }
-        return messages
+        try Calls.copies(of: try Calls.ping(setup.undod.uniqueName), count)
     }
 
     private static let undoPayload = payload(64, 1)
     private static let redoPayload = payload(64, 2)
 
     private func pushes(_ stack: String, _ count: Int) throws(BenchError) -> [Message] {
-        var messages: [Message] = []
-        messages.reserveCapacity(count)
-        for _ in 0..<count {
-            messages.append(try Calls.push(stack: stack, undo: Self.undoPayload, redo: Self.redoPayload))
+        try Calls.copies(of: try Calls.push(stack: stack, undo: Self.undoPayload, redo: Self.redoPayload), count)
+    }
+
+    /// Rounds of `calls` pairs of calls on one connection, the two sides
+    /// alternating call by call; one figure per round for each side: the
+    /// median round trip in microseconds.
+    private func pairedRounds(_ rounds: Int, _ connection: Connection, child: ChildProcess, what: (String, String),
+                              a: () throws(BenchError) -> [Message], b: () throws(BenchError) -> [Message],
+                              check: (Message?) throws(BenchError) -> Void = { _ in })
+        throws(BenchError) -> (a: [Double], b: [Double]) {
+        var first: [Double] = [], second: [Double] = []
+        for _ in 0..<rounds {
+            let result = try CallRunner.alternating(connection, try a(), try b(), what: what, child: child)
+            try check(result.lastA)
+            first.append(Summary.medianMicroseconds(result.a))
+            second.append(Summary.medianMicroseconds(result.b))
         }
-        return messages
+        return (first, second)
     }
 
     /// Row 1: the median round trip of a Push and of a Ping, from the same
     /// connection, one call at a time.
     private func measureLatency(_ row: inout Row, _ setup: Setup) throws(BenchError) {
-        let app = setup.app.connection
-        let child = setup.undod.process
         let n = scale.latencyCalls
-        let (push, ping) = try Rounds.interleave(scale.latencyRounds, { () throws(BenchError) in
-            let messages = try pushes(setup.memoryStack, n)
-            return Summary.medianMicroseconds(try CallRunner.sequential(app, messages, what: "Push", child: child).times)
-        }, { () throws(BenchError) in
-            let messages = try pings(setup, n, from: app)
-            return Summary.medianMicroseconds(try CallRunner.sequential(app, messages, what: "Ping", child: child).times)
-        })
+        let (push, ping) = try pairedRounds(
+            scale.latencyRounds, setup.app.connection, child: setup.undod.process, what: ("Push", "Ping"),
+            a: { () throws(BenchError) in try pushes(setup.memoryStack, n) },
+            b: { () throws(BenchError) in try pings(setup, n, from: setup.app.connection) })
         row.summary = Summary(zip(push, ping).map { $0 / $1 })
         let pushMedian = Summary(push).median, pingMedian = Summary(ping).median
         row.detail = "Push \(Report.format(pushMedian, digits: 1)) µs, Ping \(Report.format(pingMedian, digits: 1)) µs "
-            + "(medians of \(n) calls a round, \(scale.latencyRounds) rounds; 64 B undo + 64 B redo)"
+            + "(medians of \(n) calls a side a round, alternating, \(scale.latencyRounds) rounds; 64 B undo + 64 B redo)"
         row.values = [("push_us", pushMedian), ("ping_us", pingMedian)]
     }
 
@@ -259,53 +263,49 @@ final class Bench {
     /// after undod's `Apply` to the app (this process) comes back — four
     /// trips through the bus — against one Ping from the same connection.
     private func measureTrigger(_ row: inout Row, _ setup: Setup) throws(BenchError) {
-        let trigger = setup.trigger
         let child = setup.undod.process
         let n = scale.triggerCalls
-        let (undo, ping) = try Rounds.interleave(scale.triggerRounds, { () throws(BenchError) in
-            // Untimed: fill the trigger stack; the pushes also focus it.
-            let fill = try pushes(setup.triggerStack, n)
-            _ = try CallRunner.pipelined(setup.app.connection, count: n, inFlight: scale.inFlight,
-                                         what: "Push to the trigger stack", child: child) { fill[$0] }
-            var messages: [Message] = []
-            for _ in 0..<n { messages.append(try Calls.undoFocused()) }
-            let appliesBefore = setup.app.applies
-            let result = try CallRunner.sequential(trigger, messages, what: "UndoFocused", child: child)
-            guard result.last?.arguments.first?.string == setup.triggerStack else {
-                throw BenchError("UndoFocused undid on \(result.last?.arguments.first?.string ?? "nothing"), "
-                    + "not on the bench's trigger stack \(setup.triggerStack).")
-            }
-            guard setup.app.applies - appliesBefore == n else {
-                throw BenchError("\(n) UndoFocused calls made \(setup.app.applies - appliesBefore) Apply calls.")
-            }
-            return Summary.medianMicroseconds(result.times)
-        }, { () throws(BenchError) in
-            let messages = try pings(setup, n, from: trigger)
-            return Summary.medianMicroseconds(try CallRunner.sequential(trigger, messages, what: "Ping", child: child).times)
-        })
+        var appliesBefore = 0
+        let (undo, ping) = try pairedRounds(
+            scale.triggerRounds, setup.trigger, child: child, what: ("UndoFocused", "Ping"),
+            a: { () throws(BenchError) in
+                // Untimed: fill the trigger stack; the pushes also focus it.
+                let fill = try pushes(setup.triggerStack, n)
+                _ = try CallRunner.pipelined(setup.app.connection, count: n, inFlight: scale.inFlight,
+                                             what: "Push to the trigger stack", child: child) { fill[$0] }
+                appliesBefore = setup.app.applies
+                return try Calls.copies(of: try Calls.undoFocused(), n)
+            },
+            b: { () throws(BenchError) in try pings(setup, n, from: setup.trigger) },
+            check: { (last: Message?) throws(BenchError) in
+                guard last?.arguments.first?.string == setup.triggerStack else {
+                    throw BenchError("UndoFocused undid on \(last?.arguments.first?.string ?? "nothing"), "
+                        + "not on the bench's trigger stack \(setup.triggerStack).")
+                }
+                guard setup.app.applies - appliesBefore == n else {
+                    throw BenchError("\(n) UndoFocused calls made \(setup.app.applies - appliesBefore) Apply calls.")
+                }
+            })
         row.summary = Summary(zip(undo, ping).map { $0 / $1 })
         let undoMedian = Summary(undo).median, pingMedian = Summary(ping).median
         row.detail = "UndoFocused \(Report.format(undoMedian, digits: 1)) µs, Ping \(Report.format(pingMedian, digits: 1)) µs; "
-            + "the floor is 2 Pings (\(n) calls a round, \(scale.triggerRounds) rounds)"
+            + "the floor is 2 Pings (\(n) calls a side a round, alternating, \(scale.triggerRounds) rounds)"
         row.values = [("undo_focused_us", undoMedian), ("ping_us", pingMedian)]
     }
 
     /// Row 4: Push round trips to a persistent stack and a memory-only one.
     private func measurePersistence(_ row: inout Row, _ setup: Setup) throws(BenchError) {
-        let app = setup.app.connection
-        let child = setup.undod.process
         let n = scale.latencyCalls
-        let (persistent, memory) = try Rounds.interleave(scale.latencyRounds, { () throws(BenchError) in
-            let messages = try pushes(setup.persistentStack, n)
-            return Summary.medianMicroseconds(try CallRunner.sequential(app, messages, what: "Push", child: child).times)
-        }, { () throws(BenchError) in
-            let messages = try pushes(setup.memoryStack, n)
-            return Summary.medianMicroseconds(try CallRunner.sequential(app, messages, what: "Push", child: child).times)
-        })
+        let (persistent, memory) = try pairedRounds(
+            scale.latencyRounds, setup.app.connection, child: setup.undod.process,
+            what: ("Push to the persistent stack", "Push to the memory-only stack"),
+            a: { () throws(BenchError) in try pushes(setup.persistentStack, n) },
+            b: { () throws(BenchError) in try pushes(setup.memoryStack, n) })
         row.summary = Summary(zip(persistent, memory).map { $0 / $1 })
         let persistentMedian = Summary(persistent).median, memoryMedian = Summary(memory).median
         row.detail = "persistent \(Report.format(persistentMedian, digits: 1)) µs, "
-            + "memory-only \(Report.format(memoryMedian, digits: 1)) µs (\(n) calls a round, \(scale.latencyRounds) rounds)"
+            + "memory-only \(Report.format(memoryMedian, digits: 1)) µs (\(n) calls a side a round, alternating, "
+            + "\(scale.latencyRounds) rounds)"
         row.values = [("persistent_us", persistentMedian), ("memory_us", memoryMedian)]
     }
 }

@@ -48,6 +48,21 @@ enum Calls {
         try make("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.Peer", "Ping", [])
     }
 
+    /// `count` unsent copies of `template` (copying is far cheaper than
+    /// building: libdbus rewrites the header for every top-level argument).
+    static func copies(of template: Message, _ count: Int) throws(BenchError) -> [Message] {
+        var messages: [Message] = []
+        messages.reserveCapacity(count)
+        for _ in 0..<count { messages.append(try copy(template)) }
+        return messages
+    }
+
+    /// One unsent copy of `template`.
+    static func copy(_ template: Message) throws(BenchError) -> Message {
+        guard let copy = template.copy() else { throw BenchError("Out of memory while copying a message.") }
+        return copy
+    }
+
     private static func make(_ destination: String, _ path: String, _ interface: String, _ member: String,
                              _ arguments: [DBusValue]) throws(BenchError) -> Message {
         do {
@@ -85,6 +100,36 @@ enum CallRunner {
             }
         }
         return (times, last)
+    }
+
+    /// Sends the calls of `a` and `b` alternately, one at a time (a b, b a,
+    /// a b, …), so that both sides meet the same state of a noisy machine;
+    /// returns each side's round trips in nanoseconds and each side's last
+    /// reply.
+    static func alternating(_ connection: Connection, _ a: [Message], _ b: [Message], what: (String, String),
+                            child: ChildProcess? = nil) throws(BenchError)
+        -> (a: [Int64], b: [Int64], lastA: Message?, lastB: Message?) {
+        var timesA: [Int64] = [], timesB: [Int64] = []
+        var lastA: Message?, lastB: Message?
+        timesA.reserveCapacity(a.count)
+        timesB.reserveCapacity(b.count)
+        for index in 0..<max(a.count, b.count) {
+            let aFirst = index % 2 == 0
+            for side in aFirst ? [0, 1] : [1, 0] {
+                let messages = side == 0 ? a : b
+                guard index < messages.count else { continue }
+                let (times, last) = try sequential(connection, [messages[index]], what: side == 0 ? what.0 : what.1,
+                                                   child: child)
+                if side == 0 {
+                    timesA += times
+                    lastA = last
+                } else {
+                    timesB += times
+                    lastB = last
+                }
+            }
+        }
+        return (timesA, timesB, lastA, lastB)
     }
 
     /// Sends `count` calls keeping `inFlight` of them unanswered at every
