@@ -13,10 +13,13 @@ final class Bench {
     let loop = EventLoop()
     /// Sees undod take its name (and nothing else).
     let watcher: Connection
+    /// When the run's budget ends (monotonic nanoseconds).
+    let deadline: Int64
 
     /// Starts the bus and the watcher.
-    init(options: BenchOptions, scratch: Scratch) throws(BenchError) {
+    init(options: BenchOptions, scratch: Scratch, deadline: Int64) throws(BenchError) {
         self.options = options
+        self.deadline = deadline
         self.scale = options.quick ? .quick : .full
         self.scratch = scratch
         bus = try PrivateBus(scratch: scratch, executable: options.dbusDaemon)
@@ -43,6 +46,19 @@ final class Bench {
     func startUndod(_ label: String, config: String, stateDirectory: String) throws(BenchError) -> UndodInstance {
         try UndodInstance(executable: options.undodPath, address: bus.address, watcher: watcher, scratch: scratch,
                           label: label, config: config, stateDirectory: stateDirectory)
+    }
+
+    /// Milliseconds left of the budget, less `reserve`, and never under one
+    /// second: how long a long phase may wait.
+    func remainingMilliseconds(reserve: Int = 0) -> Int {
+        max(1_000, Int((deadline - Clock.now()) / 1_000_000) - reserve)
+    }
+
+    /// Throws when the budget is spent, before a row starts.
+    func checkBudget(_ what: String) throws(BenchError) {
+        guard Clock.now() < deadline else {
+            throw BenchError("Not measured: the run's time budget (--time-limit) was spent before \(what).")
+        }
     }
 
     /// Prints progress on stderr (never in the way of `--json` on stdout).
@@ -89,14 +105,20 @@ final class Bench {
         if wanted.contains(5) {
             var row = Self.row5()
             let start = Clock.now()
-            do { try measureMemory(&row) } catch { row.error = error.description }
+            do {
+                try checkBudget("row 5")
+                try measureMemory(&row)
+            } catch { row.error = error.description }
             progress("row 5 done in \(Report.format(Clock.seconds(since: start), digits: 1)) s")
             rows.append(row)
         }
         if wanted.contains(6) {
             var row = Self.row6()
             let start = Clock.now()
-            do { try measureStartup(&row) } catch { row.error = error.description }
+            do {
+                try checkBudget("row 6")
+                try measureStartup(&row)
+            } catch { row.error = error.description }
             progress("row 6 done in \(Report.format(Clock.seconds(since: start), digits: 1)) s")
             rows.append(row)
         }
@@ -132,6 +154,7 @@ final class Bench {
         for index in rows.indices {
             let start = Clock.now()
             do {
+                try checkBudget("row \(rows[index].number)")
                 switch rows[index].number {
                 case 1: try measureLatency(&rows[index], setup)
                 case 2: try measureThroughput(&rows[index], setup)

@@ -17,7 +17,9 @@ enum BenchCommand {
             return 2
         }
         let scale: Scale = options.quick ? .quick : .full
-        RunGuard.install(seconds: options.timeLimit ?? scale.timeLimit)
+        let budget = options.timeLimit ?? scale.timeLimit
+        // The last resort: if a wait somewhere were not bounded after all.
+        RunGuard.install(seconds: budget + 15)
         let start = Clock.now()
         let scratch: Scratch
         do {
@@ -29,7 +31,8 @@ enum BenchCommand {
         defer { scratch.remove() }
         let rows: [Row]
         do {
-            let bench = try Bench(options: options, scratch: scratch)
+            let bench = try Bench(options: options, scratch: scratch,
+                                  deadline: start + Int64(budget) * 1_000_000_000)
             rows = bench.run()
             bench.shutDown()
         } catch {

@@ -17,7 +17,7 @@ final class UndodInstance {
     let logPath: String
     private let watcher: Connection
 
-    /// Starts undod and waits (at most 30 s) until it owns its name. The
+    /// Starts undod and waits (at most 20 s) until it owns its name. The
     /// watcher must be on the same bus and loop; it subscribes before the
     /// process starts, so the moment of ownership is never missed.
     init(executable: String, address: String, watcher: Connection, scratch: Scratch, label: String,
@@ -45,7 +45,7 @@ final class UndodInstance {
             arguments: ["--address", address, "--config", configPath, "--state-dir", stateDirectory],
             name: "undod (\(label))", stderr: log.fd)
         do {
-            try watcher.loop.wait(for: "undod to own \(Calls.busName)", timeoutMilliseconds: 30_000, child: process) {
+            try watcher.loop.wait(for: "undod to own \(Calls.busName)", timeoutMilliseconds: 20_000, child: process) {
                 owner != nil
             }
         } catch {
@@ -70,7 +70,7 @@ final class UndodInstance {
 
     /// Stops it with SIGTERM (it flushes and exits) and waits at most
     /// `graceMilliseconds`; then SIGKILL. Throws unless it exited with 0 in time.
-    func stop(graceMilliseconds: Int = 30_000) throws(BenchError) {
+    func stop(graceMilliseconds: Int = 10_000) throws(BenchError) {
         guard process.isRunning else {
             throw BenchError("\(process.name) had already exited (status \(process.exitCode ?? -1)): \(Scratch.tail(of: logPath))")
         }
