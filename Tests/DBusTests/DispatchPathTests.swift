@@ -54,3 +54,42 @@ import Testing
         #expect(try f.client.callAndWait(template, timeoutMilliseconds: 5_000).arguments == [.uint32(20)])
     }
 }
+
+/// Messages built body first carry the same header as libdbus's own
+/// constructors make, and foreign clients read them.
+@Suite struct MessageBuildingTests {
+    @Test func signalsAndCallsHaveTheirHeaderFields() throws {
+        let signal = try Message.signal(path: "/a/b", interface: "test.If", member: "Changed",
+                                        arguments: [.uint64(7), .string("x"), .bool(true)])
+        #expect(signal.kind == .signal)
+        #expect(signal.path == "/a/b" && signal.interface == "test.If" && signal.member == "Changed")
+        #expect(signal.noReplyExpected, "libdbus marks signals as expecting no reply")
+        #expect(signal.signature == "tsb")
+        #expect(signal.arguments == [.uint64(7), .string("x"), .bool(true)])
+
+        let call = try Message.methodCall(destination: ":1.7", path: "/a", interface: nil, member: "Do",
+                                          arguments: [.objectPath("/x"), .uint64(1), .string("undo"),
+                                                      .byteArrays([[1, 2], []])])
+        #expect(call.kind == .methodCall)
+        #expect(call.destination == ":1.7" && call.path == "/a" && call.interface == nil && call.member == "Do")
+        #expect(!call.noReplyExpected)
+        #expect(call.signature == "otsaay")
+    }
+
+    @Test func repliesOfSeveralValuesReachOurClientAndGdbus() throws {
+        let f = try Fixture()
+        f.objects.export(path: "/three", interfaces: [
+            Interface("test.Three", methods: [
+                .init("Get", outputs: [.init("o", "o"), .init("t", "t"), .init("s", "s")]) { call in
+                    call.reply([.objectPath("/x/y"), .uint64(42), .string("Typing")])
+                },
+            ]),
+        ])
+        #expect(try f.call("/three", "test.Three", "Get") == [.objectPath("/x/y"), .uint64(42), .string("Typing")])
+        let gdbus = try runTool(["gdbus", "call", "--address", f.bus.address, "--dest", f.server.uniqueName,
+                                 "--object-path", "/three", "--method", "test.Three.Get"], loop: f.loop)
+        #expect(gdbus.status == 0, "\(gdbus.errors)")
+        #expect(gdbus.output.contains("objectpath '/x/y'") && gdbus.output.contains("42")
+            && gdbus.output.contains("'Typing'"))
+    }
+}
