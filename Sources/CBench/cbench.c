@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "cbench.h"
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
@@ -99,6 +100,35 @@ int cbench_reap(pid_t pid, int *code) {
     else if (WIFSIGNALED(status)) *code = 128 + WTERMSIG(status);
     else *code = -1;
     return 1;
+}
+
+/* The CPUs the bench was allowed when it first asked. */
+static cpu_set_t original_cpus;
+static int original_known;
+
+static void remember_cpus(void) {
+    if (original_known) return;
+    CPU_ZERO(&original_cpus);
+    if (sched_getaffinity(0, sizeof original_cpus, &original_cpus) == 0) original_known = 1;
+}
+
+int cbench_last_allowed_cpu(void) {
+    remember_cpus();
+    if (!original_known) return -1;
+    for (int cpu = CPU_SETSIZE - 1; cpu >= 0; cpu--) {
+        if (CPU_ISSET(cpu, &original_cpus)) return cpu;
+    }
+    return -1;
+}
+
+int cbench_pin(pid_t pid, int cpu) {
+    remember_cpus();
+    if (!original_known) return -1;
+    if (cpu < 0) return sched_setaffinity(pid, sizeof original_cpus, &original_cpus);
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    return sched_setaffinity(pid, sizeof one, &one);
 }
 
 int cbench_pipe(int fds[2]) {

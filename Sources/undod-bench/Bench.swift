@@ -15,11 +15,14 @@ final class Bench {
     let watcher: Connection
     /// When the run's budget ends (monotonic nanoseconds).
     let deadline: Int64
+    /// The CPU rows 1, 3 and 4 run on, or nil (`--no-pin`, or unknown).
+    let pinnedCPU: Int32?
 
     /// Starts the bus and the watcher.
     init(options: BenchOptions, scratch: Scratch, deadline: Int64) throws(BenchError) {
         self.options = options
         self.deadline = deadline
+        pinnedCPU = options.pin ? CPUPin.chosen : nil
         self.scale = options.quick ? .quick : .full
         self.scratch = scratch
         bus = try PrivateBus(scratch: scratch, executable: options.dbusDaemon)
@@ -151,8 +154,15 @@ final class Bench {
             setup.app.close()
             setup.undod.kill()
         }
+        let processes = [0, bus.pid, setup.undod.process.pid]
+        defer { CPUPin.set(processes, cpu: nil) }
         for index in rows.indices {
             let start = Clock.now()
+            // Throughput needs every CPU; the round trips run on one.
+            let cpu = rows[index].number == 2 ? nil : pinnedCPU
+            if !CPUPin.set(processes, cpu: cpu) {
+                progress("warning: could not set the CPU affinity; row \(rows[index].number) runs unpinned")
+            }
             do {
                 try checkBudget("row \(rows[index].number)")
                 switch rows[index].number {
@@ -251,35 +261,70 @@ final class Bench {
             b: { () throws(BenchError) in try pings(setup, n, from: setup.app.connection) })
         row.summary = Summary(zip(push, ping).map { $0 / $1 })
         let pushMedian = Summary(push).median, pingMedian = Summary(ping).median
-        row.detail = "Push \(Report.format(pushMedian, digits: 1)) µs, Ping \(Report.format(pingMedian, digits: 1)) µs "
-            + "(medians of \(n) calls a side a round, alternating, \(scale.latencyRounds) rounds; 64 B undo + 64 B redo)"
+        row.detail = "Push \(Report.format(pushMedian, digits: 1)) µs, Ping \(Report.format(pingMedian, digits: 1)) µs, "
+            + "+\(Report.format(pushMedian - pingMedian, digits: 1)) µs (medians of \(n) calls a side a round, alternating, \(scale.latencyRounds) rounds; 64 B undo + 64 B redo)"
         row.values = [("push_us", pushMedian), ("ping_us", pingMedian)]
     }
 
-    /// Row 2: calls per second with `inFlight` unanswered at all times.
+    /// CPU time three processes spent, in nanoseconds.
+    struct CPUTimes {
+        var undod: Int64 = 0, bus: Int64 = 0, bench: Int64 = 0
+
+        /// The present totals of undod (`pid`), the bus and this process.
+        static func now(undod pid: pid_t, bus: pid_t) -> CPUTimes {
+            CPUTimes(undod: ProcFile.cpuNanoseconds(pid) ?? 0, bus: ProcFile.cpuNanoseconds(bus) ?? 0,
+                     bench: ProcFile.cpuNanoseconds(getpid()) ?? 0)
+        }
+
+        static func - (a: CPUTimes, b: CPUTimes) -> CPUTimes {
+            CPUTimes(undod: a.undod - b.undod, bus: a.bus - b.bus, bench: a.bench - b.bench)
+        }
+
+        static func += (a: inout CPUTimes, b: CPUTimes) {
+            a = CPUTimes(undod: a.undod + b.undod, bus: a.bus + b.bus, bench: a.bench + b.bench)
+        }
+
+        /// Microseconds a call, as words.
+        func perCall(_ calls: Int) -> String {
+            let each = { (ns: Int64) in Report.format(Double(ns) / Double(max(1, calls)) / 1_000, digits: 1) }
+            return "undod \(each(undod)), bus \(each(bus)), bench \(each(bench)) µs"
+        }
+    }
+
+    /// Row 2: calls per second with `inFlight` unanswered at all times; and
+    /// the CPU time each process spent a call, which says who bounds it.
     private func measureThroughput(_ row: inout Row, _ setup: Setup) throws(BenchError) {
         let app = setup.app.connection
         let child = setup.undod.process
         let n = scale.throughputCalls
         let inFlight = scale.inFlight
+        var pushCPU = CPUTimes(), pingCPU = CPUTimes()
+        func side(_ messages: [Message], _ what: String, _ cpu: inout CPUTimes) throws(BenchError) -> Double {
+            let before = CPUTimes.now(undod: child.pid, bus: bus.pid)
+            let elapsed = try CallRunner.pipelined(app, count: n, inFlight: inFlight, what: what, child: child) {
+                messages[$0]
+            }
+            cpu += CPUTimes.now(undod: child.pid, bus: bus.pid) - before
+            return Double(n) / (Double(elapsed) / 1e9)
+        }
         let (push, ping) = try Rounds.interleave(scale.throughputRounds, { () throws(BenchError) in
-            let messages = try pushes(setup.memoryStack, n)
-            let elapsed = try CallRunner.pipelined(app, count: n, inFlight: inFlight, what: "Push", child: child) {
-                messages[$0]
-            }
-            return Double(n) / (Double(elapsed) / 1e9)
+            try side(try pushes(setup.memoryStack, n), "Push", &pushCPU)
         }, { () throws(BenchError) in
-            let messages = try pings(setup, n, from: app)
-            let elapsed = try CallRunner.pipelined(app, count: n, inFlight: inFlight, what: "Ping", child: child) {
-                messages[$0]
-            }
-            return Double(n) / (Double(elapsed) / 1e9)
+            try side(try pings(setup, n, from: app), "Ping", &pingCPU)
         })
         row.summary = Summary(zip(push, ping).map { $0 / $1 })
         let pushMedian = Summary(push).median, pingMedian = Summary(ping).median
+        let calls = n * scale.throughputRounds
         row.detail = "Push \(Report.format(pushMedian, digits: 0))/s, Ping \(Report.format(pingMedian, digits: 0))/s "
-            + "(\(n) calls a round, \(inFlight) in flight, \(scale.throughputRounds) rounds)"
-        row.values = [("push_per_s", pushMedian), ("ping_per_s", pingMedian)]
+            + "(\(n) calls a round, \(inFlight) in flight, \(scale.throughputRounds) rounds); CPU a call: "
+            + "Push \(pushCPU.perCall(calls)); Ping \(pingCPU.perCall(calls))"
+        row.values = [("push_per_s", pushMedian), ("ping_per_s", pingMedian),
+                      ("push_cpu_undod_us", Double(pushCPU.undod) / Double(calls) / 1_000),
+                      ("push_cpu_bus_us", Double(pushCPU.bus) / Double(calls) / 1_000),
+                      ("push_cpu_bench_us", Double(pushCPU.bench) / Double(calls) / 1_000),
+                      ("ping_cpu_undod_us", Double(pingCPU.undod) / Double(calls) / 1_000),
+                      ("ping_cpu_bus_us", Double(pingCPU.bus) / Double(calls) / 1_000),
+                      ("ping_cpu_bench_us", Double(pingCPU.bench) / Double(calls) / 1_000)]
     }
 
     /// Row 3: `UndoFocused` from a separate trigger connection, answered only
@@ -311,8 +356,8 @@ final class Bench {
             })
         row.summary = Summary(zip(undo, ping).map { $0 / $1 })
         let undoMedian = Summary(undo).median, pingMedian = Summary(ping).median
-        row.detail = "UndoFocused \(Report.format(undoMedian, digits: 1)) µs, Ping \(Report.format(pingMedian, digits: 1)) µs; "
-            + "the floor is 2 Pings (\(n) calls a side a round, alternating, \(scale.triggerRounds) rounds)"
+        row.detail = "UndoFocused \(Report.format(undoMedian, digits: 1)) µs, Ping \(Report.format(pingMedian, digits: 1)) µs, "
+            + "+\(Report.format(undoMedian - 2 * pingMedian, digits: 1)) µs over 2 Pings, the floor (\(n) calls a side a round, alternating, \(scale.triggerRounds) rounds)"
         row.values = [("undo_focused_us", undoMedian), ("ping_us", pingMedian)]
     }
 

@@ -30,9 +30,11 @@ enum BenchCommand {
         }
         defer { scratch.remove() }
         let rows: [Row]
+        let pinned: Int32?
         do {
             let bench = try Bench(options: options, scratch: scratch,
                                   deadline: start + Int64(budget) * 1_000_000_000)
+            pinned = bench.pinnedCPU
             rows = bench.run()
             bench.shutDown()
         } catch {
@@ -45,8 +47,8 @@ enum BenchCommand {
         let mode = options.quick ? "quick" : "full"
         let seconds = Clock.seconds(since: start)
         let text = options.json
-            ? Report.json(rows, machine: machine, mode: mode, seconds: seconds)
-            : Report.table(rows, machine: machine, mode: mode, seconds: seconds)
+            ? Report.json(rows, machine: machine, mode: mode, seconds: seconds, pinnedCPU: pinned)
+            : Report.table(rows, machine: machine, mode: mode, seconds: seconds, pinnedCPU: pinned)
         print(text, terminator: "")
         return rows.contains { $0.summary == nil } ? 1 : 0
     }

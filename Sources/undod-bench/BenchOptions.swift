@@ -14,6 +14,8 @@ struct BenchOptions {
     var dbusDaemon = "/usr/bin/dbus-daemon"
     /// `--only 1,3`: run only these rows.
     var only: Set<Int> = Set(1...6)
+    /// `--no-pin`: let the latency rows' processes float over every CPU.
+    var pin = true
     /// `--time-limit S`: the run's budget; rows still running fail at S
     /// seconds, and everything is killed at S + 15.
     var timeLimit: Int?
@@ -22,7 +24,7 @@ struct BenchOptions {
         undod-bench — how close undod sits to the bus floor
 
         USAGE
-          undod-bench [--quick] [--json] [--only ROWS] [--undod PATH]
+          undod-bench [--quick] [--json] [--only ROWS] [--no-pin] [--undod PATH]
                       [--dbus-daemon PATH] [--time-limit SECONDS]
 
         Starts its own private dbus-daemon and undod (never your session bus),
@@ -40,6 +42,9 @@ struct BenchOptions {
           --quick            fewer rounds, smaller counts (100,000 groups, 10,000 stored)
           --json             print one JSON object instead of the table
           --only ROWS        run only these rows, e.g. --only 1,2
+          --no-pin           rows 1, 3, 4 normally run the bench, the bus and undod
+                             on one CPU, so that a round trip measures the work on
+                             its path, not the scheduler; this lets them float
           --undod PATH       the undod to measure (default: next to undod-bench)
           --dbus-daemon PATH the bus daemon (default: /usr/bin/dbus-daemon)
           --time-limit S     the run's budget: a row still running at S seconds fails
@@ -70,6 +75,7 @@ struct BenchOptions {
             switch argument {
             case "--quick": options.quick = true
             case "--json": options.json = true
+            case "--no-pin": options.pin = false
             case "--undod":
                 guard let path = value(argument) else { return .failure(.usage("--undod needs a path")) }
                 options.undod = path

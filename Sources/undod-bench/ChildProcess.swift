@@ -105,3 +105,24 @@ enum RunGuard {
         return (fds[0], fds[1])
     }
 }
+
+/// Which CPUs processes may run on. The latency rows put the bench, the bus
+/// and undod on one CPU: every hop is then a switch on that CPU, and a round
+/// trip measures the work along the path rather than where the scheduler
+/// placed three processes on few cores and how long idle cores take to wake
+/// (on a 2-vCPU VM a Ping takes ~42 µs or ~85 µs depending on that alone).
+enum CPUPin {
+    /// The CPU the latency rows use: the highest-numbered one the bench may
+    /// run on; nil when it cannot tell.
+    static var chosen: Int32? {
+        let cpu = cbench_last_allowed_cpu()
+        return cpu >= 0 ? cpu : nil
+    }
+
+    /// Keeps `pids` (0 = the bench) on `cpu`; nil: on every CPU the bench
+    /// started with. Returns whether every one moved.
+    @discardableResult
+    static func set(_ pids: [pid_t], cpu: Int32?) -> Bool {
+        pids.allSatisfy { cbench_pin($0, cpu ?? -1) == 0 }
+    }
+}

@@ -8,6 +8,8 @@ final class PrivateBus {
     /// The address clients connect to.
     let address: String
     private let process: ChildProcess
+    /// The bus daemon's process id.
+    var pid: pid_t { process.pid }
 
     /// Starts the bus and waits (at most 10 s) for it to print its address.
     init(scratch: Scratch, executable: String) throws(BenchError) {

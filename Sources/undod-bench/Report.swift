@@ -83,9 +83,12 @@ struct Machine {
 /// Prints the rows as a table or as one JSON object.
 enum Report {
     /// The table.
-    static func table(_ rows: [Row], machine: Machine, mode: String, seconds: Double) -> String {
+    static func table(_ rows: [Row], machine: Machine, mode: String, seconds: Double, pinnedCPU: Int32?) -> String {
         var out = "undod-bench (\(mode)) on \(machine.description)\n"
-        out += "Each ratio: one figure per round, the two sides interleaved; median [min … max].\n\n"
+        out += "Each ratio: one figure per round, the two sides interleaved; median, min and max over the rounds.\n"
+        out += pinnedCPU.map { "Round trips (rows 1, 3, 4): the bench, the bus and undod all on CPU \($0).\n" }
+            ?? "Round trips (rows 1, 3, 4): processes free to run on any CPU (--no-pin).\n"
+        out += "\n"
         let header = ["#", "measure", "median", "min", "max", "target", ""]
         var lines: [[String]] = [header]
         for row in rows {
@@ -125,9 +128,10 @@ enum Report {
     }
 
     /// One JSON object with the machine, the mode and every row.
-    static func json(_ rows: [Row], machine: Machine, mode: String, seconds: Double) -> String {
+    static func json(_ rows: [Row], machine: Machine, mode: String, seconds: Double, pinnedCPU: Int32?) -> String {
         var fields: [String] = []
         fields.append("\"mode\":\(quote(mode))")
+        fields.append("\"round_trip_cpu\":\(pinnedCPU.map { "\($0)" } ?? "null")")
         fields.append("\"seconds\":\(number(seconds))")
         fields.append("\"machine\":{\"processors\":\(machine.processors),\"cpu_model\":\(quote(machine.cpuModel)),"
             + "\"memory_bytes\":\(machine.memoryBytes),\"kernel\":\(quote(machine.kernel))}")

@@ -93,6 +93,15 @@ final class UndodInstance {
 
 /// Small text files of /proc.
 enum ProcFile {
+    /// Nanoseconds the main thread of `pid` has run on a CPU
+    /// (/proc/PID/schedstat), or nil. undod, dbus-daemon and the bench each
+    /// do all their work on one thread.
+    static func cpuNanoseconds(_ pid: pid_t) -> Int64? {
+        guard let text = read("/proc/\(pid)/schedstat"),
+              let first = text.split(separator: " ").first else { return nil }
+        return Int64(first)
+    }
+
     /// The whole file (at most 64 KiB), or nil.
     static func read(_ path: String) -> String? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)

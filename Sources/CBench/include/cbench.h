@@ -31,6 +31,13 @@ void cbench_install_guard(unsigned seconds);
 /// 0 while it runs; -1 on error (not our child).
 int cbench_reap(pid_t pid, int *code);
 
+/// The highest-numbered CPU this process may run on, or -1.
+int cbench_last_allowed_cpu(void);
+
+/// Lets `pid` (0: this process) run only on `cpu` (`cpu` < 0: on every CPU
+/// this process could run on when the bench started). Returns 0 or -1.
+int cbench_pin(pid_t pid, int cpu);
+
 /// A pipe whose ends are close-on-exec (`pipe2` needs _GNU_SOURCE).
 int cbench_pipe(int fds[2]);
 
