@@ -69,8 +69,13 @@ final class UndodInstance {
     }
 
     /// Stops it with SIGTERM (it flushes and exits) and waits at most
-    /// `graceMilliseconds`; then SIGKILL. Throws unless it exited with 0 in time.
-    func stop(graceMilliseconds: Int = 10_000) throws(BenchError) {
+    /// `graceMilliseconds`; then SIGKILL. Throws unless it exited with 0 in
+    /// time — or, when `toleratingEarlyTerm`, was ended by SIGTERM's default
+    /// action (returns false then): undod installs its SIGTERM handler only
+    /// after RequestName, so a stop just after it took the name can land in
+    /// that window.
+    @discardableResult
+    func stop(graceMilliseconds: Int = 10_000, toleratingEarlyTerm: Bool = false) throws(BenchError) -> Bool {
         guard process.isRunning else {
             throw BenchError("\(process.name) had already exited (status \(process.exitCode ?? -1)): \(Scratch.tail(of: logPath))")
         }
@@ -82,9 +87,11 @@ final class UndodInstance {
         guard process.stop(graceMilliseconds: graceMilliseconds) else {
             throw BenchError("\(process.name) did not stop within \(graceMilliseconds) ms of SIGTERM; killed it.")
         }
+        if toleratingEarlyTerm, process.exitCode == 128 + SIGTERM { return false }
         guard process.exitCode == 0 else {
             throw BenchError("\(process.name) exited with status \(process.exitCode ?? -1) on SIGTERM: \(Scratch.tail(of: logPath))")
         }
+        return true
     }
 
     /// Kills it if it still runs.
