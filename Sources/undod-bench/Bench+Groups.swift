@@ -2,8 +2,9 @@ import DBus
 
 /// Rows 5 and 6: many groups, held in memory or stored.
 extension Bench {
-    /// The payloads of rows 5 and 6: 16 bytes each way.
+    /// The undo payload of rows 5 and 6: 16 bytes.
     static let smallUndo = payload(16, 3)
+    /// The redo payload of rows 5 and 6: 16 bytes.
     static let smallRedo = payload(16, 4)
     /// Payload bytes of one such group.
     static let smallGroupPayload = smallUndo.count + smallRedo.count

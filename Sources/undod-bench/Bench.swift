@@ -6,10 +6,15 @@ import DBus
 /// One run of the benchmark: a private bus, the loop, a connection that
 /// watches undod's name, and the six measurements.
 final class Bench {
+    /// What the command line chose.
     let options: BenchOptions
+    /// How big each measurement is.
     let scale: Scale
+    /// Where configs, state directories and logs go.
     let scratch: Scratch
+    /// The private bus.
     let bus: PrivateBus
+    /// The loop every connection of the bench runs on (this thread).
     let loop = EventLoop()
     /// Sees undod take its name (and nothing else).
     let watcher: Connection
@@ -70,28 +75,34 @@ final class Bench {
         line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
     }
 
-    // MARK: The rows
+    // MARK: The rows: what each measures and its goal
 
+    /// Row 1, not yet measured.
     static func row1() -> Row {
         Row(number: 1, key: "latency", title: "Push ÷ Ping, round trip", unit: "×", digits: 2,
             target: Target(bound: .atMost, limit: 1.10, digits: 2))
     }
+    /// Row 2, not yet measured.
     static func row2() -> Row {
         Row(number: 2, key: "throughput", title: "Push ÷ Ping, calls/s with 128 in flight", unit: "×", digits: 2,
             target: Target(bound: .atLeast, limit: 0.90, digits: 2))
     }
+    /// Row 3, not yet measured.
     static func row3() -> Row {
         Row(number: 3, key: "trigger", title: "UndoFocused (with Apply) ÷ Ping", unit: "Pings", digits: 2,
             target: Target(bound: .atMost, limit: 2.3, digits: 1))
     }
+    /// Row 4, not yet measured.
     static func row4() -> Row {
         Row(number: 4, key: "persistent_push", title: "persistent ÷ memory-only Push", unit: "×", digits: 2,
             target: Target(bound: .atMost, limit: 1.3, digits: 1))
     }
+    /// Row 5, not yet measured.
     static func row5() -> Row {
         Row(number: 5, key: "bytes_per_group", title: "resident bytes per group beyond payloads", unit: "B",
             digits: 0, target: Target(bound: .atMost, limit: 200, digits: 0))
     }
+    /// Row 6, not yet measured.
     static func row6() -> Row {
         Row(number: 6, key: "startup", title: "start-up, stored groups − empty store", unit: "ms", digits: 1,
             target: Target(bound: .atMost, limit: 300, digits: 0))
@@ -132,11 +143,17 @@ final class Bench {
 
     /// The stacks and connections rows 1–4 share.
     struct Setup {
+        /// The undod of rows 1–4.
         let undod: UndodInstance
+        /// The app: it owns the stacks, pushes, and answers Apply.
         let app: BenchApp
+        /// The trigger's connection (row 3's UndoFocused and its Pings).
         let trigger: Connection
+        /// A `persist = false` stack with the default limits.
         let memoryStack: String
+        /// A `persist = true` stack with the default limits.
         let persistentStack: String
+        /// The stack row 3 fills and undoes.
         let triggerStack: String
     }
 
@@ -268,6 +285,7 @@ final class Bench {
 
     /// CPU time three processes spent, in nanoseconds.
     struct CPUTimes {
+        /// Nanoseconds of undod, the bus, and the bench.
         var undod: Int64 = 0, bus: Int64 = 0, bench: Int64 = 0
 
         /// The present totals of undod (`pid`), the bus and this process.
@@ -276,10 +294,12 @@ final class Bench {
                      bench: ProcFile.cpuNanoseconds(getpid()) ?? 0)
         }
 
+        /// The time spent between two readings.
         static func - (a: CPUTimes, b: CPUTimes) -> CPUTimes {
             CPUTimes(undod: a.undod - b.undod, bus: a.bus - b.bus, bench: a.bench - b.bench)
         }
 
+        /// Adds time spent.
         static func += (a: inout CPUTimes, b: CPUTimes) {
             a = CPUTimes(undod: a.undod + b.undod, bus: a.bus + b.bus, bench: a.bench + b.bench)
         }

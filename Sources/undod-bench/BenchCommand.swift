@@ -53,6 +53,7 @@ enum BenchCommand {
         return rows.contains { $0.summary == nil } ? 1 : 0
     }
 
+    /// Writes one line to stderr.
     static func printError(_ line: String) {
         var text = line + "\n"
         text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }

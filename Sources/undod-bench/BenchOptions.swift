@@ -20,6 +20,7 @@ struct BenchOptions {
     /// seconds, and everything is killed at S + 15.
     var timeLimit: Int?
 
+    /// `--help`.
     static let help = """
         undod-bench — how close undod sits to the bus floor
 
