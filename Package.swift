@@ -42,6 +42,7 @@ let package = Package(
         .target(name: "BusHarness", dependencies: ["DBus"], path: "Tests/BusHarness", swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "BusHarness"], swiftSettings: strict),
         .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore"], swiftSettings: strict),
+        .testTarget(name: "UndodBenchTests", dependencies: ["undod-bench"], swiftSettings: strict),
         .testTarget(
             name: "UndoDaemonTests", dependencies: ["DBus", "BusHarness"],
             exclude: [], swiftSettings: strict),
