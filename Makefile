@@ -8,6 +8,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 SWIFT   ?= swift
 BIN      = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
+BENCH_ARGS ?=
 
 .PHONY: all deps build release run test coverage bench install uninstall clean
 
@@ -37,10 +38,13 @@ test: deps
 coverage: deps
 	@bash scripts/coverage.sh
 
+## Builds undod and undod-bench in release mode and measures how close undod
+## sits to the bus floor (BENCHMARKS.md). BENCH_ARGS=--quick for a short run,
+## BENCH_ARGS=--json for one JSON object.
 bench: deps
 	$(SWIFT) build -c release --product undod
 	$(SWIFT) build -c release --product undod-bench
-	"$(BIN)/undod-bench"
+	"$(BIN)/undod-bench" --undod "$(BIN)/undod" $(BENCH_ARGS)
 
 install: release
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" \

@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .executable(name: "undod", targets: ["undod"]),
         .executable(name: "undoctl", targets: ["undoctl"]),
+        .executable(name: "undod-bench", targets: ["undod-bench"]),
         .library(name: "DBus", targets: ["DBus"]),
     ],
     targets: [
@@ -24,6 +25,8 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]),
         // The few C macros and signal-safe functions Swift cannot express.
         .target(name: "CShim", path: "Sources/CShim"),
+        // What undod-bench needs from C: children that die with it, and a guard.
+        .target(name: "CBench", path: "Sources/CBench"),
 
         // Libraries, lowest first.
         .target(name: "DBus", dependencies: ["CDBus", "CShim"], swiftSettings: strict),
@@ -34,11 +37,13 @@ let package = Package(
         // Executables.
         .executableTarget(name: "undod", dependencies: ["UndoDaemon"], swiftSettings: strict),
         .executableTarget(name: "undoctl", dependencies: ["DBus"], swiftSettings: strict),
+        .executableTarget(name: "undod-bench", dependencies: ["DBus", "CBench"], swiftSettings: strict),
 
         // Tests.
         .target(name: "BusHarness", dependencies: ["DBus"], path: "Tests/BusHarness", swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "BusHarness"], swiftSettings: strict),
         .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore"], swiftSettings: strict),
+        .testTarget(name: "UndodBenchTests", dependencies: ["undod-bench"], swiftSettings: strict),
         .testTarget(
             name: "UndoDaemonTests", dependencies: ["DBus", "BusHarness", "UndoCore", "UndoDaemon"],
             exclude: [], swiftSettings: strict),

@@ -4,7 +4,7 @@
 /// Containers keep their element signature, so an empty array still knows
 /// what it is an array of. Byte arrays (`ay`) have their own case because
 /// payloads travel as them and must be cheap to move.
-public indirect enum DBusValue: Sendable, Hashable {
+public enum DBusValue: Sendable, Hashable {
     /// `y`
     case byte(UInt8)
     /// `b`
@@ -39,7 +39,7 @@ public indirect enum DBusValue: Sendable, Hashable {
     /// `(…)`: the fields in order.
     case structure([DBusValue])
     /// `v`: any one value.
-    case variant(DBusValue)
+    indirect case variant(DBusValue)
 
     /// One key and value of a `dict`.
     public struct DictEntry: Sendable, Hashable {

@@ -49,12 +49,12 @@ public final class Message {
         if let destination, !LibDBus.isValidBusName(destination) {
             throw .invalidArgs("“\(destination)” is not a valid bus name.")
         }
-        guard let raw = dbus_message_new_method_call(destination, path, interface, member) else {
-            throw .failed("Out of memory while building a D-Bus message.")
+        return try bodyFirst(LibDBus.MessageType.methodCall, arguments) { raw in
+            (destination.map { dbus_message_set_destination(raw, $0) != 0 } ?? true)
+                && dbus_message_set_path(raw, path) != 0
+                && (interface.map { dbus_message_set_interface(raw, $0) != 0 } ?? true)
+                && dbus_message_set_member(raw, member) != 0
         }
-        let message = Message(owning: raw)
-        try MessageCoder.append(arguments, to: raw)
-        return message
     }
 
     /// A signal `member` of `interface` from `path`.
@@ -64,22 +64,62 @@ public final class Message {
         guard LibDBus.isValidPath(path), LibDBus.isValidInterface(interface), LibDBus.isValidMember(member) else {
             throw .invalidArgs("“\(interface).\(member)” on “\(path)” is not a valid signal.")
         }
-        guard let raw = dbus_message_new_signal(path, interface, member) else {
-            throw .failed("Out of memory while building a D-Bus message.")
+        return try bodyFirst(LibDBus.MessageType.signal, arguments) { raw in
+            // As dbus_message_new_signal does: nobody answers a signal.
+            dbus_message_set_no_reply(raw, 1)
+            return dbus_message_set_path(raw, path) != 0
+                && dbus_message_set_interface(raw, interface) != 0
+                && dbus_message_set_member(raw, member) != 0
         }
+    }
+
+    /// A message of `type` with `arguments`, whose header fields `setFields`
+    /// sets (returning false when memory runs out) after the arguments are in.
+    ///
+    /// libdbus rewrites the header's signature field for every argument
+    /// appended at the top level, and each rewrite walks every field already
+    /// in the header. With the body written into a header that holds nothing
+    /// else yet, a message of three or four arguments costs about 40% fewer
+    /// instructions (the Pushed signal 4.1 → 2.6 µs, an Apply call 7.9 →
+    /// 4.8 µs). The message is the same; only the order of its header fields
+    /// differs, which D-Bus leaves free.
+    private static func bodyFirst(_ type: Int32, _ arguments: [DBusValue],
+                                  setFields: (OpaquePointer) -> Bool) throws(DBusError) -> Message {
+        guard let raw = dbus_message_new(type) else { throw .failed("Out of memory while building a D-Bus message.") }
         let message = Message(owning: raw)
         try MessageCoder.append(arguments, to: raw)
+        guard setFields(raw) else { throw .failed("Out of memory while building a D-Bus message.") }
         return message
+    }
+
+    /// A new, unsent message with the same header and arguments (libdbus's
+    /// `dbus_message_copy`: no serial yet, so it can be sent on its own).
+    /// Far cheaper than building the same message again, since libdbus
+    /// rewrites the header's signature field for every argument appended at
+    /// the top level; for clients that send many alike calls. Nil only when
+    /// memory runs out.
+    public func copy() -> Message? {
+        dbus_message_copy(raw).map { Message(owning: $0) }
     }
 
     /// A successful reply to this call carrying `arguments`.
     func makeReply(_ arguments: [DBusValue]) throws(DBusError) -> Message {
-        guard let raw = dbus_message_new_method_return(self.raw) else {
-            throw .failed("Out of memory while building a D-Bus reply.")
+        guard arguments.count > 1 else {
+            // One argument or none: libdbus's own way costs no more.
+            guard let raw = dbus_message_new_method_return(self.raw) else {
+                throw .failed("Out of memory while building a D-Bus reply.")
+            }
+            let reply = Message(owning: raw)
+            try MessageCoder.append(arguments, to: raw)
+            return reply
         }
-        let reply = Message(owning: raw)
-        try MessageCoder.append(arguments, to: raw)
-        return reply
+        let call = raw
+        // What dbus_message_new_method_return sets, after the body (see bodyFirst).
+        return try Self.bodyFirst(LibDBus.MessageType.methodReturn, arguments) { raw in
+            dbus_message_set_no_reply(raw, 1)
+            return dbus_message_set_reply_serial(raw, dbus_message_get_serial(call)) != 0
+                && (dbus_message_get_sender(call).map { dbus_message_set_destination(raw, $0) != 0 } ?? true)
+        }
     }
 
     /// An error reply to this call. An invalid error name becomes `Failed`,

@@ -70,19 +70,24 @@ public final class ObjectServer {
 
     private func dispatch(_ message: Message) {
         guard let path = message.path, let member = message.member else { return }
-        let call = { (arguments: [DBusValue]) in
-            MethodCall(message: message, arguments: arguments, connection: self.connection)
+        // Almost every call is for a method of one of the object's own
+        // interfaces: find it without building the standard interfaces, which
+        // the full lookup below makes afresh for every call. Own interfaces
+        // come first in that lookup too, so the answer is the same.
+        if let own = objects[path], let method = Self.method(member, interface: message.interface, in: own) {
+            invoke(method, message)
+            return
         }
         let interfaces = servedInterfaces(at: path)
         guard !interfaces.isEmpty else {
-            call([]).fail(DBusError(name: DBusError.Names.unknownObject,
+            fail(message, DBusError(name: DBusError.Names.unknownObject,
                                     message: "No object is exported at \(path); check the path."))
             return
         }
         let candidates: [Interface]
         if let name = message.interface {
             guard let interface = interfaces.first(where: { $0.name == name }) else {
-                call([]).fail(DBusError(name: DBusError.Names.unknownInterface,
+                fail(message, DBusError(name: DBusError.Names.unknownInterface,
                                         message: "The object at \(path) has no interface \(name)."))
                 return
             }
@@ -92,16 +97,34 @@ public final class ObjectServer {
         }
         guard let method = candidates.lazy.flatMap(\.methods).first(where: { $0.name == member }) else {
             let on = message.interface.map { "\($0)." } ?? ""
-            call([]).fail(.unknownMethod("The object at \(path) has no method \(on)\(member)."))
+            fail(message, .unknownMethod("The object at \(path) has no method \(on)\(member)."))
             return
         }
+        invoke(method, message)
+    }
+
+    /// The method `member` of the interface named `interface` (of any, when
+    /// nil) among `interfaces`, searched in order.
+    private static func method(_ member: String, interface: String?, in interfaces: [Interface]) -> Interface.Method? {
+        for candidate in interfaces where interface == nil || candidate.name == interface {
+            if let method = candidate.methods.first(where: { $0.name == member }) { return method }
+        }
+        return nil
+    }
+
+    /// Checks the call's signature against `method` and runs its handler.
+    private func invoke(_ method: Interface.Method, _ message: Message) {
         let signature = message.signature
         guard signature == method.inputSignature else {
-            call([]).fail(.invalidArgs(
-                "\(member) takes arguments of type (\(method.inputSignature)), not (\(signature))."))
+            fail(message, .invalidArgs(
+                "\(method.name) takes arguments of type (\(method.inputSignature)), not (\(signature))."))
             return
         }
-        method.handler(call(message.arguments))
+        method.handler(MethodCall(message: message, arguments: message.arguments, connection: connection))
+    }
+
+    private func fail(_ message: Message, _ error: DBusError) {
+        MethodCall(message: message, arguments: [], connection: connection).fail(error)
     }
 
     /// The interfaces an incoming call may reach at `path`: an exported

@@ -1,0 +1,399 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DBus
+
+/// One run of the benchmark: a private bus, the loop, a connection that
+/// watches undod's name, and the six measurements.
+final class Bench {
+    /// What the command line chose.
+    let options: BenchOptions
+    /// How big each measurement is.
+    let scale: Scale
+    /// Where configs, state directories and logs go.
+    let scratch: Scratch
+    /// The private bus.
+    let bus: PrivateBus
+    /// The loop every connection of the bench runs on (this thread).
+    let loop = EventLoop()
+    /// Sees undod take its name (and nothing else).
+    let watcher: Connection
+    /// When the run's budget ends (monotonic nanoseconds).
+    let deadline: Int64
+    /// The CPU rows 1, 3 and 4 run on, or nil (`--no-pin`, or unknown).
+    let pinnedCPU: Int32?
+
+    /// Starts the bus and the watcher.
+    init(options: BenchOptions, scratch: Scratch, deadline: Int64) throws(BenchError) {
+        self.options = options
+        self.deadline = deadline
+        pinnedCPU = options.pin ? CPUPin.chosen : nil
+        self.scale = options.quick ? .quick : .full
+        self.scratch = scratch
+        bus = try PrivateBus(scratch: scratch, executable: options.dbusDaemon)
+        do {
+            watcher = try Connection(address: bus.address, loop: loop)
+        } catch {
+            bus.stop()
+            throw BenchError("Cannot connect to the private bus: \(error.message)")
+        }
+    }
+
+    /// Closes the connections and stops the bus.
+    func shutDown() {
+        watcher.close()
+        bus.stop()
+    }
+
+    /// Payloads of `size` bytes; the content does not matter to undod.
+    static func payload(_ size: Int, _ seed: UInt8) -> [UInt8] {
+        (0..<size).map { UInt8(truncatingIfNeeded: $0) &+ seed }
+    }
+
+    /// Starts an undod with `config` on `stateDirectory`.
+    func startUndod(_ label: String, config: String, stateDirectory: String) throws(BenchError) -> UndodInstance {
+        try UndodInstance(executable: options.undodPath, address: bus.address, watcher: watcher, scratch: scratch,
+                          label: label, config: config, stateDirectory: stateDirectory)
+    }
+
+    /// Milliseconds left of the budget, less `reserve`, and never under one
+    /// second: how long a long phase may wait.
+    func remainingMilliseconds(reserve: Int = 0) -> Int {
+        max(1_000, Int((deadline - Clock.now()) / 1_000_000) - reserve)
+    }
+
+    /// Throws when the budget is spent, before a row starts.
+    func checkBudget(_ what: String) throws(BenchError) {
+        guard Clock.now() < deadline else {
+            throw BenchError("Not measured: the run's time budget (--time-limit) was spent before \(what).")
+        }
+    }
+
+    /// Prints progress on stderr (never in the way of `--json` on stdout).
+    func progress(_ text: String) {
+        var line = "undod-bench: \(text)\n"
+        line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    }
+
+    // MARK: The rows: what each measures and its goal
+
+    /// Row 1, not yet measured.
+    static func row1() -> Row {
+        Row(number: 1, key: "latency", title: "Push ÷ Ping, round trip", unit: "×", digits: 2,
+            target: Target(bound: .atMost, limit: 1.10, digits: 2))
+    }
+    /// Row 2, not yet measured.
+    static func row2() -> Row {
+        Row(number: 2, key: "throughput", title: "Push ÷ Ping, calls/s with 128 in flight", unit: "×", digits: 2,
+            target: Target(bound: .atLeast, limit: 0.90, digits: 2))
+    }
+    /// Row 3, not yet measured.
+    static func row3() -> Row {
+        Row(number: 3, key: "trigger", title: "UndoFocused (with Apply) ÷ Ping", unit: "Pings", digits: 2,
+            target: Target(bound: .atMost, limit: 2.3, digits: 1))
+    }
+    /// Row 4, not yet measured.
+    static func row4() -> Row {
+        Row(number: 4, key: "persistent_push", title: "persistent ÷ memory-only Push", unit: "×", digits: 2,
+            target: Target(bound: .atMost, limit: 1.3, digits: 1))
+    }
+    /// Row 5, not yet measured.
+    static func row5() -> Row {
+        Row(number: 5, key: "bytes_per_group", title: "resident bytes per group beyond payloads", unit: "B",
+            digits: 0, target: Target(bound: .atMost, limit: 200, digits: 0))
+    }
+    /// Row 6, not yet measured.
+    static func row6() -> Row {
+        Row(number: 6, key: "startup", title: "start-up, stored groups − empty store", unit: "ms", digits: 1,
+            target: Target(bound: .atMost, limit: 300, digits: 0))
+    }
+
+    /// Runs the rows the options ask for, in order; a row that cannot be
+    /// measured says why and the others still run.
+    func run() -> [Row] {
+        var rows: [Row] = []
+        let wanted = options.only
+        if !wanted.isDisjoint(with: [1, 2, 3, 4]) {
+            rows += busRows(wanted)
+        }
+        if wanted.contains(5) {
+            var row = Self.row5()
+            let start = Clock.now()
+            do {
+                try checkBudget("row 5")
+                try measureMemory(&row)
+            } catch { row.error = error.description }
+            progress("row 5 done in \(Report.format(Clock.seconds(since: start), digits: 1)) s")
+            rows.append(row)
+        }
+        if wanted.contains(6) {
+            var row = Self.row6()
+            let start = Clock.now()
+            do {
+                try checkBudget("row 6")
+                try measureStartup(&row)
+            } catch { row.error = error.description }
+            progress("row 6 done in \(Report.format(Clock.seconds(since: start), digits: 1)) s")
+            rows.append(row)
+        }
+        return rows
+    }
+
+    // MARK: Rows 1–4: one undod, one app, one trigger
+
+    /// The stacks and connections rows 1–4 share.
+    struct Setup {
+        /// The undod of rows 1–4.
+        let undod: UndodInstance
+        /// The app: it owns the stacks, pushes, and answers Apply.
+        let app: BenchApp
+        /// The trigger's connection (row 3's UndoFocused and its Pings).
+        let trigger: Connection
+        /// A `persist = false` stack with the default limits.
+        let memoryStack: String
+        /// A `persist = true` stack with the default limits.
+        let persistentStack: String
+        /// The stack row 3 fills and undoes.
+        let triggerStack: String
+    }
+
+    private func busRows(_ wanted: Set<Int>) -> [Row] {
+        var rows = [Self.row1(), Self.row2(), Self.row3(), Self.row4()].filter { wanted.contains($0.number) }
+        let setup: Setup
+        do {
+            setup = try makeSetup()
+        } catch {
+            for index in rows.indices { rows[index].error = error.description }
+            return rows
+        }
+        defer {
+            setup.trigger.close()
+            setup.app.close()
+            setup.undod.kill()
+        }
+        let processes = [0, bus.pid, setup.undod.process.pid]
+        defer { CPUPin.set(processes, cpu: nil) }
+        for index in rows.indices {
+            let start = Clock.now()
+            // Throughput needs every CPU; the round trips run on one.
+            let cpu = rows[index].number == 2 ? nil : pinnedCPU
+            if !CPUPin.set(processes, cpu: cpu) {
+                progress("warning: could not set the CPU affinity; row \(rows[index].number) runs unpinned")
+            }
+            do {
+                try checkBudget("row \(rows[index].number)")
+                switch rows[index].number {
+                case 1: try measureLatency(&rows[index], setup)
+                case 2: try measureThroughput(&rows[index], setup)
+                case 3: try measureTrigger(&rows[index], setup)
+                default: try measurePersistence(&rows[index], setup)
+                }
+            } catch {
+                rows[index].error = error.description
+            }
+            progress("row \(rows[index].number) done in \(Report.format(Clock.seconds(since: start), digits: 1)) s")
+        }
+        do {
+            try setup.undod.stop()
+        } catch {
+            progress("warning: \(error.description)")
+        }
+        return rows
+    }
+
+    private func makeSetup() throws(BenchError) -> Setup {
+        let state = try scratch.directory("state-main")
+        let undod = try startUndod("undod-main", config: """
+            # undod-bench, rows 1-4: the defaults, with focus by recency.
+            [focus]
+            strategy = recent
+            [notify]
+            enabled = false
+            """, stateDirectory: state)
+        do throws(BenchError) {
+            let app = try BenchApp(address: bus.address, loop: loop)
+            let trigger: Connection
+            do {
+                trigger = try Connection(address: bus.address, loop: loop)
+            } catch {
+                throw BenchError("Cannot connect to the private bus: \(error.message)")
+            }
+            let child = undod.process
+            let memory = try app.register("bench.memory", ["persist": .bool(false)], child: child)
+            let persistent = try app.register("bench.persistent", ["persist": .bool(true)], child: child)
+            let triggerStack = try app.register(
+                "bench.trigger", ["persist": .bool(false), "limit": .uint32(UInt32(scale.triggerCalls + 16))],
+                child: child)
+            let setup = Setup(undod: undod, app: app, trigger: trigger, memoryStack: memory,
+                              persistentStack: persistent, triggerStack: triggerStack)
+            // Warm both sides up: code paths, allocator, the bus's caches.
+            _ = try CallRunner.sequential(app.connection, try pings(setup, scale.warmUp, from: app.connection),
+                                          what: "Ping", child: child)
+            for stack in [memory, persistent] {
+                _ = try CallRunner.sequential(app.connection, try pushes(stack, scale.warmUp), what: "Push",
+                                              child: child)
+            }
+            return setup
+        } catch {
+            undod.kill()
+            throw error
+        }
+    }
+
+    private func pings(_ setup: Setup, _ count: Int, from connection: Connection) throws(BenchError) -> [Message] {
+        try Calls.copies(of: try Calls.ping(setup.undod.uniqueName), count)
+    }
+
+    private static let undoPayload = payload(64, 1)
+    private static let redoPayload = payload(64, 2)
+
+    private func pushes(_ stack: String, _ count: Int) throws(BenchError) -> [Message] {
+        try Calls.copies(of: try Calls.push(stack: stack, undo: Self.undoPayload, redo: Self.redoPayload), count)
+    }
+
+    /// Rounds of `calls` pairs of calls on one connection, the two sides
+    /// alternating call by call; one figure per round for each side: the
+    /// median round trip in microseconds.
+    private func pairedRounds(_ rounds: Int, _ connection: Connection, child: ChildProcess, what: (String, String),
+                              a: () throws(BenchError) -> [Message], b: () throws(BenchError) -> [Message],
+                              check: (Message?) throws(BenchError) -> Void = { _ in })
+        throws(BenchError) -> (a: [Double], b: [Double]) {
+        var first: [Double] = [], second: [Double] = []
+        for _ in 0..<rounds {
+            let result = try CallRunner.alternating(connection, try a(), try b(), what: what, child: child)
+            try check(result.lastA)
+            first.append(Summary.medianMicroseconds(result.a))
+            second.append(Summary.medianMicroseconds(result.b))
+        }
+        return (first, second)
+    }
+
+    /// Row 1: the median round trip of a Push and of a Ping, from the same
+    /// connection, one call at a time.
+    private func measureLatency(_ row: inout Row, _ setup: Setup) throws(BenchError) {
+        let n = scale.latencyCalls
+        let (push, ping) = try pairedRounds(
+            scale.latencyRounds, setup.app.connection, child: setup.undod.process, what: ("Push", "Ping"),
+            a: { () throws(BenchError) in try pushes(setup.memoryStack, n) },
+            b: { () throws(BenchError) in try pings(setup, n, from: setup.app.connection) })
+        row.summary = Summary(zip(push, ping).map { $0 / $1 })
+        let pushMedian = Summary(push).median, pingMedian = Summary(ping).median
+        row.detail = "Push \(Report.format(pushMedian, digits: 1)) µs, Ping \(Report.format(pingMedian, digits: 1)) µs, "
+            + "+\(Report.format(pushMedian - pingMedian, digits: 1)) µs (medians of \(n) calls a side a round, alternating, \(scale.latencyRounds) rounds; 64 B undo + 64 B redo)"
+        row.values = [("push_us", pushMedian), ("ping_us", pingMedian)]
+    }
+
+    /// CPU time three processes spent, in nanoseconds.
+    struct CPUTimes {
+        /// Nanoseconds of undod, the bus, and the bench.
+        var undod: Int64 = 0, bus: Int64 = 0, bench: Int64 = 0
+
+        /// The present totals of undod (`pid`), the bus and this process.
+        static func now(undod pid: pid_t, bus: pid_t) -> CPUTimes {
+            CPUTimes(undod: ProcFile.cpuNanoseconds(pid) ?? 0, bus: ProcFile.cpuNanoseconds(bus) ?? 0,
+                     bench: ProcFile.cpuNanoseconds(getpid()) ?? 0)
+        }
+
+        /// The time spent between two readings.
+        static func - (a: CPUTimes, b: CPUTimes) -> CPUTimes {
+            CPUTimes(undod: a.undod - b.undod, bus: a.bus - b.bus, bench: a.bench - b.bench)
+        }
+
+        /// Adds time spent.
+        static func += (a: inout CPUTimes, b: CPUTimes) {
+            a = CPUTimes(undod: a.undod + b.undod, bus: a.bus + b.bus, bench: a.bench + b.bench)
+        }
+
+        /// Microseconds a call, as words.
+        func perCall(_ calls: Int) -> String {
+            let each = { (ns: Int64) in Report.format(Double(ns) / Double(max(1, calls)) / 1_000, digits: 1) }
+            return "undod \(each(undod)), bus \(each(bus)), bench \(each(bench)) µs"
+        }
+    }
+
+    /// Row 2: calls per second with `inFlight` unanswered at all times; and
+    /// the CPU time each process spent a call, which says who bounds it.
+    private func measureThroughput(_ row: inout Row, _ setup: Setup) throws(BenchError) {
+        let app = setup.app.connection
+        let child = setup.undod.process
+        let n = scale.throughputCalls
+        let inFlight = scale.inFlight
+        var pushCPU = CPUTimes(), pingCPU = CPUTimes()
+        func side(_ messages: [Message], _ what: String, _ cpu: inout CPUTimes) throws(BenchError) -> Double {
+            let before = CPUTimes.now(undod: child.pid, bus: bus.pid)
+            let elapsed = try CallRunner.pipelined(app, count: n, inFlight: inFlight, what: what, child: child) {
+                messages[$0]
+            }
+            cpu += CPUTimes.now(undod: child.pid, bus: bus.pid) - before
+            return Double(n) / (Double(elapsed) / 1e9)
+        }
+        let (push, ping) = try Rounds.interleave(scale.throughputRounds, { () throws(BenchError) in
+            try side(try pushes(setup.memoryStack, n), "Push", &pushCPU)
+        }, { () throws(BenchError) in
+            try side(try pings(setup, n, from: app), "Ping", &pingCPU)
+        })
+        row.summary = Summary(zip(push, ping).map { $0 / $1 })
+        let pushMedian = Summary(push).median, pingMedian = Summary(ping).median
+        let calls = n * scale.throughputRounds
+        row.detail = "Push \(Report.format(pushMedian, digits: 0))/s, Ping \(Report.format(pingMedian, digits: 0))/s "
+            + "(\(n) calls a round, \(inFlight) in flight, \(scale.throughputRounds) rounds); CPU a call: "
+            + "Push \(pushCPU.perCall(calls)); Ping \(pingCPU.perCall(calls))"
+        row.values = [("push_per_s", pushMedian), ("ping_per_s", pingMedian),
+                      ("push_cpu_undod_us", Double(pushCPU.undod) / Double(calls) / 1_000),
+                      ("push_cpu_bus_us", Double(pushCPU.bus) / Double(calls) / 1_000),
+                      ("push_cpu_bench_us", Double(pushCPU.bench) / Double(calls) / 1_000),
+                      ("ping_cpu_undod_us", Double(pingCPU.undod) / Double(calls) / 1_000),
+                      ("ping_cpu_bus_us", Double(pingCPU.bus) / Double(calls) / 1_000),
+                      ("ping_cpu_bench_us", Double(pingCPU.bench) / Double(calls) / 1_000)]
+    }
+
+    /// Row 3: `UndoFocused` from a separate trigger connection, answered only
+    /// after undod's `Apply` to the app (this process) comes back — four
+    /// trips through the bus — against one Ping from the same connection.
+    private func measureTrigger(_ row: inout Row, _ setup: Setup) throws(BenchError) {
+        let child = setup.undod.process
+        let n = scale.triggerCalls
+        var appliesBefore = 0
+        let (undo, ping) = try pairedRounds(
+            scale.triggerRounds, setup.trigger, child: child, what: ("UndoFocused", "Ping"),
+            a: { () throws(BenchError) in
+                // Untimed: fill the trigger stack; the pushes also focus it.
+                let fill = try pushes(setup.triggerStack, n)
+                _ = try CallRunner.pipelined(setup.app.connection, count: n, inFlight: scale.inFlight,
+                                             what: "Push to the trigger stack", child: child) { fill[$0] }
+                appliesBefore = setup.app.applies
+                return try Calls.copies(of: try Calls.undoFocused(), n)
+            },
+            b: { () throws(BenchError) in try pings(setup, n, from: setup.trigger) },
+            check: { (last: Message?) throws(BenchError) in
+                guard last?.arguments.first?.string == setup.triggerStack else {
+                    throw BenchError("UndoFocused undid on \(last?.arguments.first?.string ?? "nothing"), "
+                        + "not on the bench's trigger stack \(setup.triggerStack).")
+                }
+                guard setup.app.applies - appliesBefore == n else {
+                    throw BenchError("\(n) UndoFocused calls made \(setup.app.applies - appliesBefore) Apply calls.")
+                }
+            })
+        row.summary = Summary(zip(undo, ping).map { $0 / $1 })
+        let undoMedian = Summary(undo).median, pingMedian = Summary(ping).median
+        row.detail = "UndoFocused \(Report.format(undoMedian, digits: 1)) µs, Ping \(Report.format(pingMedian, digits: 1)) µs, "
+            + "+\(Report.format(undoMedian - 2 * pingMedian, digits: 1)) µs over 2 Pings, the floor (\(n) calls a side a round, alternating, \(scale.triggerRounds) rounds)"
+        row.values = [("undo_focused_us", undoMedian), ("ping_us", pingMedian)]
+    }
+
+    /// Row 4: Push round trips to a persistent stack and a memory-only one.
+    private func measurePersistence(_ row: inout Row, _ setup: Setup) throws(BenchError) {
+        let n = scale.latencyCalls
+        let (persistent, memory) = try pairedRounds(
+            scale.latencyRounds, setup.app.connection, child: setup.undod.process,
+            what: ("Push to the persistent stack", "Push to the memory-only stack"),
+            a: { () throws(BenchError) in try pushes(setup.persistentStack, n) },
+            b: { () throws(BenchError) in try pushes(setup.memoryStack, n) })
+        row.summary = Summary(zip(persistent, memory).map { $0 / $1 })
+        let persistentMedian = Summary(persistent).median, memoryMedian = Summary(memory).median
+        row.detail = "persistent \(Report.format(persistentMedian, digits: 1)) µs, "
+            + "memory-only \(Report.format(memoryMedian, digits: 1)) µs (\(n) calls a side a round, alternating, "
+            + "\(scale.latencyRounds) rounds)"
+        row.values = [("persistent_us", persistentMedian), ("memory_us", memoryMedian)]
+    }
+}

@@ -1,0 +1,180 @@
+import DBus
+
+/// The messages the bench sends, built before the clock starts so that
+/// both sides of a ratio pay only for the round trip.
+enum Calls {
+    /// undod's well-known name.
+    static let busName = "org.undod.Undo1"
+    /// The manager object.
+    static let managerPath = "/org/undod/Undo1"
+
+    /// `org.freedesktop.DBus.Peer.Ping` to `destination` (a unique name):
+    /// libdbus answers it inside the peer's dispatch, so it costs the peer
+    /// only its loop turn — the floor.
+    static func ping(_ destination: String) throws(BenchError) -> Message {
+        try make(destination, managerPath, "org.freedesktop.DBus.Peer", "Ping", [])
+    }
+
+    /// `Stack.Push` of one action with these payloads, no hints.
+    static func push(stack: String, name: String = "Typing", undo: [UInt8], redo: [UInt8]) throws(BenchError) -> Message {
+        try make(busName, stack, "org.undod.Undo1.Stack", "Push",
+                 [.string(name), .bytes(undo), .bytes(redo), .vardict([:])])
+    }
+
+    /// `Manager.UndoFocused`.
+    static func undoFocused() throws(BenchError) -> Message {
+        try make(busName, managerPath, "org.undod.Undo1.Manager", "UndoFocused", [])
+    }
+
+    /// `Manager.Register`.
+    static func register(appId: String, options: [String: DBusValue]) throws(BenchError) -> Message {
+        try make(busName, managerPath, "org.undod.Undo1.Manager", "Register", [.string(appId), .vardict(options)])
+    }
+
+    /// `org.freedesktop.DBus.GetNameOwner`.
+    static func nameOwner(_ name: String) throws(BenchError) -> Message {
+        try make("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
+                 [.string(name)])
+    }
+
+    /// `ObjectManager.GetManagedObjects` on the manager.
+    static func managedObjects() throws(BenchError) -> Message {
+        try make(busName, managerPath, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects", [])
+    }
+
+    /// `Peer.Ping` to the bus itself: a round trip that proves every
+    /// message sent before it (an `AddMatch`) has been read.
+    static func pingBus() throws(BenchError) -> Message {
+        try make("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.Peer", "Ping", [])
+    }
+
+    /// `count` unsent copies of `template` (copying is far cheaper than
+    /// building: libdbus rewrites the header for every top-level argument).
+    static func copies(of template: Message, _ count: Int) throws(BenchError) -> [Message] {
+        var messages: [Message] = []
+        messages.reserveCapacity(count)
+        for _ in 0..<count { messages.append(try copy(template)) }
+        return messages
+    }
+
+    /// One unsent copy of `template`.
+    static func copy(_ template: Message) throws(BenchError) -> Message {
+        guard let copy = template.copy() else { throw BenchError("Out of memory while copying a message.") }
+        return copy
+    }
+
+    private static func make(_ destination: String, _ path: String, _ interface: String, _ member: String,
+                             _ arguments: [DBusValue]) throws(BenchError) -> Message {
+        do {
+            return try Message.methodCall(destination: destination, path: path, interface: interface,
+                                          member: member, arguments: arguments)
+        } catch {
+            throw BenchError("Cannot build \(interface).\(member): \(error.message)")
+        }
+    }
+}
+
+/// Runs calls and times them: one at a time, or many in flight.
+enum CallRunner {
+    /// How long one call may take before the bench gives up on it.
+    static let callTimeout = 10_000
+
+    /// Sends each message, waiting for its reply before sending the next;
+    /// returns each round trip in nanoseconds and the last reply.
+    static func sequential(_ connection: Connection, _ messages: [Message], what: String,
+                           child: ChildProcess? = nil) throws(BenchError) -> (times: [Int64], last: Message?) {
+        var times: [Int64] = []
+        times.reserveCapacity(messages.count)
+        var last: Message?
+        for message in messages {
+            var result: Result<Message, DBusError>?
+            let start = Clock.now()
+            connection.call(message, timeoutMilliseconds: callTimeout) { result = $0 }
+            try connection.loop.wait(for: "a reply to \(what)", timeoutMilliseconds: callTimeout + 2_000,
+                                     child: child) { result != nil }
+            times.append(Clock.now() - start)
+            switch result {
+            case .success(let reply): last = reply
+            case .failure(let error): throw BenchError("\(what) failed: \(error)")
+            case nil: break
+            }
+        }
+        return (times, last)
+    }
+
+    /// Sends the calls of `a` and `b` alternately, one at a time (a b, b a,
+    /// a b, …), so that both sides meet the same state of a noisy machine;
+    /// returns each side's round trips in nanoseconds and each side's last
+    /// reply.
+    static func alternating(_ connection: Connection, _ a: [Message], _ b: [Message], what: (String, String),
+                            child: ChildProcess? = nil) throws(BenchError)
+        -> (a: [Int64], b: [Int64], lastA: Message?, lastB: Message?) {
+        var timesA: [Int64] = [], timesB: [Int64] = []
+        var lastA: Message?, lastB: Message?
+        timesA.reserveCapacity(a.count)
+        timesB.reserveCapacity(b.count)
+        for index in 0..<max(a.count, b.count) {
+            let aFirst = index % 2 == 0
+            for side in aFirst ? [0, 1] : [1, 0] {
+                let messages = side == 0 ? a : b
+                guard index < messages.count else { continue }
+                let (times, last) = try sequential(connection, [messages[index]], what: side == 0 ? what.0 : what.1,
+                                                   child: child)
+                if side == 0 {
+                    timesA += times
+                    lastA = last
+                } else {
+                    timesB += times
+                    lastB = last
+                }
+            }
+        }
+        return (timesA, timesB, lastA, lastB)
+    }
+
+    /// Sends `count` calls keeping `inFlight` of them unanswered at every
+    /// moment (a new one leaves as each reply comes); returns the
+    /// nanoseconds from the first send to the last reply.
+    static func pipelined(_ connection: Connection, count: Int, inFlight: Int, what: String,
+                          child: ChildProcess? = nil, timeoutMilliseconds: Int = 120_000,
+                          message: @escaping (Int) throws(BenchError) -> Message) throws(BenchError) -> Int64 {
+        var sent = 0
+        var answered = 0
+        var failure: DBusError?
+        var buildFailure: BenchError?
+        // The reply handler sends the next call; it cannot throw, so a
+        // failure to build one is kept and thrown below.
+        var sendNext: () -> Void = {}
+        sendNext = {
+            guard sent < count, failure == nil, buildFailure == nil else { return }
+            let next: Message
+            do throws(BenchError) { next = try message(sent) } catch { buildFailure = error; return }
+            sent += 1
+            connection.call(next, timeoutMilliseconds: callTimeout) { result in
+                answered += 1
+                if case .failure(let error) = result, failure == nil { failure = error }
+                sendNext()
+            }
+        }
+        // Breaks the closure's cycle through itself, and makes replies that
+        // come after a failure send nothing more.
+        defer { sendNext = {} }
+        let start = Clock.now()
+        for _ in 0..<min(inFlight, count) { sendNext() }
+        try connection.loop.wait(for: "\(count) replies to \(what)", timeoutMilliseconds: timeoutMilliseconds,
+                                 child: child) {
+            answered == count || failure != nil || buildFailure != nil
+        }
+        let elapsed = Clock.now() - start
+        if let buildFailure { throw buildFailure }
+        if let failure { throw BenchError("\(what) failed: \(failure)") }
+        return elapsed
+    }
+
+    /// One call and its reply's arguments (for set-up, not timed).
+    static func once(_ connection: Connection, _ message: Message, what: String,
+                     child: ChildProcess? = nil) throws(BenchError) -> [DBusValue] {
+        let (_, last) = try sequential(connection, [message], what: what, child: child)
+        return last?.arguments ?? []
+    }
+}

@@ -1,0 +1,220 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A goal for one figure. Goals are what the bench reports against, never
+/// assertions: a missed one is printed with ✗ and the run still succeeds.
+struct Target: Sendable {
+    /// Which way is good.
+    enum Bound: Sendable { case atMost, atLeast }
+    /// Which way is good.
+    let bound: Bound
+    /// The limit.
+    let limit: Double
+    /// Digits after the point when the limit is written.
+    let digits: Int
+    /// How the limit is written (`≤ 1.10`).
+    var text: String { (bound == .atMost ? "≤ " : "≥ ") + Report.format(limit, digits: digits) }
+    /// Whether `value` meets the goal.
+    func isMet(by value: Double) -> Bool { bound == .atMost ? value <= limit : value >= limit }
+}
+
+/// One line of the table: a measurement, its figures and its goal.
+struct Row {
+    /// 1…6, as the issue numbers them.
+    let number: Int
+    /// A stable key for JSON (`latency`, `throughput`, …).
+    let key: String
+    /// What is measured, in a few words.
+    let title: String
+    /// The figure's unit (`×`, `Pings`, `B/group`, `ms`).
+    let unit: String
+    /// Digits after the point.
+    let digits: Int
+    /// The goal.
+    let target: Target
+    /// The figures (one per round), or nil when the measurement failed.
+    var summary: Summary?
+    /// The absolute figures behind the ratio, in words.
+    var detail: String = ""
+    /// The same, as numbers for JSON.
+    var values: [(String, Double)] = []
+    /// Why it could not be measured.
+    var error: String?
+
+    /// Whether the median meets the goal (nil: not measured).
+    var met: Bool? { summary.map { target.isMet(by: $0.median) } }
+}
+
+/// The machine the figures come from.
+struct Machine {
+    /// Online processors.
+    let processors: Int
+    /// The CPU model from /proc/cpuinfo.
+    let cpuModel: String
+    /// Total memory in bytes, from /proc/meminfo.
+    let memoryBytes: Int
+    /// The kernel release.
+    let kernel: String
+
+    /// This machine.
+    static func current() -> Machine {
+        let cpuinfo = ProcFile.read("/proc/cpuinfo") ?? ""
+        let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
+            .flatMap { $0.split(separator: ":", maxSplits: 1).last }
+            .map { $0.trimmingCharacters(in: " \t") } ?? "unknown"
+        let meminfo = ProcFile.read("/proc/meminfo") ?? ""
+        let total = meminfo.split(separator: "\n").first { $0.hasPrefix("MemTotal:") }
+            .flatMap { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first }
+            .flatMap { Int($0) } ?? 0
+        var names = utsname()
+        uname(&names)
+        let release = withUnsafeBytes(of: &names.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return Machine(processors: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), cpuModel: model,
+                       memoryBytes: total * 1024, kernel: release)
+    }
+
+    /// One line for the table's header.
+    var description: String {
+        "\(processors) CPUs (\(cpuModel)), \(Report.format(Double(memoryBytes) / Double(1 << 30), digits: 1)) GiB, Linux \(kernel)"
+    }
+}
+
+/// Prints the rows as a table or as one JSON object.
+enum Report {
+    /// The table.
+    static func table(_ rows: [Row], machine: Machine, mode: String, seconds: Double, pinnedCPU: Int32?) -> String {
+        var out = "undod-bench (\(mode)) on \(machine.description)\n"
+        out += "Each ratio: one figure per round, the two sides interleaved; median, min and max over the rounds.\n"
+        out += pinnedCPU.map { "Round trips (rows 1, 3, 4): the bench, the bus and undod all on CPU \($0).\n" }
+            ?? "Round trips (rows 1, 3, 4): processes free to run on any CPU (--no-pin).\n"
+        out += "\n"
+        let header = ["#", "measure", "median", "min", "max", "target", ""]
+        var lines: [[String]] = [header]
+        for row in rows {
+            let unit = row.unit.isEmpty ? "" : " \(row.unit)"
+            if let summary = row.summary {
+                let single = summary.count == 1
+                lines.append([
+                    "\(row.number)", row.title, format(summary.median, digits: row.digits) + unit,
+                    single ? "–" : format(summary.min, digits: row.digits),
+                    single ? "–" : format(summary.max, digits: row.digits),
+                    row.target.text + unit, row.met == true ? "✓" : "✗",
+                ])
+            } else {
+                lines.append(["\(row.number)", row.title, "failed", "", "", row.target.text + unit, "✗"])
+            }
+        }
+        var widths = [Int](repeating: 0, count: header.count)
+        for line in lines { for (i, cell) in line.enumerated() { widths[i] = max(widths[i], cell.count) } }
+        for (index, line) in lines.enumerated() {
+            var text = ""
+            for (i, cell) in line.enumerated() {
+                let pad = String(repeating: " ", count: widths[i] - cell.count)
+                // Numbers right-aligned, words left-aligned.
+                text += (i >= 2 && i <= 4 ? pad + cell : cell + pad) + "  "
+            }
+            out += text.trimmingTrailingSpaces() + "\n"
+            if index > 0 {
+                let row = rows[index - 1]
+                let indent = String(repeating: " ", count: widths[0] + 2)
+                if let error = row.error { out += "\(indent)error: \(error)\n" }
+                if !row.detail.isEmpty { out += "\(indent)\(row.detail)\n" }
+            }
+        }
+        let missed = rows.filter { $0.met != true }.count
+        out += "\n\(rows.count - missed) of \(rows.count) targets met; \(format(seconds, digits: 1)) s.\n"
+        return out
+    }
+
+    /// One JSON object with the machine, the mode and every row.
+    static func json(_ rows: [Row], machine: Machine, mode: String, seconds: Double, pinnedCPU: Int32?) -> String {
+        var fields: [String] = []
+        fields.append("\"mode\":\(quote(mode))")
+        fields.append("\"round_trip_cpu\":\(pinnedCPU.map { "\($0)" } ?? "null")")
+        fields.append("\"seconds\":\(number(seconds))")
+        fields.append("\"machine\":{\"processors\":\(machine.processors),\"cpu_model\":\(quote(machine.cpuModel)),"
+            + "\"memory_bytes\":\(machine.memoryBytes),\"kernel\":\(quote(machine.kernel))}")
+        let rendered = rows.map { row -> String in
+            var parts = ["\"number\":\(row.number)", "\"key\":\(quote(row.key))", "\"title\":\(quote(row.title))",
+                         "\"unit\":\(quote(row.unit))"]
+            if let summary = row.summary {
+                parts.append("\"median\":\(number(summary.median))")
+                parts.append("\"min\":\(number(summary.min))")
+                parts.append("\"max\":\(number(summary.max))")
+                parts.append("\"rounds\":\(summary.count)")
+            }
+            parts.append("\"target\":{\"bound\":\(quote(row.target.bound == .atMost ? "at_most" : "at_least")),"
+                + "\"limit\":\(number(row.target.limit))}")
+            parts.append("\"met\":\(row.met.map { $0 ? "true" : "false" } ?? "null")")
+            parts.append("\"values\":{" + row.values.map { "\(quote($0.0)):\(number($0.1))" }.joined(separator: ",") + "}")
+            if !row.detail.isEmpty { parts.append("\"detail\":\(quote(row.detail))") }
+            if let error = row.error { parts.append("\"error\":\(quote(error))") }
+            return "{" + parts.joined(separator: ",") + "}"
+        }
+        fields.append("\"rows\":[" + rendered.joined(separator: ",") + "]")
+        return "{" + fields.joined(separator: ",") + "}\n"
+    }
+
+    /// `value` with `digits` after the point.
+    static func format(_ value: Double, digits: Int) -> String {
+        guard value.isFinite else { return "n/a" }
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let rounded = (abs(value) * scale).rounded()
+        let whole = Int(rounded / scale)
+        let fraction = Int(rounded - Double(whole) * scale)
+        var text = (value < 0 && rounded != 0 ? "-" : "") + "\(whole)"
+        if digits > 0 {
+            let digitsText = String(fraction)
+            text += "." + String(repeating: "0", count: digits - digitsText.count) + digitsText
+        }
+        return text
+    }
+
+    private static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        if value == value.rounded(), abs(value) < 1e15 { return "\(Int(value))" }
+        return format(value, digits: 4)
+    }
+
+    private static func quote(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing characters in `set`.
+    func trimmingCharacters(in set: String) -> String {
+        let characters = Array(self)
+        var start = 0
+        var end = characters.count
+        while start < end, set.contains(characters[start]) { start += 1 }
+        while end > start, set.contains(characters[end - 1]) { end -= 1 }
+        return String(characters[start..<end])
+    }
+
+    /// The text without trailing spaces.
+    func trimmingTrailingSpaces() -> String {
+        var text = String(self)
+        while text.hasSuffix(" ") { text.removeLast() }
+        return text
+    }
+}

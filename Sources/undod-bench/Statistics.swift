@@ -1,0 +1,59 @@
+/// The median, least and greatest of a set of figures: how every ratio is
+/// reported, one figure per round.
+struct Summary: Sendable {
+    /// The middle figure (the mean of the two middle ones for an even count).
+    let median: Double
+    /// The least.
+    let min: Double
+    /// The greatest.
+    let max: Double
+    /// How many figures.
+    let count: Int
+
+    /// Summarises `values` (at least one).
+    init(_ values: [Double]) {
+        let sorted = values.sorted()
+        count = sorted.count
+        min = sorted.first ?? .nan
+        max = sorted.last ?? .nan
+        median = Self.median(ofSorted: sorted)
+    }
+
+    /// One figure.
+    init(single value: Double) {
+        self.init([value])
+    }
+
+    /// The median of already sorted figures.
+    static func median(ofSorted sorted: [Double]) -> Double {
+        guard !sorted.isEmpty else { return .nan }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    /// The median of durations in nanoseconds, in microseconds.
+    static func medianMicroseconds(_ nanoseconds: [Int64]) -> Double {
+        median(ofSorted: nanoseconds.map { Double($0) / 1_000 }.sorted())
+    }
+}
+
+/// Runs the two sides of a ratio in alternating order, round after round
+/// (A B, B A, A B, …), so that drift on a shared machine falls on both.
+enum Rounds {
+    /// The figures of each side, one per round.
+    static func interleave(_ rounds: Int, _ a: () throws(BenchError) -> Double,
+                           _ b: () throws(BenchError) -> Double) throws(BenchError) -> (a: [Double], b: [Double]) {
+        var first: [Double] = []
+        var second: [Double] = []
+        for round in 0..<rounds {
+            if round % 2 == 0 {
+                first.append(try a())
+                second.append(try b())
+            } else {
+                second.append(try b())
+                first.append(try a())
+            }
+        }
+        return (first, second)
+    }
+}

@@ -1,0 +1,126 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DBus
+
+/// One run of the built `undod` on the private bus, with its own config and
+/// state directory, started the way a user would start it.
+final class UndodInstance {
+    /// The process.
+    let process: ChildProcess
+    /// Its unique name on the bus (where Pings go).
+    let uniqueName: String
+    /// Milliseconds from starting the process to seeing it own
+    /// `org.undod.Undo1` (NameOwnerChanged).
+    let startMilliseconds: Double
+    /// Where its stderr goes.
+    let logPath: String
+    private let watcher: Connection
+
+    /// Starts undod and waits (at most 20 s) until it owns its name. The
+    /// watcher must be on the same bus and loop; it subscribes before the
+    /// process starts, so the moment of ownership is never missed.
+    init(executable: String, address: String, watcher: Connection, scratch: Scratch, label: String,
+         config: String, stateDirectory: String) throws(BenchError) {
+        let configPath = try scratch.write("\(label).conf", config)
+        let log = try scratch.logFile("\(label).log")
+        defer { close(log.fd) }
+        logPath = log.path
+        self.watcher = watcher
+
+        var owner: String?
+        var ownedAt: Int64 = 0
+        let subscription = watcher.subscribe(.nameOwnerChanged(name: Calls.busName)) { message in
+            guard let newOwner = message.arguments.last?.string, !newOwner.isEmpty else { return }
+            owner = newOwner
+            ownedAt = Clock.now()
+        }
+        defer { watcher.unsubscribe(subscription) }
+        // The reply to a Ping of the bus comes after the bus has read AddMatch.
+        _ = try CallRunner.once(watcher, try Calls.pingBus(), what: "a Ping of the bus")
+
+        let start = Clock.now()
+        process = try ChildProcess(
+            path: executable,
+            arguments: ["--address", address, "--config", configPath, "--state-dir", stateDirectory],
+            name: "undod (\(label))", stderr: log.fd)
+        do {
+            try watcher.loop.wait(for: "undod to own \(Calls.busName)", timeoutMilliseconds: 20_000, child: process) {
+                owner != nil
+            }
+        } catch {
+            process.kill()
+            let tail = Scratch.tail(of: log.path)
+            throw BenchError("\(error.description)\(tail.isEmpty ? "" : " Its log ends: \(tail)")")
+        }
+        uniqueName = owner ?? ""
+        startMilliseconds = Double(ownedAt - start) / 1e6
+    }
+
+    /// Its resident set size (`VmRSS` in /proc/PID/status), in bytes.
+    func residentBytes() throws(BenchError) -> Int {
+        let path = "/proc/\(process.pid)/status"
+        guard let text = ProcFile.read(path) else { throw BenchError("Cannot read \(path).") }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if fields.count >= 2, let kib = Int(fields[1]) { return kib * 1024 }
+        }
+        throw BenchError("\(path) has no VmRSS line.")
+    }
+
+    /// Stops it with SIGTERM (it flushes and exits) and waits at most
+    /// `graceMilliseconds`; then SIGKILL. Throws unless it exited with 0 in
+    /// time — or, when `toleratingEarlyTerm`, was ended by SIGTERM's default
+    /// action (returns false then): undod installs its SIGTERM handler only
+    /// after RequestName, so a stop just after it took the name can land in
+    /// that window.
+    @discardableResult
+    func stop(graceMilliseconds: Int = 10_000, toleratingEarlyTerm: Bool = false) throws(BenchError) -> Bool {
+        guard process.isRunning else {
+            throw BenchError("\(process.name) had already exited (status \(process.exitCode ?? -1)): \(Scratch.tail(of: logPath))")
+        }
+        // undod owns its name a moment before it handles SIGTERM (it installs
+        // its signal handlers after RequestName): a Ping answered by its loop
+        // shows that moment has passed.
+        _ = try CallRunner.once(watcher, try Calls.ping(uniqueName), what: "a Ping of undod before stopping it",
+                                child: process)
+        guard process.stop(graceMilliseconds: graceMilliseconds) else {
+            throw BenchError("\(process.name) did not stop within \(graceMilliseconds) ms of SIGTERM; killed it.")
+        }
+        if toleratingEarlyTerm, process.exitCode == 128 + SIGTERM { return false }
+        guard process.exitCode == 0 else {
+            throw BenchError("\(process.name) exited with status \(process.exitCode ?? -1) on SIGTERM: \(Scratch.tail(of: logPath))")
+        }
+        return true
+    }
+
+    /// Kills it if it still runs.
+    func kill() { process.kill() }
+}
+
+/// Small text files of /proc.
+enum ProcFile {
+    /// Nanoseconds the main thread of `pid` has run on a CPU
+    /// (/proc/PID/schedstat), or nil. undod, dbus-daemon and the bench each
+    /// do all their work on one thread.
+    static func cpuNanoseconds(_ pid: pid_t) -> Int64? {
+        guard let text = read("/proc/\(pid)/schedstat"),
+              let first = text.split(separator: " ").first else { return nil }
+        return Int64(first)
+    }
+
+    /// The whole file (at most 64 KiB), or nil.
+    static func read(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < 65_536 {
+            let count = Glibc.read(fd, &buffer, buffer.count)
+            guard count > 0 else { break }
+            bytes += buffer[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

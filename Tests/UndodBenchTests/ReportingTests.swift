@@ -1,0 +1,60 @@
+import Testing
+@testable import undod_bench
+
+/// The bench's arithmetic and parsing: medians, targets, number formats,
+/// JSON text and the command line. (Timings themselves are never asserted.)
+@Suite struct ReportingTests {
+    @Test(arguments: [
+        ([3.0], 3.0, 3.0, 3.0),
+        ([4.0, 1.0, 3.0], 3.0, 1.0, 4.0),
+        ([4.0, 1.0, 3.0, 2.0], 2.5, 1.0, 4.0),
+    ])
+    func summaries(values: [Double], median: Double, min: Double, max: Double) {
+        let summary = Summary(values)
+        #expect(summary.median == median && summary.min == min && summary.max == max)
+        #expect(summary.count == values.count)
+    }
+
+    @Test func targetsPointBothWays() {
+        let atMost = Target(bound: .atMost, limit: 1.10, digits: 2)
+        #expect(atMost.isMet(by: 1.10) && !atMost.isMet(by: 1.11))
+        #expect(atMost.text == "≤ 1.10")
+        let atLeast = Target(bound: .atLeast, limit: 0.9, digits: 2)
+        #expect(atLeast.isMet(by: 0.95) && !atLeast.isMet(by: 0.89))
+        #expect(atLeast.text == "≥ 0.90")
+    }
+
+    @Test(arguments: [
+        (1.234, 2, "1.23"), (0.005, 2, "0.01"), (-0.14, 1, "-0.1"), (-0.04, 1, "0.0"),
+        (245.6, 0, "246"), (3.0, 2, "3.00"), (Double.nan, 1, "n/a"),
+    ])
+    func numbers(value: Double, digits: Int, text: String) {
+        #expect(Report.format(value, digits: digits) == text)
+    }
+
+    @Test func jsonIsOneObjectWithEveryRow() {
+        var row = Bench.row1()
+        row.summary = Summary([1.5, 1.6])
+        row.values = [("push_us", 60.5)]
+        row.detail = "a \"quoted\" detail"
+        var failed = Bench.row5()
+        failed.error = "undod exited"
+        let machine = Machine(processors: 2, cpuModel: "Test CPU", memoryBytes: 1 << 30, kernel: "6.0")
+        let json = Report.json([row, failed], machine: machine, mode: "quick", seconds: 1.25, pinnedCPU: 1)
+        #expect(json.hasPrefix("{") && json.hasSuffix("}\n"))
+        #expect(json.contains("\"key\":\"latency\",") && json.contains("\"median\":1.5500"))
+        #expect(json.contains("\"met\":false") && json.contains("\"met\":null"))
+        #expect(json.contains("a \\\"quoted\\\" detail"))
+        #expect(json.contains("\"error\":\"undod exited\""))
+        #expect(json.contains("\"round_trip_cpu\":1"))
+    }
+
+    @Test func commandLines() throws {
+        let parsed = try BenchOptions.parse(["--quick", "--json", "--only", "1,3", "--no-pin", "--time-limit", "30"]).get()
+        #expect(parsed.quick && parsed.json && !parsed.pin)
+        #expect(parsed.only == [1, 3] && parsed.timeLimit == 30)
+        #expect(throws: BenchOptions.ExitRequest.self) { try BenchOptions.parse(["--only", "7"]).get() }
+        #expect(throws: BenchOptions.ExitRequest.self) { try BenchOptions.parse(["--frobnicate"]).get() }
+        #expect(throws: BenchOptions.ExitRequest.self) { try BenchOptions.parse(["--help"]).get() }
+    }
+}
