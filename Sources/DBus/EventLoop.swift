@@ -178,10 +178,10 @@ public final class EventLoop: @unchecked Sendable {
 
     // MARK: Running (loop thread)
 
-    /// Runs turns until `stop` is called.
+    /// Runs turns until `stop` is called (at once if it was called before).
     public func run() {
-        stopRequested = false
         while !stopRequested { runTurn(maxWaitMilliseconds: -1) }
+        stopRequested = false
     }
 
     /// Runs turns until `condition` holds or `timeoutMilliseconds` pass;

@@ -66,6 +66,14 @@ public final class ObjectServer {
                    arguments: [.string(interface), .vardict(changed), .strings([])])
     }
 
+    /// Emits `PropertiesChanged` for `interface` at `path` with `changed`,
+    /// values the caller already has.
+    public func propertiesChanged(path: String, interface: String, values changed: [String: DBusValue]) {
+        guard !changed.isEmpty else { return }
+        emitSignal(path: path, interface: StandardInterface.properties, member: "PropertiesChanged",
+                   arguments: [.string(interface), .vardict(changed), .strings([])])
+    }
+
     // MARK: Dispatch
 
     private func dispatch(_ message: Message) {

@@ -27,10 +27,9 @@ enum StackObject {
                 }
             }
         }
-        let properties = Undo1Interfaces.stack.properties.map(\.name)
         var getters: [String: () -> DBusValue] = [:]
-        for name in properties {
-            getters[name] = { [unowned record] in record.properties[name] ?? .string("") }
+        for name in StackProperties.names {
+            getters[name] = { [unowned record] in record.properties.value(name) ?? .string("") }
         }
         return Undo1Interfaces.stack.binding(methods: [
             "Push": { [unowned record, unowned service] (call: MethodCall) in

@@ -10,12 +10,18 @@ public enum Undo1Interfaces {
     public static let managerPath = "/org/undod/Undo1"
     /// The path at which applications export the client interface.
     public static let clientPath = "/org/undod/Undo1/Client"
+    /// The manager interface's name.
+    public static let managerName = "org.undod.Undo1.Manager"
+    /// The stack interface's name.
+    public static let stackName = "org.undod.Undo1.Stack"
+    /// The client interface's name.
+    public static let clientName = "org.undod.Undo1.Client"
 
     private typealias A = Interface.Argument
 
     /// `org.undod.Undo1.Manager`, on the manager object.
     public static var manager: Interface { Interface(
-        "org.undod.Undo1.Manager",
+        managerName,
         doc: "The undo daemon: registers stacks, and undoes or redoes on the focused one.",
         methods: [
             Interface.declare("Register", inputs: [A("app_id", "s"), A("options", "a{sv}")], outputs: [A("stack", "o")],
@@ -37,7 +43,7 @@ public enum Undo1Interfaces {
 
     /// `org.undod.Undo1.Stack`, on each stack object.
     public static var stack: Interface { Interface(
-        "org.undod.Undo1.Stack",
+        stackName,
         doc: "One application's (or document's) undo history.",
         methods: [
             Interface.declare("Push", inputs: [A("name", "s"), A("undo", "ay"), A("redo", "ay"), A("hints", "a{sv}")],
@@ -85,7 +91,7 @@ public enum Undo1Interfaces {
 
     /// `org.undod.Undo1.Client`, which applications export and undod calls.
     public static var client: Interface { Interface(
-        "org.undod.Undo1.Client",
+        clientName,
         doc: "Exported by an application at /org/undod/Undo1/Client; undod calls it on the stack's owner only.",
         methods: [
             Interface.declare("Apply", inputs: [A("stack", "o"), A("group", "t"), A("direction", "s"),

@@ -59,7 +59,7 @@ final class Applier {
         let message: Message
         do {
             message = try Message.methodCall(
-                destination: record.owner, path: Undo1Interfaces.clientPath, interface: Undo1Interfaces.client.name,
+                destination: record.owner, path: Undo1Interfaces.clientPath, interface: Undo1Interfaces.clientName,
                 member: "Apply", arguments: [.objectPath(record.path), .uint64(apply.group),
                                              .string(apply.direction.wireName), .byteArrays(apply.payloads)])
         } catch {

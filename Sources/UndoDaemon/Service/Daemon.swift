@@ -85,6 +85,9 @@ public final class Daemon {
             log.error("the history store was corrupt (\(recovery.reason)); it was moved aside to "
                 + "\(recovery.movedTo) and a fresh one is used.")
         }
+        // Before the name is ours: a SIGTERM from whoever started us as soon as
+        // the name appears must find its handler.
+        installSignals(loop: loop, service: service, loader: loader)
         do {
             guard try connection.requestName(Undo1Interfaces.busName) else {
                 log.error("another undod is already running on this bus")
@@ -95,7 +98,6 @@ public final class Daemon {
             return 1
         }
 
-        installSignals(loop: loop, service: service, loader: loader)
         SignalTrigger().start(on: loop) { [log] direction, source in
             service.applyFocused(direction, caller: nil) { record, result in
                 switch result {

@@ -33,7 +33,7 @@ public final class StackRecord {
     /// The undo/redo requests waiting for, or in, an `Apply`.
     public let applies = ApplyQueue()
     /// The property values last announced with PropertiesChanged.
-    var announced: [String: DBusValue] = [:]
+    var announced: StackProperties?
 
     /// Makes a record for a new or restored stack.
     public init(number: UInt64, appId: String, document: String, title: String, owner: String,
@@ -80,17 +80,7 @@ public final class StackRecord {
             mergeWindowMilliseconds: config.mergeWindowMilliseconds)
     }
 
-    /// The Stack interface's properties, by name.
-    var properties: [String: DBusValue] {
-        let settings = stack.settings
-        return [
-            "AppId": .string(appId), "Document": .string(document), "Title": .string(title),
-            "Owner": .string(owner), "CanUndo": .bool(stack.canUndo), "CanRedo": .bool(stack.canRedo),
-            "UndoName": .string(stack.undoName), "RedoName": .string(stack.redoName),
-            "UndoDepth": .uint32(UInt32(clamping: stack.undoDepth)),
-            "RedoDepth": .uint32(UInt32(clamping: stack.redoDepth)),
-            "Limit": .uint32(settings.levels), "Bytes": .uint64(stack.bytes), "MaxBytes": .uint64(settings.maxBytes),
-            "Clean": .bool(stack.isClean), "Persistent": .bool(persistent), "GlobalTrigger": .bool(globalTrigger),
-        ]
-    }
+    /// The Stack interface's properties as they are now.
+    var properties: StackProperties { StackProperties(of: self) }
+
 }

@@ -31,8 +31,9 @@ public final class UndoService {
     private var applier: Applier?
     private var announcedFocus = "/"
     private var heldReplies: [HeldReply] = []
-    /// Signals that announce a change, sent once it is saved.
-    private var heldAnnouncements: [(stack: UInt64, announce: () -> Void)] = []
+    /// Signals to send at the end of the turn, after the replies; those with
+    /// a stack number announce a change that a failed commit may take back.
+    private var queuedSignals: [(takenBackWith: UInt64?, emit: () -> Void)] = []
     /// Each persistent stack as it was before this turn's first change to
     /// it, to put back if the turn's commit fails.
     private var turnBackups: [UInt64: UndoStack] = [:]
@@ -198,8 +199,9 @@ public final class UndoService {
         enforceBudget()
         let written = GroupChange(id: result.group, firstNewAction: result.merged ? actionsBefore : 0)
         changed(record, groups: [written] + (result.discarded + result.dropped).map { GroupChange(id: $0) })
-        afterCommit(of: record) { [objects] in
-            objects.emitSignal(path: record.path, interface: Undo1Interfaces.stack.name, member: "Pushed",
+        let path = record.path
+        queueSignal(unlessTakenBack: record) { [objects] in
+            objects.emitSignal(path: path, interface: Undo1Interfaces.stackName, member: "Pushed",
                                arguments: [.uint64(result.group), .string(name), .bool(result.merged)])
         }
         return result
@@ -280,9 +282,12 @@ public final class UndoService {
     func applied(_ record: StackRecord, _ outcome: ApplyOutcome, dropped: [UInt64]) {
         appliedThisTurn.insert(record.number)
         changed(record, groups: ([outcome.group] + dropped).map { GroupChange(id: $0) })
-        objects.emitSignal(path: record.path, interface: Undo1Interfaces.stack.name, member: "Applied",
-                           arguments: [.string(outcome.direction.wireName), .uint64(outcome.group),
-                                       .string(outcome.name)])
+        let path = record.path
+        queueSignal { [objects] in
+            objects.emitSignal(path: path, interface: Undo1Interfaces.stackName, member: "Applied",
+                               arguments: [.string(outcome.direction.wireName), .uint64(outcome.group),
+                                           .string(outcome.name)])
+        }
     }
 
     /// The owner said the group in flight can never be applied: it is gone,
@@ -321,16 +326,14 @@ public final class UndoService {
         guard max(undo, redo) <= sendableBytes else { throw .tooLargeToSend(bytes: max(undo, redo)) }
     }
 
-    /// Runs `announce` once this turn's changes to `record` are saved: at
-    /// once for a memory-only stack, never when the commit fails and the
-    /// change is taken back.
-    private func afterCommit(of record: StackRecord, _ announce: @escaping () -> Void) {
-        if record.persistent, store.needsCommit(counters: counters) {
-            heldAnnouncements.append((record.number, announce))
-        } else {
-            announce()
-        }
+    /// Queues a signal to leave at the end of this turn, after the replies
+    /// (a signal costs the bus a broadcast; the caller should not wait on
+    /// it). With `unlessTakenBack`, it is dropped if a failed commit takes
+    /// back this turn's change to that stack.
+    private func queueSignal(unlessTakenBack record: StackRecord? = nil, _ emit: @escaping () -> Void) {
+        queuedSignals.append((record?.number, emit))
     }
+
 
     /// Puts the settings in force on `record` once no apply is in flight (a
     /// reload skips stacks that are busy).
@@ -443,20 +446,29 @@ public final class UndoService {
         objects.export(path: record.path, interfaces: [StackObject.interface(for: record, service: self)])
     }
 
+    /// Queues PropertiesChanged for what differs from the last announcement;
+    /// it leaves after this turn's replies.
     private func announce(_ record: StackRecord) {
         guard objects.isExported(record.path) else { return }
         let now = record.properties
-        let changedNames = now.keys.filter { now[$0] != record.announced[$0] }.sorted()
+        let changed = now.changes(since: record.announced)
         record.announced = now
-        objects.propertiesChanged(path: record.path, interface: Undo1Interfaces.stack.name, names: changedNames)
+        guard !changed.isEmpty else { return }
+        let path = record.path
+        queueSignal { [objects] in
+            objects.propertiesChanged(path: path, interface: Undo1Interfaces.stackName, values: changed)
+        }
     }
+
 
     private func announceFocus() {
         let path = focusedPath
         guard path != announcedFocus else { return }
         announcedFocus = path
-        objects.propertiesChanged(path: Undo1Interfaces.managerPath, interface: Undo1Interfaces.manager.name,
-                                  names: ["FocusedStack"])
+        queueSignal { [objects] in
+            objects.propertiesChanged(path: Undo1Interfaces.managerPath, interface: Undo1Interfaces.managerName,
+                                      values: ["FocusedStack": .objectPath(path)])
+        }
     }
 
     /// What a reply reports, which decides its fate if the turn's commit fails.
@@ -515,14 +527,19 @@ public final class UndoService {
             lastFailure = error.description
         }
         let replies = heldReplies
-        let announcements = heldAnnouncements
         let backups = turnBackups
         heldReplies.removeAll()
-        heldAnnouncements.removeAll()
         turnBackups.removeAll()
-        defer { appliedThisTurn.removeAll() }
+        defer {
+            appliedThisTurn.removeAll()
+            // Announcements made while sending are sent too, in order.
+            while !queuedSignals.isEmpty {
+                let signals = queuedSignals
+                queuedSignals.removeAll()
+                for signal in signals { signal.emit() }
+            }
+        }
         guard let failure else {
-            for (_, announce) in announcements { announce() }
             for reply in replies { reply.send() }
             return
         }
@@ -537,7 +554,7 @@ public final class UndoService {
             reverted.insert(number)
             announce(record)
         }
-        for (number, announce) in announcements where !reverted.contains(number) { announce() }
+        queuedSignals.removeAll { signal in signal.takenBackWith.map(reverted.contains) ?? false }
         for reply in replies {
             switch reply.durability {
             case .change(let record) where !record.persistent, .applied(let record) where !record.persistent:
