@@ -7,12 +7,16 @@ import UndoCore
 ///
 /// The schema carries a version (`PRAGMA user_version`) and migrates
 /// forward. Writes happen inside `begin`/`commit`, one transaction per loop
-/// turn. WAL mode with `synchronous = NORMAL`: a committed transaction
+/// turn. Exclusive locking (the process holds the directory's lock anyway,
+/// and SQLite then keeps its WAL index in its own memory), WAL mode with
+/// `synchronous = NORMAL`: a committed transaction
 /// survives the daemon being killed at any moment (the OS has the data);
 /// only an OS crash or power loss may take the last few commits.
 ///
 /// Groups are stored without order columns: ids rise along the undo side
 /// and on out the redo side, so the id order and the side flag rebuild both.
+/// A group's actions are one blob (`GroupPayload`) in its row: a push writes
+/// one row, and a restart reads none of them.
 public final class HistoryDatabase {
     /// The current schema version.
     static let schemaVersion: Int64 = 1
@@ -65,7 +69,7 @@ public final class HistoryDatabase {
     /// Opens, configures and migrates; throws what SQLite said.
     private static func open(_ path: String) throws(SQLiteError) -> SQLiteDatabase {
         let database = try SQLiteDatabase(path: path)
-        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF; PRAGMA secure_delete = ON;")
+        try database.execute("PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF; PRAGMA secure_delete = ON;")
         let version = try database.integer("PRAGMA user_version")
         if version > schemaVersion {
             throw SQLiteError(code: 26 /* SQLITE_NOTADB */, message: "written by a newer undod (schema \(version))")
@@ -81,11 +85,8 @@ public final class HistoryDatabase {
                   clean_id INTEGER, top_mergeable INTEGER NOT NULL);
                 CREATE TABLE groups (
                   id INTEGER PRIMARY KEY, stack INTEGER NOT NULL, redo INTEGER NOT NULL, name TEXT NOT NULL,
-                  time INTEGER NOT NULL, merge_key TEXT NOT NULL, state_tag TEXT NOT NULL, bytes INTEGER NOT NULL);
-                CREATE INDEX groups_by_stack ON groups (stack, id);
-                CREATE TABLE actions (
-                  grp INTEGER NOT NULL, seq INTEGER NOT NULL, undo BLOB NOT NULL, redo BLOB NOT NULL,
-                  PRIMARY KEY (grp, seq)) WITHOUT ROWID;
+                  time INTEGER NOT NULL, merge_key TEXT NOT NULL, state_tag TEXT NOT NULL, bytes INTEGER NOT NULL,
+                  payload BLOB NOT NULL);
                 PRAGMA user_version = 1;
                 COMMIT;
                 """)
@@ -140,12 +141,22 @@ public final class HistoryDatabase {
 
     /// Every stored stack with its groups, actions left on disk.
     public func loadStacks() throws(StoreError) -> [StoredStack] {
+        try load(only: nil)
+    }
+
+    /// One stored stack with its groups (actions left on disk), or nil.
+    public func loadStack(_ number: UInt64) throws(StoreError) -> StoredStack? {
+        try load(only: number).first
+    }
+
+    private func load(only number: UInt64?) throws(StoreError) -> [StoredStack] {
         try reading { () throws(SQLiteError) in
             var stacks: [UInt64: StoredStack] = [:]
+            let filter = number.map { " WHERE number = \(Int64(bitPattern: $0))" } ?? ""
             let rows = try database.statement("""
                 SELECT number, app_id, document, title, levels, max_bytes, global_trigger, detached_since,
                        base_id, base_tag, clean_id, top_mergeable FROM stacks
-                """)
+                """ + filter)
             while try rows.step() {
                 let number = UInt64(bitPattern: rows.int64(0))
                 let row = StackRow(
@@ -157,8 +168,9 @@ public final class HistoryDatabase {
                     topIsMergeable: rows.int64(11) != 0)
                 stacks[number] = StoredStack(row: row, undo: [], redo: [])
             }
+            let groupFilter = number.map { " WHERE stack = \(Int64(bitPattern: $0))" } ?? ""
             let groups = try database.statement(
-                "SELECT id, stack, redo, name, time, merge_key, state_tag, bytes FROM groups ORDER BY stack, id")
+                "SELECT id, stack, redo, name, time, merge_key, state_tag, bytes FROM groups\(groupFilter) ORDER BY id")
             while try groups.step() {
                 let stack = UInt64(bitPattern: groups.int64(1))
                 let group = ActionGroup.unloaded(
@@ -177,10 +189,14 @@ public final class HistoryDatabase {
     /// The actions of group `id`, in the order they were done.
     public func actions(ofGroup id: UInt64) throws(StoreError) -> [Action] {
         try reading { () throws(SQLiteError) in
-            let rows = try database.statement("SELECT undo, redo FROM actions WHERE grp = ?1 ORDER BY seq")
+            let rows = try database.statement("SELECT payload FROM groups WHERE id = ?1")
             try rows.bind(.integer(Int64(bitPattern: id)))
-            var actions: [Action] = []
-            while try rows.step() { actions.append(Action(undo: rows.blob(0), redo: rows.blob(1))) }
+            guard try rows.step() else { return [] }
+            let actions = GroupPayload.decode(rows.blob(0))
+            rows.reset()
+            guard let actions else {
+                throw SQLiteError(code: 11 /* SQLITE_CORRUPT */, message: "the payload of group \(id) is damaged")
+            }
             return actions
         }
     }
@@ -189,12 +205,12 @@ public final class HistoryDatabase {
 
     /// Starts a transaction.
     public func begin() throws(StoreError) {
-        try writing { () throws(SQLiteError) in try database.execute("BEGIN IMMEDIATE") }
+        try writing { () throws(SQLiteError) in try database.statement("BEGIN IMMEDIATE").run() }
     }
 
     /// Commits the transaction.
     public func commit() throws(StoreError) {
-        try writing { () throws(SQLiteError) in try database.execute("COMMIT") }
+        try writing { () throws(SQLiteError) in try database.statement("COMMIT").run() }
     }
 
     /// Moves everything from the write-ahead log into the database and
@@ -240,41 +256,37 @@ public final class HistoryDatabase {
     public func deleteStack(_ number: UInt64) throws(StoreError) {
         try writing { () throws(SQLiteError) in
             let value = SQLiteValue.integer(Int64(bitPattern: number))
-            try database.statement("DELETE FROM actions WHERE grp IN (SELECT id FROM groups WHERE stack = ?1)")
-                .bind(value).run()
             try database.statement("DELETE FROM groups WHERE stack = ?1").bind(value).run()
             try database.statement("DELETE FROM stacks WHERE number = ?1").bind(value).run()
         }
     }
 
-    /// Writes a group's row and its actions from `firstNewAction` on (the
-    /// ones before are stored already; pass 0 for a new group).
+    /// Writes a group: its whole row when its actions changed (`firstNewAction`
+    /// below their count: a new group, or a merge), else only the fields that
+    /// change as it moves (side, name, time, state tag).
     public func saveGroup(_ group: ActionGroup, stack: UInt64, onRedoSide: Bool, firstNewAction: Int) throws(StoreError) {
         try writing { () throws(SQLiteError) in
             let id = Int64(bitPattern: group.id)
-            try database.statement("""
-                INSERT OR REPLACE INTO groups (id, stack, redo, name, time, merge_key, state_tag, bytes)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-                """).bind(
-                    .integer(id), .integer(Int64(bitPattern: stack)), .integer(onRedoSide ? 1 : 0), .text(group.name),
-                    .integer(group.time), .text(group.mergeKey), .text(group.stateTag),
-                    .integer(Int64(bitPattern: group.bytes))).run()
-            guard group.isLoaded, firstNewAction < group.actions.count else { return }
-            let insert = try database.statement(
-                "INSERT OR REPLACE INTO actions (grp, seq, undo, redo) VALUES (?1, ?2, ?3, ?4)")
-            for seq in max(0, firstNewAction)..<group.actions.count {
-                insert.reset()
-                let action = group.actions[seq]
-                try insert.bind(.integer(id), .integer(Int64(seq)), .blob(action.undo), .blob(action.redo)).run()
+            if group.isLoaded, firstNewAction < group.actions.count {
+                try database.statement("""
+                    INSERT OR REPLACE INTO groups (id, stack, redo, name, time, merge_key, state_tag, bytes, payload)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+                    """).bind(
+                        .integer(id), .integer(Int64(bitPattern: stack)), .integer(onRedoSide ? 1 : 0),
+                        .text(group.name), .integer(group.time), .text(group.mergeKey), .text(group.stateTag),
+                        .integer(Int64(bitPattern: group.bytes)), .blob(GroupPayload.encode(group.actions))).run()
+            } else {
+                try database.statement("UPDATE groups SET redo = ?2, name = ?3, time = ?4, state_tag = ?5 WHERE id = ?1")
+                    .bind(.integer(id), .integer(onRedoSide ? 1 : 0), .text(group.name), .integer(group.time),
+                          .text(group.stateTag)).run()
             }
         }
     }
 
-    /// Deletes a group and its actions.
+    /// Deletes a group with its actions.
     public func deleteGroup(_ id: UInt64) throws(StoreError) {
         try writing { () throws(SQLiteError) in
             let value = SQLiteValue.integer(Int64(bitPattern: id))
-            try database.statement("DELETE FROM actions WHERE grp = ?1").bind(value).run()
             try database.statement("DELETE FROM groups WHERE id = ?1").bind(value).run()
         }
     }

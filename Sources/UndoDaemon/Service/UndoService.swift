@@ -36,7 +36,7 @@ public final class UndoService {
     private var queuedSignals: [(takenBackWith: UInt64?, emit: () -> Void)] = []
     /// Each persistent stack as it was before this turn's first change to
     /// it, to put back if the turn's commit fails.
-    private var turnBackups: [UInt64: UndoStack] = [:]
+    private var turnBackups: [UInt64: UndoStack?] = [:]
     /// Stacks on which an undo or redo was committed this turn.
     private var appliedThisTurn: Set<UInt64> = []
     private var ttlTimer: EventLoop.Token?
@@ -305,11 +305,14 @@ public final class UndoService {
         announceFocus()
     }
 
-    /// Keeps `record`'s history as it is before this turn's first change, so
-    /// a failed commit can put it back.
+    /// Notes that `record`'s history changes this turn, so a failed commit
+    /// can put it back. While the store saves, what is on disk is exactly the
+    /// history before this turn, so nothing is copied (a copy costs the
+    /// whole stack); once it has failed, memory may be ahead of the disk, so
+    /// the history is copied first.
     private func willChange(_ record: StackRecord) {
         guard record.persistent, record.stack.inFlight == nil, turnBackups[record.number] == nil else { return }
-        turnBackups[record.number] = record.stack
+        turnBackups[record.number] = lastFailure == nil ? .some(nil) : record.stack
     }
 
     /// The most a group's payloads of one direction may take on the wire:
@@ -550,7 +553,16 @@ public final class UndoService {
         for (number, backup) in backups where !appliedThisTurn.contains(number) {
             guard let record = registry.byNumber[number], record.stack.inFlight == nil,
                   !record.applies.isApplying else { continue }
-            record.stack = backup
+            if let backup {
+                record.stack = backup
+            } else {
+                do {
+                    record.stack = try store.storedHistory(of: record, settings: record.settings(config: config))
+                } catch {
+                    log.error("\(record.displayName): cannot read back its saved history: \(error)")
+                    continue
+                }
+            }
             reverted.insert(number)
             announce(record)
         }

@@ -1,3 +1,4 @@
+import UndoCore
 import UndoStore
 
 /// Where the daemon keeps stacks between runs. The service tells it what
@@ -15,6 +16,9 @@ public protocol HistoryStore: AnyObject {
     func stackChanged(_ record: StackRecord, groups: [GroupChange])
     /// Stack `number` was deleted.
     func stackRemoved(number: UInt64)
+    /// `record`'s history as the last successful commit left it (empty when
+    /// it was never written), with `settings`.
+    func storedHistory(of record: StackRecord, settings: StackSettings) throws(StoreError) -> UndoStack
     /// Brings the actions of `record`'s top undo and redo groups into memory
     /// (they stay on disk until needed).
     func loadTopActions(of record: StackRecord) throws(StoreError)

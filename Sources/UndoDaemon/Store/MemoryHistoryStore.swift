@@ -1,3 +1,4 @@
+import UndoCore
 import UndoStore
 
 /// A store that keeps nothing: every stack lives only as long as the daemon.
@@ -12,6 +13,10 @@ public final class MemoryHistoryStore: HistoryStore {
     public func stackChanged(_ record: StackRecord, groups: [GroupChange]) {}
     /// Nothing to delete.
     public func stackRemoved(number: UInt64) {}
+    /// Nothing was ever written.
+    public func storedHistory(of record: StackRecord, settings: StackSettings) throws(StoreError) -> UndoStack {
+        UndoStack(settings: settings)
+    }
     /// Every action is in memory already.
     public func loadTopActions(of record: StackRecord) throws(StoreError) {}
     /// Never anything to write.

@@ -11,8 +11,8 @@ public final class SQLiteHistoryStore: HistoryStore {
     private var dirty: [UInt64: (record: StackRecord, groups: [UInt64: Int])] = [:]
     /// Stacks to delete from disk.
     private var removed: Set<UInt64> = []
-    /// Stacks whose rows are on disk.
-    private var onDisk: Set<UInt64> = []
+    /// Stacks whose rows are on disk, as last written.
+    private var onDisk: [UInt64: StackRow] = [:]
     /// The counters reserved on disk: numbers and ids below them may be
     /// handed out without a write.
     private var reserved = StoreCounters(nextStackNumber: 0, nextGroupID: 0)
@@ -51,36 +51,50 @@ public final class SQLiteHistoryStore: HistoryStore {
         var records: [StackRecord] = []
         for stored in try database.loadStacks() {
             let row = stored.row
-            // Values a damaged file could hold that no run of undod writes.
-            let limit: UInt64 = 1 << 62
-            guard row.number > 0, row.number < limit, row.baseStateID < limit,
-                  (stored.undo + stored.redo).allSatisfy({ $0.id > 0 && $0.id < limit && $0.bytes < limit }) else {
-                throw StoreError("stack \(row.number) holds numbers no undod writes", corruption: true)
-            }
-            let unlimited = StackSettings(levels: 0, maxBytes: .max, mergeWindowMilliseconds: config.mergeWindowMilliseconds)
-            let snapshot = StackSnapshot(settings: unlimited, undo: stored.undo, redo: stored.redo,
-                                         baseStateID: row.baseStateID, baseStateTag: row.baseStateTag,
-                                         clean: row.clean, topIsMergeable: row.topIsMergeable)
-            let stack: UndoStack
-            do {
-                stack = try UndoStack(restoring: snapshot)
-            } catch {
-                throw StoreError("stack \(row.number) does not hold together (\(error.reason))", corruption: true)
-            }
+            let stack = try Self.restore(stored, mergeWindow: config.mergeWindowMilliseconds)
             let record = StackRecord(
                 number: row.number, appId: row.appId, document: row.document, title: row.title, owner: "",
                 requestedLevels: row.requestedLevels, requestedMaxBytes: row.requestedMaxBytes, persistent: true,
                 globalTrigger: row.globalTrigger, stack: stack)
             record.detachedSince = row.detachedSince ?? now
-            onDisk.insert(row.number)
+            onDisk[row.number] = row
             records.append(record)
         }
         return (records, StoreCounters(nextStackNumber: counters.nextStack, nextGroupID: counters.nextGroup))
     }
 
+    /// Rebuilds a stored stack's history, with no limits yet (the daemon
+    /// puts its settings on after); throws a corruption for values no undod
+    /// writes.
+    private static func restore(_ stored: StoredStack, mergeWindow: UInt32) throws(StoreError) -> UndoStack {
+        let row = stored.row
+        // Values a damaged file could hold that no run of undod writes.
+        let limit: UInt64 = 1 << 62
+        guard row.number > 0, row.number < limit, row.baseStateID < limit,
+              (stored.undo + stored.redo).allSatisfy({ $0.id > 0 && $0.id < limit && $0.bytes < limit }) else {
+            throw StoreError("stack \(row.number) holds numbers no undod writes", corruption: true)
+        }
+        let unlimited = StackSettings(levels: 0, maxBytes: .max, mergeWindowMilliseconds: mergeWindow)
+        let snapshot = StackSnapshot(settings: unlimited, undo: stored.undo, redo: stored.redo,
+                                     baseStateID: row.baseStateID, baseStateTag: row.baseStateTag,
+                                     clean: row.clean, topIsMergeable: row.topIsMergeable)
+        do {
+            return try UndoStack(restoring: snapshot)
+        } catch {
+            throw StoreError("stack \(row.number) does not hold together (\(error.reason))", corruption: true)
+        }
+    }
+
+    public func storedHistory(of record: StackRecord, settings: StackSettings) throws(StoreError) -> UndoStack {
+        guard let stored = try database.loadStack(record.number) else { return UndoStack(settings: settings) }
+        var stack = try Self.restore(stored, mergeWindow: settings.mergeWindowMilliseconds)
+        _ = try? stack.setSettings(settings)
+        return stack
+    }
+
     public func stackChanged(_ record: StackRecord, groups: [GroupChange]) {
         guard record.persistent else {
-            if onDisk.contains(record.number) {
+            if onDisk[record.number] != nil {
                 // Leaving the disk: keep every action in memory first.
                 loadAllActions(of: record)
                 removed.insert(record.number)
@@ -91,7 +105,7 @@ public final class SQLiteHistoryStore: HistoryStore {
         removed.remove(record.number)
         var entry = dirty[record.number] ?? (record, [:])
         entry.record = record
-        if !onDisk.contains(record.number) {
+        if onDisk[record.number] == nil {
             // New on disk: every group, every action.
             let snapshot = record.stack.snapshot
             for group in snapshot.undo + snapshot.redo { entry.groups[group.id] = 0 }
@@ -104,7 +118,7 @@ public final class SQLiteHistoryStore: HistoryStore {
 
     public func stackRemoved(number: UInt64) {
         dirty[number] = nil
-        if onDisk.contains(number) { removed.insert(number) }
+        if onDisk[number] != nil { removed.insert(number) }
     }
 
     public func loadTopActions(of record: StackRecord) throws(StoreError) {
@@ -140,11 +154,14 @@ public final class SQLiteHistoryStore: HistoryStore {
             nextStackNumber: max(reserved.nextStackNumber, counters.nextStackNumber &+ Self.reserveStacks),
             nextGroupID: max(reserved.nextGroupID, counters.nextGroupID &+ Self.reserveGroups))
         try database.begin()
+        var written: [UInt64: StackRow] = [:]
         do throws(StoreError) {
             for number in removed { try database.deleteStack(number) }
             for (number, entry) in dirty {
                 let record = entry.record
-                try database.saveStack(Self.row(of: record))
+                let row = Self.row(of: record)
+                if onDisk[number] != row { try database.saveStack(row) }
+                written[number] = row
                 for (id, firstNewAction) in entry.groups {
                     if let found = record.stack.group(withID: id) {
                         try database.saveGroup(found.group, stack: number, onRedoSide: found.side == .redo,
@@ -161,8 +178,8 @@ public final class SQLiteHistoryStore: HistoryStore {
             throw error
         }
         if !removed.isEmpty { database.checkpoint() }
-        onDisk.subtract(removed)
-        onDisk.formUnion(dirty.keys)
+        for number in removed { onDisk[number] = nil }
+        onDisk.merge(written) { $1 }
         removed.removeAll()
         dirty.removeAll()
         reserved = reserving
