@@ -5,8 +5,9 @@ public struct ActionGroup: Sendable, Equatable {
     public let id: UInt64
     /// The name shown in menus and notifications; the latest merged push's name.
     public internal(set) var name: String
-    /// The actions in the order they were done.
-    public internal(set) var actions: [Action]
+    /// The actions in the order they were done, kept as one buffer (see
+    /// `ActionCoding`); empty while a store still holds them.
+    public private(set) var encodedActions: [UInt8]
     /// When the group was pushed or last merged into, in µs since the Unix epoch.
     public internal(set) var time: Int64
     /// The merge key it was pushed with; `""` when it has none and never merges.
@@ -23,7 +24,7 @@ public struct ActionGroup: Sendable, Equatable {
     ) {
         self.id = id
         self.name = name
-        self.actions = actions
+        self.encodedActions = ActionCoding.encode(actions)
         self.time = time
         self.mergeKey = mergeKey
         self.stateTag = stateTag
@@ -41,14 +42,18 @@ public struct ActionGroup: Sendable, Equatable {
         return group
     }
 
+    /// The actions in the order they were done (decoded from the buffer).
+    public var actions: [Action] { ActionCoding.decode(encodedActions) ?? [] }
+
     /// Whether the actions are in memory. Every pushed group has at least one
     /// action, so a group without any is one whose actions a store still holds.
-    public var isLoaded: Bool { !actions.isEmpty }
+    public var isLoaded: Bool { !encodedActions.isEmpty }
 
-    /// Puts a stored group's actions in memory; they must add up to its bytes.
-    mutating func load(_ loaded: [Action]) -> Bool {
-        guard !isLoaded, !loaded.isEmpty, Self.byteCount(of: loaded) == bytes else { return false }
-        actions = loaded
+    /// Puts a stored group's actions (as `ActionCoding` encodes them) in
+    /// memory; they must add up to its bytes.
+    mutating func load(encoded: [UInt8]) -> Bool {
+        guard !isLoaded, !encoded.isEmpty, ActionCoding.payloadBytes(encoded) == bytes else { return false }
+        encodedActions = encoded
         return true
     }
 
@@ -60,7 +65,7 @@ public struct ActionGroup: Sendable, Equatable {
     /// Appends a merged push's actions and takes over its name, time and state tag.
     mutating func merge(name: String, actions more: [Action], bytes moreBytes: UInt64, time: Int64, stateTag: String) {
         self.name = name
-        self.actions.append(contentsOf: more)
+        ActionCoding.append(more, to: &encodedActions)
         self.bytes += moreBytes
         self.time = time
         self.stateTag = stateTag

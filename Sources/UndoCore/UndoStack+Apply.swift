@@ -11,7 +11,7 @@ extension UndoStack {
         guard top.isLoaded else { throw .actionsNotLoaded(group: top.id) }
         inFlightDirection = .undo
         return ApplyRequest(
-            direction: .undo, group: top.id, name: top.name, payloads: top.actions.reversed().map(\.undo))
+            direction: .undo, group: top.id, name: top.name, payloads: ActionCoding.payloads(top.encodedActions, for: .undo))
     }
 
     /// Puts the top redo group in flight and returns what the owner must
@@ -24,7 +24,7 @@ extension UndoStack {
         guard let top = redoSide.last else { throw .nothingToRedo }
         guard top.isLoaded else { throw .actionsNotLoaded(group: top.id) }
         inFlightDirection = .redo
-        return ApplyRequest(direction: .redo, group: top.id, name: top.name, payloads: top.actions.map(\.redo))
+        return ApplyRequest(direction: .redo, group: top.id, name: top.name, payloads: ActionCoding.payloads(top.encodedActions, for: .redo))
     }
 
     /// The owner applied the group in flight: moves it to the other side.

@@ -12,11 +12,18 @@ extension UndoStack {
     /// or the actions do not add up to its bytes.
     @discardableResult
     public mutating func loadActions(_ actions: [Action], forGroup id: UInt64) -> Bool {
+        loadActions(encoded: ActionCoding.encode(actions), forGroup: id)
+    }
+
+    /// `loadActions` for actions as `ActionCoding` encodes them (as a store
+    /// keeps them).
+    @discardableResult
+    public mutating func loadActions(encoded: [UInt8], forGroup id: UInt64) -> Bool {
         var loaded = false
         if let position = undoSide.position(ofID: id, ascending: true) {
-            undoSide.update(at: position) { loaded = $0.load(actions) }
+            undoSide.update(at: position) { loaded = $0.load(encoded: encoded) }
         } else if let position = redoSide.position(ofID: id, ascending: false) {
-            redoSide.update(at: position) { loaded = $0.load(actions) }
+            redoSide.update(at: position) { loaded = $0.load(encoded: encoded) }
         }
         return loaded
     }

@@ -15,7 +15,7 @@ import UndoCore
 ///
 /// Groups are stored without order columns: ids rise along the undo side
 /// and on out the redo side, so the id order and the side flag rebuild both.
-/// A group's actions are one blob (`GroupPayload`) in its row: a push writes
+/// A group's actions are one blob (`ActionCoding`) in its row: a push writes
 /// one row, and a restart reads none of them.
 public final class HistoryDatabase {
     /// The current schema version.
@@ -186,18 +186,15 @@ public final class HistoryDatabase {
         }
     }
 
-    /// The actions of group `id`, in the order they were done.
-    public func actions(ofGroup id: UInt64) throws(StoreError) -> [Action] {
+    /// The actions of group `id` as `ActionCoding` encodes them (empty when
+    /// there is no such group).
+    public func encodedActions(ofGroup id: UInt64) throws(StoreError) -> [UInt8] {
         try reading { () throws(SQLiteError) in
             let rows = try database.statement("SELECT payload FROM groups WHERE id = ?1")
             try rows.bind(.integer(Int64(bitPattern: id)))
             guard try rows.step() else { return [] }
-            let actions = GroupPayload.decode(rows.blob(0))
-            rows.reset()
-            guard let actions else {
-                throw SQLiteError(code: 11 /* SQLITE_CORRUPT */, message: "the payload of group \(id) is damaged")
-            }
-            return actions
+            defer { rows.reset() }
+            return rows.blob(0)
         }
     }
 
@@ -261,20 +258,20 @@ public final class HistoryDatabase {
         }
     }
 
-    /// Writes a group: its whole row when its actions changed (`firstNewAction`
-    /// below their count: a new group, or a merge), else only the fields that
-    /// change as it moves (side, name, time, state tag).
-    public func saveGroup(_ group: ActionGroup, stack: UInt64, onRedoSide: Bool, firstNewAction: Int) throws(StoreError) {
+    /// Writes a group: its whole row when its actions changed (a new group,
+    /// or a merge), else only the fields that change as it moves (side,
+    /// name, time, state tag).
+    public func saveGroup(_ group: ActionGroup, stack: UInt64, onRedoSide: Bool, actionsChanged: Bool) throws(StoreError) {
         try writing { () throws(SQLiteError) in
             let id = Int64(bitPattern: group.id)
-            if group.isLoaded, firstNewAction < group.actions.count {
+            if group.isLoaded, actionsChanged {
                 try database.statement("""
                     INSERT OR REPLACE INTO groups (id, stack, redo, name, time, merge_key, state_tag, bytes, payload)
                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
                     """).bind(
                         .integer(id), .integer(Int64(bitPattern: stack)), .integer(onRedoSide ? 1 : 0),
                         .text(group.name), .integer(group.time), .text(group.mergeKey), .text(group.stateTag),
-                        .integer(Int64(bitPattern: group.bytes)), .blob(GroupPayload.encode(group.actions))).run()
+                        .integer(Int64(bitPattern: group.bytes)), .blob(group.encodedActions)).run()
             } else {
                 try database.statement("UPDATE groups SET redo = ?2, name = ?3, time = ?4, state_tag = ?5 WHERE id = ?1")
                     .bind(.integer(id), .integer(onRedoSide ? 1 : 0), .text(group.name), .integer(group.time),

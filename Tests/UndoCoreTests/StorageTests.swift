@@ -114,3 +114,28 @@ struct UntrustedRestoreTests {
         }
     }
 }
+
+@Suite("The action buffer")
+struct ActionCodingTests {
+    @Test("actions round-trip through one buffer, empty payloads included")
+    func roundTrip() {
+        let actions = [Action(undo: [1, 2], redo: []), Action(undo: [], redo: [3]), Action(undo: [4], redo: [5, 6, 7])]
+        let buffer = ActionCoding.encode(actions)
+        #expect(ActionCoding.decode(buffer) == actions)
+        #expect(ActionCoding.payloadBytes(buffer) == 7)
+        #expect(ActionCoding.directionSizes(buffer, framing: 4) == (undo: 3 + 12, redo: 4 + 12))
+        #expect(ActionCoding.decode([]) == [])
+    }
+
+    @Test("a damaged buffer is refused, not trapped on")
+    func damaged() {
+        let buffer = ActionCoding.encode([Action(undo: [1, 2, 3], redo: [4])])
+        for cut in 1..<buffer.count {
+            let short = Array(buffer.prefix(cut))
+            #expect(ActionCoding.decode(short) == nil)
+            #expect(ActionCoding.payloadBytes(short) == nil)
+        }
+        var stack = UndoStack()
+        #expect(stack.loadActions(encoded: [9, 9], forGroup: 1) == false)
+    }
+}

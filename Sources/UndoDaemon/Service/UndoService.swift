@@ -186,7 +186,6 @@ public final class UndoService {
         loadTopActions(of: record)
         try Self.checkSendable(actions, mergingInto: hints.mergeKey.isEmpty ? nil : record.stack.topUndoGroup,
                                key: hints.mergeKey)
-        let actionsBefore = record.stack.topUndoGroup?.actions.count ?? 0
         willChange(record)
         let result: PushResult
         do {
@@ -197,7 +196,7 @@ public final class UndoService {
         }
         if config.focusFollowsPush { focus.noteActivity(of: record, in: registry) }
         enforceBudget()
-        let written = GroupChange(id: result.group, firstNewAction: result.merged ? actionsBefore : 0)
+        let written = GroupChange(id: result.group, actionsChanged: true)
         changed(record, groups: [written] + (result.discarded + result.dropped).map { GroupChange(id: $0) })
         let path = record.path
         queueSignal(unlessTakenBack: record) { [objects] in
@@ -323,9 +322,9 @@ public final class UndoService {
     /// Refuses a push whose group (with the top group, when it may merge)
     /// could not be sent back to its owner in one `Apply`.
     private static func checkSendable(_ actions: [Action], mergingInto top: ActionGroup?, key: String) throws(ServiceError) {
-        let merged = (top?.mergeKey == key ? top?.actions ?? [] : []) + actions
-        let undo = merged.reduce(0) { $0 + $1.undo.count + 7 }
-        let redo = merged.reduce(0) { $0 + $1.redo.count + 7 }
+        let kept = top?.mergeKey == key ? ActionCoding.directionSizes(top?.encodedActions ?? [], framing: 7) : (0, 0)
+        let undo = kept.0 + actions.reduce(0) { $0 + $1.undo.count + 7 }
+        let redo = kept.1 + actions.reduce(0) { $0 + $1.redo.count + 7 }
         guard max(undo, redo) <= sendableBytes else { throw .tooLargeToSend(bytes: max(undo, redo)) }
     }
 

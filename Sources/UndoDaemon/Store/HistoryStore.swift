@@ -41,15 +41,14 @@ public protocol HistoryStore: AnyObject {
 public struct GroupChange: Sendable, Hashable {
     /// The group's id.
     public var id: UInt64
-    /// The first action not yet on disk: 0 for a new group, the old count
-    /// for a merge, `Int.max` when only the group's row changed (moved,
-    /// renamed, or dropped).
-    public var firstNewAction: Int
+    /// Whether its actions changed (a new group, or a merge), not only its
+    /// side, name or tag (or it was dropped).
+    public var actionsChanged: Bool
 
-    /// A group whose row (and actions from `firstNewAction` on) must be written.
-    public init(id: UInt64, firstNewAction: Int = .max) {
+    /// A group whose row must be written (with its actions, when they changed).
+    public init(id: UInt64, actionsChanged: Bool = false) {
         self.id = id
-        self.firstNewAction = firstNewAction
+        self.actionsChanged = actionsChanged
     }
 }
 

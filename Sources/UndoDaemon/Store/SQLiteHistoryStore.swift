@@ -7,8 +7,9 @@ import UndoStore
 /// commit time, so a push and an undo in the same turn cost one write.
 public final class SQLiteHistoryStore: HistoryStore {
     private let database: HistoryDatabase
-    /// Stacks with changes to write: the record and each group's first new action.
-    private var dirty: [UInt64: (record: StackRecord, groups: [UInt64: Int])] = [:]
+    /// Stacks with changes to write: the record and each group, with whether
+    /// its actions changed.
+    private var dirty: [UInt64: (record: StackRecord, groups: [UInt64: Bool])] = [:]
     /// Stacks to delete from disk.
     private var removed: Set<UInt64> = []
     /// Stacks whose rows are on disk, as last written.
@@ -108,10 +109,10 @@ public final class SQLiteHistoryStore: HistoryStore {
         if onDisk[record.number] == nil {
             // New on disk: every group, every action.
             let snapshot = record.stack.snapshot
-            for group in snapshot.undo + snapshot.redo { entry.groups[group.id] = 0 }
+            for group in snapshot.undo + snapshot.redo { entry.groups[group.id] = true }
         }
         for change in groups {
-            entry.groups[change.id] = min(entry.groups[change.id] ?? .max, change.firstNewAction)
+            entry.groups[change.id] = (entry.groups[change.id] ?? false) || change.actionsChanged
         }
         dirty[record.number] = entry
     }
@@ -123,10 +124,10 @@ public final class SQLiteHistoryStore: HistoryStore {
 
     public func loadTopActions(of record: StackRecord) throws(StoreError) {
         for group in [record.stack.topUndoGroup, record.stack.topRedoGroup].compactMap({ $0 }) where !group.isLoaded {
-            let actions = try database.actions(ofGroup: group.id)
-            guard record.stack.loadActions(actions, forGroup: group.id) else {
-                throw StoreError("the store holds \(actions.count) actions for group \(group.id) that do not add up "
-                    + "to its \(group.bytes) bytes: it is corrupt", corruption: true)
+            let encoded = try database.encodedActions(ofGroup: group.id)
+            guard record.stack.loadActions(encoded: encoded, forGroup: group.id) else {
+                throw StoreError("the store's payloads for group \(group.id) do not add up to its \(group.bytes) "
+                    + "bytes: it is corrupt", corruption: true)
             }
         }
     }
@@ -134,8 +135,8 @@ public final class SQLiteHistoryStore: HistoryStore {
     private func loadAllActions(of record: StackRecord) {
         let snapshot = record.stack.snapshot
         for group in snapshot.undo + snapshot.redo where !group.isLoaded {
-            if let actions = try? database.actions(ofGroup: group.id) {
-                record.stack.loadActions(actions, forGroup: group.id)
+            if let encoded = try? database.encodedActions(ofGroup: group.id) {
+                record.stack.loadActions(encoded: encoded, forGroup: group.id)
             }
         }
     }
@@ -162,10 +163,10 @@ public final class SQLiteHistoryStore: HistoryStore {
                 let row = Self.row(of: record)
                 if onDisk[number] != row { try database.saveStack(row) }
                 written[number] = row
-                for (id, firstNewAction) in entry.groups {
+                for (id, actionsChanged) in entry.groups {
                     if let found = record.stack.group(withID: id) {
                         try database.saveGroup(found.group, stack: number, onRedoSide: found.side == .redo,
-                                               firstNewAction: firstNewAction)
+                                               actionsChanged: actionsChanged)
                     } else {
                         try database.deleteGroup(id)
                     }
