@@ -280,7 +280,18 @@ final class Bench {
         let pushMedian = Summary(push).median, pingMedian = Summary(ping).median
         row.detail = "Push \(Report.format(pushMedian, digits: 1)) µs, Ping \(Report.format(pingMedian, digits: 1)) µs, "
             + "+\(Report.format(pushMedian - pingMedian, digits: 1)) µs (medians of \(n) calls a side a round, alternating, \(scale.latencyRounds) rounds; 64 B undo + 64 B redo)"
-        row.values = [("push_us", pushMedian), ("ping_us", pingMedian)]
+        // The layer's own cost: a Ping to undod (answered inside its loop)
+        // against a Ping to the bus itself (answered by dbus-daemon).
+        let (daemonPing, busPing) = try pairedRounds(
+            max(3, scale.latencyRounds / 3), setup.app.connection, child: setup.undod.process,
+            what: ("Ping to undod", "Ping to the bus"),
+            a: { () throws(BenchError) in try pings(setup, n, from: setup.app.connection) },
+            b: { () throws(BenchError) in try Calls.copies(of: try Calls.pingBus(), n) })
+        let daemonPingMedian = Summary(daemonPing).median, busPingMedian = Summary(busPing).median
+        row.detail += "\n   Ping to undod \(Report.format(daemonPingMedian, digits: 1)) µs ÷ Ping to the bus "
+            + "\(Report.format(busPingMedian, digits: 1)) µs = \(Report.format(daemonPingMedian / busPingMedian, digits: 2)) ×"
+        row.values = [("push_us", pushMedian), ("ping_us", pingMedian), ("ping_undod_us", daemonPingMedian),
+                      ("ping_bus_us", busPingMedian)]
     }
 
     /// CPU time three processes spent, in nanoseconds.
