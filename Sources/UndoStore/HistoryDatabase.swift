@@ -41,7 +41,8 @@ public final class HistoryDatabase {
         defer { umask(previous) }
         lockDescriptor = Glibc.open(base + "lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lockDescriptor >= 0 else {
-            throw StoreError("cannot create \(base)lock: \(String(cString: strerror(errno)))")
+            throw StoreError("cannot create \(base)lock: \(String(cString: strerror(errno)))",
+                             readOnly: errno == EROFS)
         }
         guard flock(lockDescriptor, LOCK_EX | LOCK_NB) == 0 else {
             Glibc.close(lockDescriptor)

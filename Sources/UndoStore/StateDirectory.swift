@@ -33,7 +33,8 @@ public enum StateDirectory {
             let isLast = prefix.hasSuffix(String(path.split(separator: "/").last ?? ""))
                 && prefix.split(separator: "/").count == path.split(separator: "/").count
             if mkdir(prefix, isLast ? 0o700 : 0o755) != 0, errno != EEXIST {
-                throw StoreError("cannot create the state directory \(path): \(String(cString: strerror(errno)))")
+                throw StoreError("cannot create the state directory \(path): \(String(cString: strerror(errno)))",
+                                 readOnly: errno == EROFS)
             }
         }
         _ = chmod(path, 0o700)

@@ -72,9 +72,13 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether the store itself is damaged (rather than, say, the disk full
     /// or busy): such a store is moved aside.
     public var isCorruption: Bool
+    /// Whether the state directory cannot be written at all (a read-only
+    /// file system): undod can still run, keeping history in memory.
+    public var isReadOnly: Bool
     /// Makes an error.
-    public init(_ description: String, corruption: Bool = false) {
+    public init(_ description: String, corruption: Bool = false, readOnly: Bool = false) {
         self.description = description
         self.isCorruption = corruption
+        self.isReadOnly = readOnly
     }
 }

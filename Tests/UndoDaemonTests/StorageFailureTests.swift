@@ -7,9 +7,11 @@ import Testing
 /// StorageFailed, the change is not made, and nothing acknowledged is lost.
 /// undod runs in its own mount namespace on a small tmpfs (root, unshare).
 @Suite struct StorageFailureTests {
-    /// Runs undod with its state directory on a `size` tmpfs of its own.
-    static func fixture(size: String) throws -> DaemonFixture {
-        let script = "mount -t tmpfs -o size=\(size),mode=0700 undod-test \"$0\" && exec \"$@\""
+    /// Runs undod with its state directory on a `size` tmpfs of its own
+    /// (mounted read-only when `readOnly`).
+    static func fixture(size: String, readOnly: Bool = false) throws -> DaemonFixture {
+        let remount = readOnly ? " && mount -o remount,ro \"$0\"" : ""
+        let script = "mount -t tmpfs -o size=\(size),mode=0700 undod-test \"$0\"\(remount) && exec \"$@\""
         // The state directory is made below; the wrapper mounts over it.
         return try DaemonFixture(wrapper: ["unshare", "-m", "sh", "-c", script, "@STATE@"])
     }
@@ -18,6 +20,18 @@ import Testing
     @discardableResult
     static func inside(_ f: DaemonFixture, _ command: [String]) throws -> ToolResult {
         try runTool(["nsenter", "-t", "\(f.daemon.process.processIdentifier)", "-m"] + command, loop: f.loop)
+    }
+
+    @Test func aReadOnlyStateDirectoryKeepsHistoryInMemoryAndSaysSo() throws {
+        let f = try Self.fixture(size: "1m", readOnly: true)
+        #expect(f.daemon.log.contains("is read-only"))
+        #expect(f.daemon.log.contains("memory only"))
+        let app = try f.app("app.readonly", pushing: ["one"])
+        #expect(try app.property("Persistent") == .bool(false), "no stack claims to be on disk")
+        let asked = try f.app("app.readonly.persist", pushing: ["two"], options: ["persist": .bool(true)])
+        #expect(try asked.property("Persistent") == .bool(false))
+        _ = try app.call("Undo")
+        #expect(app.applied.count == 1, "undo works all the same")
     }
 
     @Test func aFullDiskRefusesThePushAndKeepsTheRest() throws {

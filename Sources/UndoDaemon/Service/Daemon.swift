@@ -64,24 +64,32 @@ public final class Daemon {
         }
 
         let clock = SystemClock()
-        let store: SQLiteHistoryStore
+        let directory = options.stateDirectory ?? Self.defaultStateDirectory()
+        let store: any HistoryStore
+        var database: SQLiteHistoryStore?
         do {
-            let directory = options.stateDirectory ?? Self.defaultStateDirectory()
-            store = SQLiteHistoryStore(database: try HistoryDatabase(directory: directory, now: clock.now))
+            let opened = SQLiteHistoryStore(database: try HistoryDatabase(directory: directory, now: clock.now))
+            database = opened
+            store = opened
+        } catch where error.isReadOnly {
+            log.error("the state directory \(directory) is read-only (\(error)): history is kept in memory only "
+                + "until undod restarts with a writable one.")
+            store = MemoryHistoryStore()
         } catch {
             log.error("cannot use the history store: \(error)")
             return 1
         }
         let focus = Self.focusStrategy(for: outcome.config, log: log)
         let service = UndoService(connection: connection, config: outcome.config, log: log,
-                                  store: store, focus: focus, clock: clock, version: Self.version)
+                                  store: store, focus: focus, clock: clock, version: Self.version,
+                                  canPersist: database != nil)
         do {
             try service.start()
         } catch {
             log.error("cannot read the history store: \(error)")
             return 1
         }
-        if let recovery = store.recovery {
+        if let recovery = database?.recovery {
             log.error("the history store was corrupt (\(recovery.reason)); it was moved aside to "
                 + "\(recovery.movedTo) and a fresh one is used.")
         }

@@ -27,6 +27,9 @@ public final class UndoService {
     let clock: any UndoClock
     /// The daemon's version, as the `Version` property reports it.
     public let version: String
+    /// Whether history can be kept on disk at all (false when the state
+    /// directory is read-only: every stack is then memory-only, and says so).
+    public let canPersist: Bool
 
     private var applier: Applier?
     private var announcedFocus = "/"
@@ -45,7 +48,8 @@ public final class UndoService {
 
     /// Wires a service to a connection; `start` exports it.
     public init(connection: Connection, config: DaemonConfig, log: Log, store: any HistoryStore,
-                focus: any FocusStrategy, clock: any UndoClock, version: String) {
+                focus: any FocusStrategy, clock: any UndoClock, version: String, canPersist: Bool = true) {
+        self.canPersist = canPersist
         self.loop = connection.loop
         self.connection = connection
         self.objects = ObjectServer(connection: connection)
@@ -103,14 +107,14 @@ public final class UndoService {
         } else {
             record = StackRecord(
                 number: registry.takeNumber(), appId: appId, document: document, title: appId, owner: caller,
-                requestedLevels: 0, requestedMaxBytes: 0, persistent: config.persist, globalTrigger: true,
+                requestedLevels: 0, requestedMaxBytes: 0, persistent: canPersist && config.persist, globalTrigger: true,
                 stack: UndoStack(baseStateTag: options.stateTag ?? ""))
             registry.add(record)
         }
         if let title = options.title { record.title = title.isEmpty ? appId : title }
         if let limit = options.limit { record.requestedLevels = limit }
         if let maxBytes = options.maxBytes { record.requestedMaxBytes = maxBytes }
-        if let persist = options.persist { record.persistent = persist }
+        if let persist = options.persist { record.persistent = canPersist && persist }
         if let globalTrigger = options.globalTrigger { record.globalTrigger = globalTrigger }
         changes += applySettings(to: record).map { GroupChange(id: $0) }
         focus.noteActivity(of: record, in: registry)
