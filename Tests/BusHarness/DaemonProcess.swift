@@ -81,6 +81,7 @@ public final class DaemonProcess {
         // Wakes the loop when undod exits, so waits end at once.
         process.terminationHandler = { _ in loop.perform {} }
         try process.run()
+        ChildReaper.watch(process.processIdentifier)
         let process = process
         guard loop.run(until: { owned || !process.isRunning }, timeoutMilliseconds: 20_000), owned else {
             stop()
@@ -141,6 +142,7 @@ public final class DaemonProcess {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+        ChildReaper.forget(process.processIdentifier)
         if let errorWatch {
             loop.remove(errorWatch)
             self.errorWatch = nil

@@ -44,6 +44,7 @@ public final class TestBus: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
+        ChildReaper.watch(process.processIdentifier)
         var text = ""
         let deadline = Date().addingTimeInterval(10)
         while !text.contains("\n"), Date() < deadline {
@@ -65,6 +66,7 @@ public final class TestBus: @unchecked Sendable {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+        ChildReaper.forget(process.processIdentifier)
         try? FileManager.default.removeItem(at: directory)
     }
 

@@ -64,7 +64,7 @@ import Testing
         let f = try DaemonFixture()
         let app = try f.app("app.reentrant", pushing: ["1"])
         var pushAnswer: Answer?
-        app.behaviour = .custom { call in
+        app.behaviour = .custom { [unowned f, unowned app] call in
             // The app calls undod from its Apply handler and waits for the
             // answer before replying: with a blocking daemon, a deadlock.
             let answer = try? f.send(from: app.connection, app.stack, "org.undod.Undo1.Stack", "Push",
