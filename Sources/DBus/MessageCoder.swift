@@ -56,37 +56,43 @@ enum MessageCoder {
     /// The D-Bus limits on one array's content and on a whole message body.
     static let maximumArrayBytes = 64 << 20, maximumMessageBytes = 128 << 20
 
-    /// An upper bound of the bytes `value` takes on the wire (padding counted
-    /// at its worst); throws when an array in it is over the D-Bus limit,
-    /// which would make the bus drop the connection.
+    /// An upper bound of the bytes `value` takes on the wire, its worst-case
+    /// alignment padding included; throws when an array in it holds more than
+    /// the D-Bus limit, which would make the bus drop the connection. An `ay`
+    /// costs its bytes plus 7 (length and padding), the figure a service can
+    /// use to keep payloads sendable.
     static func encodedSize(_ value: DBusValue) throws(DBusError) -> Int {
-        let size: Int
         switch value {
         case .byte: return 1
         case .bool, .int32, .uint32, .int16, .uint16: return 7
         case .int64, .uint64, .double: return 15
         case .string(let s), .objectPath(let s): return s.utf8.count + 8
         case .signature(let s): return s.utf8.count + 2
-        case .bytes(let b): size = b.count
+        case .bytes(let b): return try arrayCost(b.count)
         case .array(_, let items):
             var sum = 0
-            for item in items { sum += try encodedSize(item) + 7 }
-            size = sum
+            for item in items { sum += try encodedSize(item) }
+            return try arrayCost(sum) + 7
         case .dict(_, _, let entries):
             var sum = 0
             for entry in entries { sum += try encodedSize(entry.key) + encodedSize(entry.value) + 7 }
-            size = sum
+            return try arrayCost(sum) + 7
         case .structure(let fields):
             var sum = 7
             for field in fields { sum += try encodedSize(field) }
             return sum
-        case .variant(let inner): return try encodedSize(inner) + inner.signature.utf8.count + 9
+        case .variant(let inner): return try encodedSize(inner) + inner.signature.utf8.count + 2
         }
-        guard size <= maximumArrayBytes else {
+    }
+
+    /// An array's length word and padding around `content` bytes, after
+    /// checking the content against the D-Bus limit.
+    private static func arrayCost(_ content: Int) throws(DBusError) -> Int {
+        guard content <= maximumArrayBytes else {
             throw DBusError(name: "org.freedesktop.DBus.Error.LimitsExceeded",
-                            message: "An array of \(size) bytes is over the D-Bus limit of \(maximumArrayBytes).")
+                            message: "An array of \(content) bytes is over the D-Bus limit of \(maximumArrayBytes).")
         }
-        return size + 11
+        return content + 7
     }
 
     /// Appends `values` to `message` (validated first; nothing is appended

@@ -23,21 +23,36 @@ public final class ObjectServer {
     }
 
     /// Exports an object with `interfaces` at `path` (replacing one that was
-    /// there) and announces it with `InterfacesAdded` when a manager covers it.
-    public func export(path: String, interfaces: [Interface]) {
+    /// there) and, unless `announce` is false, announces it at once with
+    /// `InterfacesAdded` when a manager covers it.
+    public func export(path: String, interfaces: [Interface], announce: Bool = true) {
         objects[path] = interfaces
-        guard let managerPath, isBelow(path, managerPath) else { return }
+        if announce { announceAdded(path: path) }
+    }
+
+    /// Emits `InterfacesAdded` for the object at `path` as it is now (for a
+    /// caller that sends its announcements later).
+    public func announceAdded(path: String) {
+        guard let managerPath, isBelow(path, managerPath), objects[path] != nil else { return }
         emitSignal(path: managerPath, interface: StandardInterface.objectManager, member: "InterfacesAdded",
                    arguments: [.objectPath(path), interfacesAndProperties(of: path)])
     }
 
-    /// Removes the object at `path`, announcing it with `InterfacesRemoved`.
-    public func unexport(path: String) {
-        guard let interfaces = objects.removeValue(forKey: path) else { return }
-        guard let managerPath, isBelow(path, managerPath) else { return }
+    /// Removes the object at `path` and, unless `announce` is false, announces
+    /// it at once with `InterfacesRemoved`. Returns the interface names it had.
+    @discardableResult
+    public func unexport(path: String, announce: Bool = true) -> [String] {
+        guard let interfaces = objects.removeValue(forKey: path) else { return [] }
         let names = interfaces.map(\.name) + StandardInterface.all
+        if announce { announceRemoved(path: path, interfaces: names) }
+        return names
+    }
+
+    /// Emits `InterfacesRemoved` for `path` and `interfaces`.
+    public func announceRemoved(path: String, interfaces: [String]) {
+        guard let managerPath, isBelow(path, managerPath) else { return }
         emitSignal(path: managerPath, interface: StandardInterface.objectManager, member: "InterfacesRemoved",
-                   arguments: [.objectPath(path), .strings(names)])
+                   arguments: [.objectPath(path), .strings(interfaces)])
     }
 
     /// Whether an object is exported at `path`.

@@ -48,7 +48,7 @@ extension UndoStack {
     }
 
     /// Whether a push with these hints at `now` merges into the top group.
-    func mayMerge(hints: PushHints, now: Int64) -> Bool {
+    public func mayMerge(hints: PushHints, now: Int64) -> Bool {
         guard topIsMergeable, !hints.mergeKey.isEmpty, let top = undoSide.last, top.isLoaded,
             top.mergeKey == hints.mergeKey, !isClean
         else { return false }

@@ -91,6 +91,27 @@ import Testing
         }
     }
 
+    @Test func persistOffAndOnAgainWritesTheHistoryAsItIsNow() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("org.example.Flip")
+        try app.push("A", undo: [1], redo: [1])
+        try app.push("B", undo: [2], redo: [2])
+        _ = try app.call("Undo")
+        try app.register("org.example.Flip", ["persist": .bool(false)])
+        try app.push("C", undo: [3], redo: [3])
+        try app.register("org.example.Flip", ["persist": .bool(true)])
+        app.quit()
+        try f.restart()
+        let next = try f.app()
+        try next.register("org.example.Flip")
+        let names = try f.stack(next.stack, "History").first?.elements?.compactMap { $0.fields?[1].string }
+        #expect(names == ["C", "A"], "B was discarded while the stack was memory-only")
+        #expect(try next.property("RedoDepth") == .uint32(0))
+        _ = try next.call("Undo")
+        _ = try next.call("Undo")
+        #expect(next.applied.map(\.payloads) == [[[3]], [[1]]])
+    }
+
     @Test func forgottenAndDiscardedStacksStayGone() throws {
         let f = try DaemonFixture()
         let a = try f.app("app.forget", pushing: ["1"])

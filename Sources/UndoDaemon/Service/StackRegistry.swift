@@ -65,5 +65,10 @@ public final class StackRegistry {
     }
 
     /// All payload bytes held, both sides of every stack.
-    public var totalBytes: UInt64 { byNumber.values.reduce(0) { $0 + $1.stack.bytes } }
+    public var totalBytes: UInt64 {
+        byNumber.values.reduce(0) { total, record in
+            let (sum, overflow) = total.addingReportingOverflow(record.stack.bytes)
+            return overflow ? .max : sum
+        }
+    }
 }

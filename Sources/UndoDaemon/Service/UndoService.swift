@@ -40,6 +40,8 @@ public final class UndoService {
     /// Each persistent stack as it was before this turn's first change to
     /// it, to put back if the turn's commit fails.
     private var turnBackups: [UInt64: UndoStack?] = [:]
+    /// What each stack in `turnBackups` had announced when the turn began.
+    private var turnStartAnnounced: [UInt64: StackProperties?] = [:]
     /// Stacks on which an undo or redo was committed this turn.
     private var appliedThisTurn: Set<UInt64> = []
     private var ttlTimer: EventLoop.Token?
@@ -99,6 +101,10 @@ public final class UndoService {
             if existing.isAttached, existing.owner != caller { throw .alreadyOwned(owner: existing.owner) }
             if let inFlight = existing.stack.inFlight, options.changesSomething {
                 throw .model(.busy(inFlight.direction))
+            }
+            if existing.persistent, options.persist == false {
+                // Leaving the disk: every payload must be in memory first.
+                do { try store.loadAllActions(of: existing) } catch { throw .storageFailed(error.description) }
             }
             if !existing.isAttached {
                 changes = adopt(existing, caller: caller, stateTag: options.stateTag)
@@ -188,18 +194,19 @@ public final class UndoService {
             stateTag: try OptionReader.string(raw, "state_tag") ?? "")
         if let inFlight = record.stack.inFlight { throw .model(.busy(inFlight.direction)) }
         loadTopActions(of: record)
-        try Self.checkSendable(actions, mergingInto: hints.mergeKey.isEmpty ? nil : record.stack.topUndoGroup,
-                               key: hints.mergeKey)
+        let now = clock.now
+        try Self.checkSendable(actions, mergingInto: record.stack.mayMerge(hints: hints, now: now)
+                                   ? record.stack.topUndoGroup : nil)
         willChange(record)
         let result: PushResult
         do {
-            result = try record.stack.push(name: name, actions: actions, hints: hints, now: clock.now,
+            result = try record.stack.push(name: name, actions: actions, hints: hints, now: now,
                                            ids: &registry.groupIDs)
         } catch {
             throw .model(error)
         }
         if config.focusFollowsPush { focus.noteActivity(of: record, in: registry) }
-        enforceBudget()
+        enforceBudget(protecting: record)
         let written = GroupChange(id: result.group, actionsChanged: true)
         changed(record, groups: [written] + (result.discarded + result.dropped).map { GroupChange(id: $0) })
         let path = record.path
@@ -315,7 +322,8 @@ public final class UndoService {
     /// the history is copied first.
     private func willChange(_ record: StackRecord) {
         guard record.persistent, record.stack.inFlight == nil, turnBackups[record.number] == nil else { return }
-        turnBackups[record.number] = lastFailure == nil ? .some(nil) : record.stack
+        turnBackups[record.number] = lastFailure == nil && store.isSavedAsIs(record.number) ? .some(nil) : record.stack
+        turnStartAnnounced[record.number] = record.announced
     }
 
     /// The most a group's payloads of one direction may take on the wire:
@@ -325,8 +333,8 @@ public final class UndoService {
 
     /// Refuses a push whose group (with the top group, when it may merge)
     /// could not be sent back to its owner in one `Apply`.
-    private static func checkSendable(_ actions: [Action], mergingInto top: ActionGroup?, key: String) throws(ServiceError) {
-        let kept = top?.mergeKey == key ? ActionCoding.directionSizes(top?.encodedActions ?? [], framing: 7) : (0, 0)
+    private static func checkSendable(_ actions: [Action], mergingInto top: ActionGroup?) throws(ServiceError) {
+        let kept = top.map { ActionCoding.directionSizes($0.encodedActions, framing: 7) } ?? (0, 0)
         let undo = kept.0 + actions.reduce(0) { $0 + $1.undo.count + 7 }
         let redo = kept.1 + actions.reduce(0) { $0 + $1.redo.count + 7 }
         guard max(undo, redo) <= sendableBytes else { throw .tooLargeToSend(bytes: max(undo, redo)) }
@@ -370,7 +378,9 @@ public final class UndoService {
         applier?.ownerLeft(record)
         registry.remove(record)
         store.stackRemoved(number: record.number)
-        objects.unexport(path: record.path)
+        let path = record.path
+        let interfaces = objects.unexport(path: path, announce: false)
+        queueSignal { [objects] in objects.announceRemoved(path: path, interfaces: interfaces) }
         announceFocus()
         log.debug("\(record.displayName) was deleted.")
     }
@@ -425,12 +435,16 @@ public final class UndoService {
 
     /// `limits.max_total_bytes`: the least recently active stacks lose their
     /// oldest groups first.
-    private func enforceBudget() {
+    /// A push never loses the group it just made: `protecting`'s top group
+    /// is left out of what may go.
+    private func enforceBudget(protecting pushed: StackRecord? = nil) {
         guard registry.totalBytes > config.maxTotalBytes else { return }
         let records = registry.all
-        let candidates = records.map {
-            GlobalBudget.Candidate(stack: $0.number, bytes: $0.stack.bytes, lastActive: Int64(clamping: $0.activity),
-                                   evictable: $0.stack.evictableGroupBytes)
+        let candidates = records.map { record -> GlobalBudget.Candidate<[UInt64]> in
+            var evictable = Array(record.stack.evictableGroupBytes)
+            if record === pushed, record.stack.redoDepth == 0, !evictable.isEmpty { evictable.removeLast() }
+            return GlobalBudget.Candidate(stack: record.number, bytes: record.stack.bytes,
+                                          lastActive: Int64(clamping: record.activity), evictable: evictable)
         }
         for cut in GlobalBudget(maxTotalBytes: config.maxTotalBytes).plan(candidates) where cut.groups > 0 {
             guard let record = registry.byNumber[cut.stack] else { continue }
@@ -449,7 +463,10 @@ public final class UndoService {
 
     private func export(_ record: StackRecord) {
         record.announced = record.properties
-        objects.export(path: record.path, interfaces: [StackObject.interface(for: record, service: self)])
+        objects.export(path: record.path, interfaces: [StackObject.interface(for: record, service: self)],
+                       announce: false)
+        let path = record.path
+        queueSignal { [objects] in objects.announceAdded(path: path) }
     }
 
     /// Queues PropertiesChanged for what differs from the last announcement;
@@ -461,7 +478,7 @@ public final class UndoService {
         record.announced = now
         guard !changed.isEmpty else { return }
         let path = record.path
-        queueSignal { [objects] in
+        queueSignal(unlessTakenBack: record) { [objects] in
             objects.propertiesChanged(path: path, interface: Undo1Interfaces.stackName, values: changed)
         }
     }
@@ -536,6 +553,7 @@ public final class UndoService {
         let backups = turnBackups
         heldReplies.removeAll()
         turnBackups.removeAll()
+        defer { turnStartAnnounced.removeAll() }
         defer {
             appliedThisTurn.removeAll()
             // Announcements made while sending are sent too, in order.
@@ -554,10 +572,11 @@ public final class UndoService {
         // (or may), so memory must stay with it.
         var reverted: Set<UInt64> = []
         for (number, backup) in backups where !appliedThisTurn.contains(number) {
-            guard let record = registry.byNumber[number], record.stack.inFlight == nil,
+            guard let record = registry.byNumber[number], record.persistent, record.stack.inFlight == nil,
                   !record.applies.isApplying else { continue }
             if let backup {
                 record.stack = backup
+                applySettings(to: record)
             } else {
                 do {
                     record.stack = try store.storedHistory(of: record, settings: record.settings(config: config))
@@ -567,15 +586,21 @@ public final class UndoService {
                 }
             }
             reverted.insert(number)
+        }
+        // What was announced of the taken-back changes is withdrawn; each
+        // reverted stack announces what differs from the turn's start.
+        queuedSignals.removeAll { signal in signal.takenBackWith.map(reverted.contains) ?? false }
+        for number in reverted {
+            guard let record = registry.byNumber[number] else { continue }
+            record.announced = turnStartAnnounced[number] ?? record.announced
             announce(record)
         }
-        queuedSignals.removeAll { signal in signal.takenBackWith.map(reverted.contains) ?? false }
         for reply in replies {
             switch reply.durability {
-            case .change(let record) where !record.persistent, .applied(let record) where !record.persistent:
-                reply.send()
             case .change(let record) where reverted.contains(record.number):
                 reply.fail(ServiceError.storageFailed(failure.description).dbusError(stack: record.displayName))
+            case .change(let record) where !record.persistent, .applied(let record) where !record.persistent:
+                reply.send()
             case .change(let record), .applied(let record):
                 reply.fail(ServiceError.notSaved(failure.description).dbusError(stack: record.displayName))
             case .bookkeeping:

@@ -16,6 +16,12 @@ public protocol HistoryStore: AnyObject {
     func stackChanged(_ record: StackRecord, groups: [GroupChange])
     /// Stack `number` was deleted.
     func stackRemoved(number: UInt64)
+    /// Whether the disk holds exactly stack `number`'s present history (it
+    /// is stored and nothing of it waits for a commit).
+    func isSavedAsIs(_ number: UInt64) -> Bool
+    /// Brings every group's actions into memory (before a stack stops
+    /// being kept on disk).
+    func loadAllActions(of record: StackRecord) throws(StoreError)
     /// `record`'s history as the last successful commit left it (empty when
     /// it was never written), with `settings`.
     func storedHistory(of record: StackRecord, settings: StackSettings) throws(StoreError) -> UndoStack

@@ -13,6 +13,10 @@ public final class MemoryHistoryStore: HistoryStore {
     public func stackChanged(_ record: StackRecord, groups: [GroupChange]) {}
     /// Nothing to delete.
     public func stackRemoved(number: UInt64) {}
+    /// Nothing is on disk.
+    public func isSavedAsIs(_ number: UInt64) -> Bool { false }
+    /// Every action is in memory already.
+    public func loadAllActions(of record: StackRecord) throws(StoreError) {}
     /// Nothing was ever written.
     public func storedHistory(of record: StackRecord, settings: StackSettings) throws(StoreError) -> UndoStack {
         UndoStack(settings: settings)

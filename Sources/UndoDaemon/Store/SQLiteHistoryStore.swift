@@ -70,9 +70,9 @@ public final class SQLiteHistoryStore: HistoryStore {
     private static func restore(_ stored: StoredStack, mergeWindow: UInt32) throws(StoreError) -> UndoStack {
         let row = stored.row
         // Values a damaged file could hold that no run of undod writes.
-        let limit: UInt64 = 1 << 62
+        let limit: UInt64 = 1 << 62, byteLimit: UInt64 = 1 << 40
         guard row.number > 0, row.number < limit, row.baseStateID < limit,
-              (stored.undo + stored.redo).allSatisfy({ $0.id > 0 && $0.id < limit && $0.bytes < limit }) else {
+              (stored.undo + stored.redo).allSatisfy({ $0.id > 0 && $0.id < limit && $0.bytes < byteLimit }) else {
             throw StoreError("stack \(row.number) holds numbers no undod writes", corruption: true)
         }
         let unlimited = StackSettings(levels: 0, maxBytes: .max, mergeWindowMilliseconds: mergeWindow)
@@ -95,15 +95,16 @@ public final class SQLiteHistoryStore: HistoryStore {
 
     public func stackChanged(_ record: StackRecord, groups: [GroupChange]) {
         guard record.persistent else {
-            if onDisk[record.number] != nil {
-                // Leaving the disk: keep every action in memory first.
-                loadAllActions(of: record)
-                removed.insert(record.number)
-            }
+            // Leaving the disk (the service loaded every action first).
+            if onDisk[record.number] != nil { removed.insert(record.number) }
             dirty[record.number] = nil
             return
         }
-        removed.remove(record.number)
+        if removed.contains(record.number) {
+            // Back on the disk before its removal was written: the removal
+            // stays (it runs first in the commit), and everything is written anew.
+            onDisk[record.number] = nil
+        }
         var entry = dirty[record.number] ?? (record, [:])
         entry.record = record
         if onDisk[record.number] == nil {
@@ -132,13 +133,19 @@ public final class SQLiteHistoryStore: HistoryStore {
         }
     }
 
-    private func loadAllActions(of record: StackRecord) {
+    public func loadAllActions(of record: StackRecord) throws(StoreError) {
         let snapshot = record.stack.snapshot
         for group in snapshot.undo + snapshot.redo where !group.isLoaded {
-            if let encoded = try? database.encodedActions(ofGroup: group.id) {
-                record.stack.loadActions(encoded: encoded, forGroup: group.id)
+            let encoded = try database.encodedActions(ofGroup: group.id)
+            guard record.stack.loadActions(encoded: encoded, forGroup: group.id) else {
+                throw StoreError("the store's payloads for group \(group.id) do not add up to its \(group.bytes) "
+                    + "bytes: it is corrupt", corruption: true)
             }
         }
+    }
+
+    public func isSavedAsIs(_ number: UInt64) -> Bool {
+        onDisk[number] != nil && dirty[number] == nil && !removed.contains(number)
     }
 
     public func needsCommit(counters: StoreCounters) -> Bool {
