@@ -91,6 +91,23 @@ import Testing
         }
     }
 
+    @Test func trimmedAndClearedGroupsStayGoneAfterARestart() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("org.example.Trim", options: ["limit": .uint32(3)])
+        for n in 1...7 { try app.push("g\(n)", undo: [UInt8(n)], redo: [UInt8(n)]) }
+        _ = try app.call("Undo")
+        let history = try f.stack(app.stack, "History")
+        let other = try f.app("org.example.Cleared", pushing: ["x", "y"])
+        _ = try other.call("Undo")
+        _ = try other.call("Clear")
+        try f.restart(crash: true)
+        #expect(try f.stack(app.stack, "History") == history, "only the three kept groups come back")
+        #expect(try f.stack(other.stack, "History") == [.array(element: "(tsxt)", []), .array(element: "(tsxt)", [])])
+        try app.register("org.example.Trim")
+        _ = try app.call("Redo")
+        #expect(app.applied.last?.payloads == [[7]])
+    }
+
     @Test func persistOffAndOnAgainWritesTheHistoryAsItIsNow() throws {
         let f = try DaemonFixture()
         let app = try f.app("org.example.Flip")

@@ -17,6 +17,11 @@ public final class SQLiteHistoryStore: HistoryStore {
     /// The counters reserved on disk: numbers and ids below them may be
     /// handed out without a write.
     private var reserved = StoreCounters(nextStackNumber: 0, nextGroupID: 0)
+    /// Groups trimmed off the bottom of their stacks (below its base state,
+    /// so a restart skips them) whose rows are deleted in batches.
+    private var trimmed: Set<UInt64> = []
+    /// How many trimmed rows wait before they are deleted.
+    static let trimBatch = 128
     /// How far ahead of use numbers and ids are reserved.
     static let reserveStacks: UInt64 = 64, reserveGroups: UInt64 = 4_096
 
@@ -50,8 +55,9 @@ public final class SQLiteHistoryStore: HistoryStore {
         let counters = try database.loadCounters()
         reserved = StoreCounters(nextStackNumber: counters.nextStack, nextGroupID: counters.nextGroup)
         var records: [StackRecord] = []
-        for stored in try database.loadStacks() {
+        for var stored in try database.loadStacks() {
             let row = stored.row
+            trimmed.formUnion(stored.skipTrimmed())
             let stack = try Self.restore(stored, mergeWindow: config.mergeWindowMilliseconds)
             let record = StackRecord(
                 number: row.number, appId: row.appId, document: row.document, title: row.title, owner: "",
@@ -87,7 +93,8 @@ public final class SQLiteHistoryStore: HistoryStore {
     }
 
     public func storedHistory(of record: StackRecord, settings: StackSettings) throws(StoreError) -> UndoStack {
-        guard let stored = try database.loadStack(record.number) else { return UndoStack(settings: settings) }
+        guard var stored = try database.loadStack(record.number) else { return UndoStack(settings: settings) }
+        trimmed.formUnion(stored.skipTrimmed())
         var stack = try Self.restore(stored, mergeWindow: settings.mergeWindowMilliseconds)
         _ = try? stack.setSettings(settings)
         return stack
@@ -163,6 +170,8 @@ public final class SQLiteHistoryStore: HistoryStore {
             nextGroupID: max(reserved.nextGroupID, counters.nextGroupID &+ Self.reserveGroups))
         try database.begin()
         var written: [UInt64: StackRow] = [:]
+        var newlyTrimmed: [UInt64] = []
+        var flushed = false
         do throws(StoreError) {
             for number in removed { try database.deleteStack(number) }
             for (number, entry) in dirty {
@@ -174,17 +183,27 @@ public final class SQLiteHistoryStore: HistoryStore {
                     if let found = record.stack.group(withID: id) {
                         try database.saveGroup(found.group, stack: number, onRedoSide: found.side == .redo,
                                                actionsChanged: actionsChanged)
+                    } else if id <= record.stack.baseStateID {
+                        // Below the bottom: a restart skips it; delete later, in a batch.
+                        newlyTrimmed.append(id)
                     } else {
                         try database.deleteGroup(id)
                     }
                 }
             }
-            try database.saveCounters(nextStack: reserving.nextStackNumber, nextGroup: reserving.nextGroupID)
+            if trimmed.count + newlyTrimmed.count >= Self.trimBatch {
+                for id in trimmed.union(newlyTrimmed) { try database.deleteGroup(id) }
+                flushed = true
+            }
+            if reserving != reserved {
+                try database.saveCounters(nextStack: reserving.nextStackNumber, nextGroup: reserving.nextGroupID)
+            }
             try database.commit()
         } catch {
             database.rollback()
             throw error
         }
+        if flushed { trimmed.removeAll() } else { trimmed.formUnion(newlyTrimmed) }
         if !removed.isEmpty { database.checkpoint() }
         for number in removed { onDisk[number] = nil }
         onDisk.merge(written) { $1 }
@@ -193,8 +212,18 @@ public final class SQLiteHistoryStore: HistoryStore {
         reserved = reserving
     }
 
-    /// Folds the write-ahead log into the database file and empties it.
+    /// Deletes what trimming left, folds the write-ahead log into the
+    /// database file and empties it.
     public func close() {
+        if !trimmed.isEmpty, (try? database.begin()) != nil {
+            do throws(StoreError) {
+                for id in trimmed { try database.deleteGroup(id) }
+                try database.commit()
+                trimmed.removeAll()
+            } catch {
+                database.rollback()
+            }
+        }
         database.checkpoint()
     }
 
@@ -206,5 +235,19 @@ public final class SQLiteHistoryStore: HistoryStore {
             globalTrigger: record.globalTrigger, detachedSince: record.isAttached ? nil : record.detachedSince,
             baseStateID: record.stack.baseStateID, baseStateTag: record.stack.baseStateTag,
             clean: record.stack.cleanState, topIsMergeable: record.stack.topIsMergeable)
+    }
+}
+
+extension StoredStack {
+    /// Leaves out the groups at or below the bottom state (trimmed, their
+    /// rows not yet deleted); returns their ids.
+    mutating func skipTrimmed() -> [UInt64] {
+        let base = row.baseStateID
+        let gone = (undo + redo).filter { $0.id <= base }.map(\.id)
+        if !gone.isEmpty {
+            undo.removeAll { $0.id <= base }
+            redo.removeAll { $0.id <= base }
+        }
+        return gone
     }
 }
