@@ -111,6 +111,7 @@ public final class UndoService {
             }
             record = existing
         } else {
+            try requireReserved(stacks: 1, groups: 0)
             record = StackRecord(
                 number: registry.takeNumber(), appId: appId, document: document, title: appId, owner: caller,
                 requestedLevels: 0, requestedMaxBytes: 0, persistent: canPersist && config.persist, globalTrigger: true,
@@ -193,6 +194,7 @@ public final class UndoService {
             mergeWindowMilliseconds: try OptionReader.uint32(raw, "merge_window_ms"),
             stateTag: try OptionReader.string(raw, "state_tag") ?? "")
         if let inFlight = record.stack.inFlight { throw .model(.busy(inFlight.direction)) }
+        try requireReserved(stacks: 0, groups: 1)
         loadTopActions(of: record)
         let now = clock.now
         try Self.checkSendable(actions, mergingInto: record.stack.mayMerge(hints: hints, now: now)
@@ -270,6 +272,15 @@ public final class UndoService {
         } else {
             detach(record)
         }
+    }
+
+    /// While the store cannot write, hands out no stack number or group id it
+    /// has not reserved on disk: after a crash one could be handed out again.
+    private func requireReserved(stacks: UInt64, groups: UInt64) throws(ServiceError) {
+        guard let lastFailure else { return }
+        let needed = StoreCounters(nextStackNumber: registry.nextNumber &+ stacks,
+                                   nextGroupID: registry.groupIDs.next &+ groups)
+        guard store.hasReserved(needed) else { throw .storageFailed(lastFailure) }
     }
 
     private func requireOwner(_ record: StackRecord, _ caller: String) throws(ServiceError) {
