@@ -77,8 +77,7 @@ public final class ObjectServer {
         for name in names {
             if let property = properties.first(where: { $0.name == name }) { changed[name] = property.get() }
         }
-        emitSignal(path: path, interface: StandardInterface.properties, member: "PropertiesChanged",
-                   arguments: [.string(interface), .vardict(changed), .strings([])])
+        propertiesChanged(path: path, interface: interface, values: changed)
     }
 
     /// Emits `PropertiesChanged` for `interface` at `path` with `changed`,

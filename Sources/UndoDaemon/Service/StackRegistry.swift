@@ -36,7 +36,7 @@ public final class StackRegistry {
 
     /// The stacks `owner` owns.
     public func stacks(ownedBy owner: String) -> [StackRecord] {
-        all.filter { $0.owner == owner }
+        byNumber.values.filter { $0.owner == owner }.sorted { $0.number < $1.number }
     }
 
     /// Adds a stack; its number must be new.

@@ -39,7 +39,7 @@ public final class UndoService {
     private var queuedSignals: [(takenBackWith: UInt64?, emit: () -> Void)] = []
     /// Each persistent stack as it was before this turn's first change to
     /// it, to put back if the turn's commit fails.
-    private var turnBackups: [UInt64: UndoStack?] = [:]
+    private var turnBackups: [UInt64: TurnBackup] = [:]
     /// What each stack in `turnBackups` had announced when the turn began.
     private var turnStartAnnounced: [UInt64: StackProperties?] = [:]
     /// Stacks on which an undo or redo was committed this turn.
@@ -333,7 +333,8 @@ public final class UndoService {
     /// the history is copied first.
     private func willChange(_ record: StackRecord) {
         guard record.persistent, record.stack.inFlight == nil, turnBackups[record.number] == nil else { return }
-        turnBackups[record.number] = lastFailure == nil && store.isSavedAsIs(record.number) ? .some(nil) : record.stack
+        turnBackups[record.number] = lastFailure == nil && store.isSavedAsIs(record.number)
+            ? .onDisk : .copy(record.stack)
         turnStartAnnounced[record.number] = record.announced
     }
 
@@ -517,6 +518,14 @@ public final class UndoService {
         case bookkeeping
     }
 
+    /// Where a stack's history as it was before this turn can be found.
+    private enum TurnBackup {
+        /// On disk: the store held it exactly, so nothing was copied.
+        case onDisk
+        /// In this copy, taken before the turn's first change.
+        case copy(UndoStack)
+    }
+
     /// A reply waiting for the turn's commit.
     private struct HeldReply {
         let durability: Durability
@@ -585,10 +594,11 @@ public final class UndoService {
         for (number, backup) in backups where !appliedThisTurn.contains(number) {
             guard let record = registry.byNumber[number], record.persistent, record.stack.inFlight == nil,
                   !record.applies.isApplying else { continue }
-            if let backup {
-                record.stack = backup
+            switch backup {
+            case .copy(let stack):
+                record.stack = stack
                 applySettings(to: record)
-            } else {
+            case .onDisk:
                 do {
                     record.stack = try store.storedHistory(of: record, settings: record.settings(config: config))
                 } catch {
