@@ -23,6 +23,12 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CXCB", path: "Sources/CXCB", pkgConfig: "xcb",
+            providers: [.apt(["libxcb1-dev"])]),
+        .systemLibrary(
+            name: "CXKBCommon", path: "Sources/CXKBCommon", pkgConfig: "xkbcommon",
+            providers: [.apt(["libxkbcommon-dev"])]),
         // The few C macros and signal-safe functions Swift cannot express.
         .target(name: "CShim", path: "Sources/CShim"),
         // What undod-bench needs from C: children that die with it, and a guard.
@@ -30,9 +36,10 @@ let package = Package(
 
         // Libraries, lowest first.
         .target(name: "DBus", dependencies: ["CDBus", "CShim"], swiftSettings: strict),
+        .target(name: "X11", dependencies: ["DBus", "CXCB", "CXKBCommon"], swiftSettings: strict),
         .target(name: "UndoCore", swiftSettings: strict),
         .target(name: "UndoStore", dependencies: ["UndoCore", "CSQLite"], swiftSettings: strict),
-        .target(name: "UndoDaemon", dependencies: ["DBus", "UndoCore", "UndoStore"], swiftSettings: strict),
+        .target(name: "UndoDaemon", dependencies: ["DBus", "X11", "UndoCore", "UndoStore"], swiftSettings: strict),
 
         // Executables.
         .executableTarget(name: "undod", dependencies: ["UndoDaemon"], swiftSettings: strict),

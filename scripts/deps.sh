@@ -11,10 +11,21 @@ packages=(
   python3-dbus       # the foreign Python client the tests drive undod with
   libglib2.0-bin     # gdbus, a foreign client for the tests
   systemd            # busctl, a foreign client for the tests
-  pkg-config         # SwiftPM finds libdbus and SQLite through it
+  libxcb1-dev        # the X11 connection: focus by the active window, the global key
+  libxkbcommon-dev   # key names in hotkey.undo and hotkey.redo
+  pkg-config         # SwiftPM finds libdbus, SQLite, libxcb and libxkbcommon through it
   zsh                # the tests check undoctl's zsh completion
   fish               # the tests check undoctl's fish completion
   groff-base         # the tests check the man pages
+  xvfb               # the tests' own X server, one per test
+  openbox            # the tests' EWMH window manager
+  xdotool            # the tests' hand: activates windows, presses the global keys
+  x11-utils          # xprop: the tests wait for the window manager with it
+  x11-xserver-utils  # xmodmap and xset: the tests change the keyboard mapping and read the locks
+  dunst              # the tests' notification server, pressed with dunstctl
+  python3-xlib       # the tests' X11 applications (Tests/Clients/x11_app.py)
+  python3-gi         # the GTK example (Examples/notes.py) and the Python clients' main loop
+  gir1.2-gtk-3.0     # GTK 3 for the example editor
 )
 
 missing=()
