@@ -48,7 +48,7 @@ enum ManagerObject {
     }
 
     private static func focused(_ direction: Direction, _ call: MethodCall, _ service: UndoService) {
-        service.applyFocused(direction, caller: call.sender) { record, result in
+        service.triggers.call(direction, caller: call.sender) { record, result in
             switch result {
             case .success(let outcome):
                 guard let record else { return }

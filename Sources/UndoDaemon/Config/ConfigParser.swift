@@ -59,6 +59,10 @@ public struct ConfigParser {
                 throw ConfigError(file: file, line: number, key: key, reason: "\(error)")
             }
         }
+        if config.notifyConfirm, !config.notifyEnabled {
+            warnings.append("\(file): notify.confirm = true needs notify.enabled = true to ask: "
+                + "the global key undoes without asking.")
+        }
         return Outcome(config: config, warnings: warnings)
     }
 

@@ -1,3 +1,5 @@
+import X11
+
 /// The value syntaxes of `undod.conf`: counts, sizes, durations, booleans and
 /// key combinations.
 enum ConfigValue {
@@ -48,16 +50,14 @@ enum ConfigValue {
         }
     }
 
-    /// A key combination such as `Ctrl+Alt+z`, or empty for none.
-    static func hotkey(_ text: String) throws(ConfigValueError) -> String {
-        if text.isEmpty { return "" }
-        let parts = text.split(separator: "+", omittingEmptySubsequences: false)
-        let modifiers: Set<String> = ["ctrl", "control", "alt", "shift", "super", "meta", "mod1", "mod4"]
-        guard let key = parts.last, !key.isEmpty,
-              parts.dropLast().allSatisfy({ modifiers.contains($0.lowercased()) }) else {
-            throw ConfigValueError("must be modifiers and a key such as Ctrl+Alt+z, not “\(text)”.")
+    /// A key combination such as `Ctrl+Alt+z`, or empty for none (nil).
+    static func hotkey(_ text: String) throws(ConfigValueError) -> KeyCombination? {
+        if text.isEmpty { return nil }
+        do {
+            return try KeyCombination(parsing: text)
+        } catch {
+            throw ConfigValueError(error.description)
         }
-        return text
     }
 
     private static func split(_ text: String, units: [(String, UInt64)], bare: UInt64) -> (String, UInt64) {

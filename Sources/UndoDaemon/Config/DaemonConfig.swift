@@ -1,6 +1,6 @@
-/// Every setting of `undod.conf`, with the spec's defaults. Keys whose
-/// feature comes later (hotkey, notifications, x11 focus) are parsed,
-/// validated and kept, so a config file written for a newer undod still loads.
+import X11
+
+/// Every setting of `undod.conf`, with the spec's defaults.
 public struct DaemonConfig: Sendable, Equatable {
     /// `limits.levels`: undo groups kept per stack; 0 = no count limit.
     public var levels: UInt32 = 100
@@ -22,10 +22,10 @@ public struct DaemonConfig: Sendable, Equatable {
     public var focusStrategy: FocusStrategyName = .auto
     /// `focus.follows_push`: a push moves focus to its stack.
     public var focusFollowsPush = true
-    /// `hotkey.undo`: the global undo key; empty for none.
-    public var hotkeyUndo = "Ctrl+Alt+z"
-    /// `hotkey.redo`: the global redo key; empty for none.
-    public var hotkeyRedo = "Ctrl+Alt+Shift+z"
+    /// `hotkey.undo`: the global undo key; nil (empty in the file) for none.
+    public var hotkeyUndo: KeyCombination? = Self.key("Ctrl+Alt+z")
+    /// `hotkey.redo`: the global redo key; nil (empty in the file) for none.
+    public var hotkeyRedo: KeyCombination? = Self.key("Ctrl+Alt+Shift+z")
     /// `notify.enabled`: the feedback notification.
     public var notifyEnabled = true
     /// `notify.confirm`: ask before a triggered undo.
@@ -33,6 +33,11 @@ public struct DaemonConfig: Sendable, Equatable {
 
     /// The built-in defaults.
     public init() {}
+
+    /// A default key (the names are known good).
+    private static func key(_ text: String) -> KeyCombination? {
+        try? KeyCombination(parsing: text)
+    }
 
     /// The names `focus.strategy` accepts.
     public enum FocusStrategyName: String, Sendable, CaseIterable {

@@ -1,6 +1,6 @@
-/// Decides which stack the system-wide trigger acts on. The `recent`
-/// strategy is one implementation; `x11` (the active window's process) slots
-/// in beside it.
+/// Decides which stack the system-wide trigger acts on (`focus.strategy`):
+/// `RecentFocus`, `X11Focus`, and `AutoFocus`, which picks one of them by
+/// what the desktop offers.
 public protocol FocusStrategy: AnyObject {
     /// The name `FocusStrategy` reports: `recent` or `x11`.
     var name: String { get }
@@ -9,11 +9,31 @@ public protocol FocusStrategy: AnyObject {
     func focusedStack(in registry: StackRegistry) -> StackRecord?
     /// `SetFocus`: pins focus to `record` until activity moves it.
     func pin(_ record: StackRecord)
-    /// An owner's `Register`, `Activate` or (with follows_push) push.
+    /// An owner's `Register`, `Activate` or (with follows_push) push; the
+    /// registry has already marked the stack as the most recently active.
     func noteActivity(of record: StackRecord, in registry: StackRegistry)
+    /// Calls `done` once what the strategy knows is as fresh as the moment
+    /// of the call (a trigger asks this before it picks a stack): at once
+    /// for `recent`; after one round trip to the X server for `x11`.
+    func settle(then done: @escaping () -> Void)
+    /// Called when focus may have moved for a reason of the strategy's own
+    /// (the active window changed), so that `FocusedStack` is announced.
+    var onChange: (() -> Void)? { get set }
+}
+
+extension FocusStrategy {
+    /// Nothing to wait for.
+    public func settle(then done: @escaping () -> Void) { done() }
 }
 
 extension StackRecord {
     /// Whether a trigger may focus this stack at all.
     public var isFocusable: Bool { isAttached && globalTrigger }
+}
+
+extension StackRegistry {
+    /// The most recently active of the focusable stacks that satisfy `test`.
+    func mostRecentlyActive(where test: (StackRecord) -> Bool) -> StackRecord? {
+        byNumber.values.filter { $0.isFocusable && test($0) }.max { $0.activity < $1.activity }
+    }
 }

@@ -11,10 +11,13 @@ public final class RecentFocus: FocusStrategy {
     /// `recent`.
     public var name: String { "recent" }
 
+    /// Never called: with `recent`, only the service's own calls move focus.
+    public var onChange: (() -> Void)?
+
     /// The pinned stack while it qualifies, else the most recently active one.
     public func focusedStack(in registry: StackRegistry) -> StackRecord? {
         if let pinned, let record = registry.byNumber[pinned], record.isFocusable { return record }
-        return registry.byNumber.values.filter(\.isFocusable).max { $0.activity < $1.activity }
+        return registry.mostRecentlyActive { _ in true }
     }
 
     /// Pins focus to `record`.
@@ -25,7 +28,6 @@ public final class RecentFocus: FocusStrategy {
     /// Activity moves focus to the active stack, ending any pin; a stack
     /// that cannot be focused (opted out) moves nothing.
     public func noteActivity(of record: StackRecord, in registry: StackRegistry) {
-        registry.markActive(record)
         if record.isFocusable { pinned = nil }
     }
 }

@@ -40,6 +40,13 @@ final class Applier {
                 request.completion(.failure(.noOwner))
                 continue
             }
+            if let expected = request.expectedGroup {
+                let next = request.direction == .undo ? record.stack.topUndoGroup : record.stack.topRedoGroup
+                guard next?.id == expected.id else {
+                    request.completion(.failure(.groupMoved(request.direction, name: expected.name)))
+                    continue
+                }
+            }
             service.loadTopActions(of: record)
             let apply: ApplyRequest
             do {

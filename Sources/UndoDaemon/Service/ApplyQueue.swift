@@ -15,6 +15,9 @@ public final class ApplyQueue {
         let caller: String?
         /// Where the answer goes.
         let completion: Completion
+        /// The group that must be the next one to move, when the request
+        /// names it (a notification's button); nil for whatever is next.
+        var expectedGroup: (id: UInt64, name: String)? = nil
     }
 
     /// The request whose `Apply` is out, and how to recognise its answer.

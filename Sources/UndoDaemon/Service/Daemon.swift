@@ -79,7 +79,8 @@ public final class Daemon {
             log.error("cannot use the history store: \(error)")
             return 1
         }
-        let focus = Self.focusStrategy(for: outcome.config, log: log)
+        let desktop = Desktop(config: outcome.config, loop: loop, connection: connection, log: log)
+        let focus = desktop.focus
         let service = UndoService(connection: connection, config: outcome.config, log: log,
                                   store: store, focus: focus, clock: clock, version: Self.version,
                                   canPersist: database != nil)
@@ -95,7 +96,7 @@ public final class Daemon {
         }
         // Before the name is ours: a SIGTERM from whoever started us as soon as
         // the name appears must find its handler.
-        installSignals(loop: loop, service: service, loader: loader)
+        installSignals(loop: loop, service: service, loader: loader, desktop: desktop)
         do {
             guard try connection.requestName(Undo1Interfaces.busName) else {
                 log.error("another undod is already running on this bus")
@@ -106,16 +107,10 @@ public final class Daemon {
             return 1
         }
 
-        SignalTrigger().start(on: loop) { [log] direction, source in
-            service.applyFocused(direction, caller: nil) { record, result in
-                switch result {
-                case .success(let outcome):
-                    log.notice("\(source): \(direction == .undo ? "undid" : "redid") “\(outcome.name)” in \(record?.title ?? "?").")
-                case .failure(let error):
-                    log.notice("\(source): \(error.dbusError(stack: record?.displayName).message)")
-                }
-            }
-        }
+        desktop.reportStartup()
+        let fire: (Direction, String) -> Void = { direction, source in service.triggers.fire(direction, source: source) }
+        SignalTrigger().start(on: loop, fire: fire)
+        desktop.startKeys(fire: fire)
         connection.onDisconnect = { [unowned self, log] in
             log.error("lost the connection to the bus; stopping.")
             self.exitCode = 1
@@ -136,7 +131,7 @@ public final class Daemon {
         return exitCode
     }
 
-    private func installSignals(loop: EventLoop, service: UndoService, loader: ConfigLoader) {
+    private func installSignals(loop: EventLoop, service: UndoService, loader: ConfigLoader, desktop: Desktop) {
         let stop: () -> Void = { [log] in
             log.notice("stopping.")
             loop.stop()
@@ -147,6 +142,7 @@ public final class Daemon {
             do {
                 let outcome = try loader.load()
                 for warning in outcome.warnings { log.warning(warning) }
+                desktop.reload(from: service.config, to: outcome.config)
                 service.reload(outcome.config)
                 log.notice("reloaded the config from \(loader.resolvedPath() ?? "the built-in defaults").")
             } catch {
@@ -162,12 +158,4 @@ public final class Daemon {
         return home + "/.local/state/undod"
     }
 
-    /// The focus strategy the config names. `auto` is `recent` until X11
-    /// focus tracking exists; `x11` falls back to it with a warning.
-    static func focusStrategy(for config: DaemonConfig, log: Log) -> any FocusStrategy {
-        if config.focusStrategy == .x11 {
-            log.warning("focus.strategy = x11 is not available in this build; using recent.")
-        }
-        return RecentFocus()
-    }
 }

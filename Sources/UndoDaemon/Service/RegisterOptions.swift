@@ -17,11 +17,17 @@ public struct RegisterOptions: Sendable, Equatable {
     public var globalTrigger: Bool?
     /// `state_tag`
     public var stateTag: String?
+    /// `windows`: the X11 ids of the app's top-level windows.
+    public var windows: Set<UInt32>?
+
+    /// The most window ids one `Register` may declare.
+    static let maximumWindows = 4_096
 
     /// Whether any option other than `document` was given ("Register again
     /// with options" is a mutation).
     public var changesSomething: Bool {
         title != nil || limit != nil || maxBytes != nil || persist != nil || globalTrigger != nil || stateTag != nil
+            || windows != nil
     }
 
     /// Reads the options; throws `invalidArgs` for a known key of the wrong type.
@@ -33,6 +39,15 @@ public struct RegisterOptions: Sendable, Equatable {
         persist = try OptionReader.bool(options, "persist")
         globalTrigger = try OptionReader.bool(options, "global_trigger")
         stateTag = try OptionReader.string(options, "state_tag")
+        if let ids = try OptionReader.uint64Array(options, "windows") {
+            guard ids.count <= Self.maximumWindows else {
+                throw .invalidArgs("The option windows may name at most \(Self.maximumWindows) windows, not \(ids.count)")
+            }
+            if let tooLarge = ids.first(where: { $0 > UInt64(UInt32.max) }) {
+                throw .invalidArgs("The option windows holds \(tooLarge), which is no X11 window id (they fit 32 bits)")
+            }
+            windows = Set(ids.map { UInt32($0) })
+        }
         for (key, value) in [("title", title), ("document", document), ("state_tag", stateTag)] {
             if let value, value.utf8.count > OptionReader.maximumLength {
                 throw .invalidArgs("The option \(key) must be at most \(OptionReader.maximumLength) bytes")
@@ -74,6 +89,11 @@ enum OptionReader {
         guard let value = options[key] else { return nil }
         guard case .bool(let v) = value else { throw wrongType(key, "b", value) }
         return v
+    }
+    static func uint64Array(_ options: [String: DBusValue], _ key: String) throws(ServiceError) -> [UInt64]? {
+        guard let value = options[key] else { return nil }
+        guard case .array(element: "t", let items) = value else { throw wrongType(key, "at", value) }
+        return items.compactMap(\.uint64)
     }
     private static func wrongType(_ key: String, _ expected: String, _ value: DBusValue) -> ServiceError {
         .invalidArgs("The option \(key) must be of type \(expected), not \(value.signature)")

@@ -34,6 +34,9 @@ public enum ServiceError: Error, Sendable, Equatable {
     case queueFull(limit: UInt32)
     /// A foreign undo/redo of a stack that opted out of the global trigger.
     case triggerDisabled
+    /// A notification's button offered to undo or redo a group that is no
+    /// longer the next one that way (the history moved since).
+    case groupMoved(Direction, name: String)
     /// No stack at the path given.
     case unknownStack(String)
     /// An option or hint of the wrong type.
@@ -89,6 +92,11 @@ public enum ServiceError: Error, Sendable, Equatable {
         case .triggerDisabled:
             return named("TriggerDisabled", "\(subject) does not allow undo or redo from outside its application: "
                 + "use the application's own Undo command.")
+        case .groupMoved(let direction, let name):
+            let way = direction == .undo ? "undo" : "redo"
+            return named(direction == .undo ? "NothingToUndo" : "NothingToRedo",
+                         "“\(name)” is no longer the next change to \(way) in \(subject), so nothing was done: "
+                         + "\(way) again from the application.")
         case .unknownStack(let path):
             return named("UnknownStack", "There is no stack at \(path): run `undoctl list` to see the stacks.")
         case .invalidArgs(let reason):

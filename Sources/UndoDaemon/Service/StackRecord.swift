@@ -25,6 +25,9 @@ public final class StackRecord {
     public var globalTrigger: Bool
     /// The history.
     public var stack: UndoStack
+    /// The X11 ids of the owner's top-level windows (`windows`): kept while
+    /// the owner is attached, forgotten when it leaves (ids are reused).
+    public var windows: Set<UInt32> = []
     /// When the stack was last active (Register, Activate, push), as an
     /// ordering number: larger is more recent.
     public var activity: UInt64 = 0

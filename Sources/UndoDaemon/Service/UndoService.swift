@@ -31,8 +31,12 @@ public final class UndoService {
     /// directory is read-only: every stack is then memory-only, and says so).
     public let canPersist: Bool
 
+    /// Every trigger's way in: the focused undo or redo, asking first, the notification.
+    lazy var triggers = TriggerHandler(service: self)
+
     private var applier: Applier?
     private var announcedFocus = "/"
+    private var announcedStrategy = ""
     private var heldReplies: [HeldReply] = []
     /// Signals to send at the end of the turn, after the replies; those with
     /// a stack number announce a change that a failed commit may take back.
@@ -85,6 +89,8 @@ public final class UndoService {
             if newOwner.isEmpty, name.hasPrefix(":") { self.ownerLeft(name) }
         }
         _ = loop.addTurnEndHook { [unowned self] in self.endTurn() }
+        announcedStrategy = focus.name
+        focus.onChange = { [unowned self] in self.announceFocus() }
         scheduleExpiry()
     }
 
@@ -123,8 +129,9 @@ public final class UndoService {
         if let maxBytes = options.maxBytes { record.requestedMaxBytes = maxBytes }
         if let persist = options.persist { record.persistent = canPersist && persist }
         if let globalTrigger = options.globalTrigger { record.globalTrigger = globalTrigger }
+        if let windows = options.windows { record.windows = windows }
         changes += applySettings(to: record).map { GroupChange(id: $0) }
-        focus.noteActivity(of: record, in: registry)
+        noteActivity(of: record)
         if !objects.isExported(record.path) { export(record) }
         changed(record, groups: changes)
         log.debug("\(caller) registered \(record.displayName) for \(appId)\(document.isEmpty ? "" : ":\(document)").")
@@ -153,15 +160,20 @@ public final class UndoService {
         return (snapshot.undo + snapshot.redo).map { GroupChange(id: $0.id) }
     }
 
+    /// The focused stack as of this moment: once the focus strategy has
+    /// caught up with the desktop (the X server's answer), `body` gets it.
+    public func withFocusedStack(_ body: @escaping (StackRecord?) -> Void) {
+        focus.settle { [unowned self] in body(self.focus.focusedStack(in: self.registry)) }
+    }
+
     /// `UndoFocused`/`RedoFocused`, and every trigger: undo or redo on the
     /// focused stack, answering with the stack it acted on.
     public func applyFocused(_ direction: Direction, caller: String?,
                              completion: @escaping (StackRecord?, Result<ApplyOutcome, ServiceError>) -> Void) {
-        guard let record = focus.focusedStack(in: registry) else {
-            completion(nil, .failure(.noFocusedStack))
-            return
+        withFocusedStack { [unowned self] record in
+            guard let record else { return completion(nil, .failure(.noFocusedStack)) }
+            self.apply(direction, on: record, caller: caller) { completion(record, $0) }
         }
-        apply(direction, on: record, caller: caller) { completion(record, $0) }
     }
 
     /// `SetFocus`.
@@ -207,7 +219,7 @@ public final class UndoService {
         } catch {
             throw .model(error)
         }
-        if config.focusFollowsPush { focus.noteActivity(of: record, in: registry) }
+        if config.focusFollowsPush { noteActivity(of: record) }
         enforceBudget(protecting: record)
         let written = GroupChange(id: result.group, actionsChanged: true)
         changed(record, groups: [written] + (result.discarded + result.dropped).map { GroupChange(id: $0) })
@@ -220,7 +232,10 @@ public final class UndoService {
     }
 
     /// `Undo`/`Redo` on a named stack: queued behind any apply in flight.
+    /// With `expecting`, only that group may move (a notification's button
+    /// names the group it offers); if another is next, nothing moves.
     public func apply(_ direction: Direction, on record: StackRecord, caller: String?,
+                      expecting group: (id: UInt64, name: String)? = nil,
                       completion: @escaping (Result<ApplyOutcome, ServiceError>) -> Void) {
         if let caller, caller != record.owner, !record.globalTrigger {
             completion(.failure(.triggerDisabled))
@@ -234,7 +249,8 @@ public final class UndoService {
             completion(.failure(.queueFull(limit: config.applyQueue)))
             return
         }
-        applier?.enqueue(ApplyQueue.Request(direction: direction, caller: caller, completion: completion), on: record)
+        applier?.enqueue(ApplyQueue.Request(direction: direction, caller: caller, completion: completion,
+                                            expectedGroup: group), on: record)
     }
 
     /// `SetClean`.
@@ -259,7 +275,7 @@ public final class UndoService {
     /// `Activate`.
     public func activate(_ record: StackRecord, caller: String) throws(ServiceError) {
         try requireOwner(record, caller)
-        focus.noteActivity(of: record, in: registry)
+        noteActivity(of: record)
         announceFocus()
     }
 
@@ -272,6 +288,12 @@ public final class UndoService {
         } else {
             detach(record)
         }
+    }
+
+    /// Marks `record` as the most recently active stack and tells the focus strategy.
+    private func noteActivity(of record: StackRecord) {
+        registry.markActive(record)
+        focus.noteActivity(of: record, in: registry)
     }
 
     /// While the store cannot write, hands out no stack number or group id it
@@ -381,6 +403,7 @@ public final class UndoService {
     private func detach(_ record: StackRecord) {
         applier?.ownerLeft(record)
         record.owner = ""
+        record.windows = []
         record.detachedSince = clock.now
         changed(record)
         scheduleExpiry()
@@ -496,13 +519,24 @@ public final class UndoService {
     }
 
 
-    private func announceFocus() {
+    /// Queues PropertiesChanged of the manager's `FocusedStack` (and
+    /// `FocusStrategy`, which `auto` may change) when they moved.
+    func announceFocus() {
+        var changed: [String: DBusValue] = [:]
         let path = focusedPath
-        guard path != announcedFocus else { return }
-        announcedFocus = path
+        if path != announcedFocus {
+            announcedFocus = path
+            changed["FocusedStack"] = .objectPath(path)
+        }
+        let strategy = focus.name
+        if strategy != announcedStrategy {
+            announcedStrategy = strategy
+            changed["FocusStrategy"] = .string(strategy)
+        }
+        guard !changed.isEmpty else { return }
         queueSignal { [objects] in
             objects.propertiesChanged(path: Undo1Interfaces.managerPath, interface: Undo1Interfaces.managerName,
-                                      values: ["FocusedStack": .objectPath(path)])
+                                      values: changed)
         }
     }
 

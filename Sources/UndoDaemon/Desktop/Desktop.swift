@@ -1,0 +1,139 @@
+import DBus
+import UndoCore
+import X11
+
+/// The desktop undod runs on, as far as the global trigger cares: an X11
+/// display (or none), whether Wayland is in charge, the focus strategy the
+/// config asks for and the desktop allows, and the global keys (an X11 grab,
+/// or the Wayland portal). Each way the desktop can fall short — no display,
+/// no window manager, an X server that goes away, no portal — is said in one
+/// log line, and undod goes on. Confined to the loop.
+final class Desktop {
+    /// The focus strategy in effect.
+    let focus: any FocusStrategy
+
+    private let log: Log
+    private let loop: EventLoop
+    private let connection: Connection
+    private let session: X11Session?
+    private let wayland: Bool
+    private let strategy: DaemonConfig.FocusStrategyName
+    private var keys: (any TriggerSource)?
+    private var hotkey: HotkeyTrigger?
+    private let config: DaemonConfig
+    /// What start-up found, said by `reportStartup` once undod runs for sure.
+    private var startupNotes: [(level: Log.Level, text: String)] = []
+
+    /// Looks at the desktop: opens the X display when focus or the keys
+    /// need it (running `loop` for at most a few seconds while the X server
+    /// answers), and chooses the focus strategy.
+    init(config: DaemonConfig, loop: EventLoop, connection: Connection, log: Log) {
+        self.log = log
+        self.loop = loop
+        self.connection = connection
+        self.config = config
+        strategy = config.focusStrategy
+        wayland = !(Environment.value("WAYLAND_DISPLAY") ?? "").isEmpty
+        let hasKeys = config.hotkeyUndo != nil || config.hotkeyRedo != nil
+        let wantsX11 = strategy == .x11 || (!wayland && (strategy == .auto || hasKeys))
+        var session: X11Session?
+        if wantsX11 {
+            do {
+                session = try X11Session.open(loop: loop)
+            } catch {
+                startupNotes.append((.warning, "\(error): " + Self.consequences(
+                    strategy: strategy, keys: hasKeys && !wayland, keysWere: "are not grabbed") + "."))
+            }
+        }
+        self.session = session
+        let processes = PeerProcesses(connection: connection)
+        switch strategy {
+        case .recent:
+            focus = RecentFocus()
+        case .auto where wayland:
+            startupNotes.append((.notice, "focus is recent: this is a Wayland session, "
+                + "where the X server sees only X clients' windows."))
+            focus = RecentFocus()
+        case .auto:
+            focus = session.map { AutoFocus(session: $0, processes: processes, loop: loop) } ?? RecentFocus()
+        case .x11:
+            focus = X11Focus(session: session, processes: processes, loop: loop)
+        }
+        guard let session else { return }
+        if strategy != .recent, !wayland || strategy == .x11, session.windowManager == nil {
+            startupNotes.append((.notice, "no EWMH window manager answers on \(session.displayName): "
+                + (strategy == .auto ? "focus is recent until one starts." : "no stack is focused until one starts.")))
+        }
+        session.onWindowManagerChange = { [weak self] in self?.windowManagerChanged() }
+        session.onLost = { [weak self] reason in self?.lost(reason) }
+    }
+
+    /// Says what start-up found (once undod has its bus name: a second
+    /// undod that refuses to run has nothing to say about the desktop).
+    func reportStartup() {
+        for note in startupNotes { log.write(note.level, note.text) }
+        startupNotes.removeAll()
+    }
+
+    /// Starts the global keys: the X11 grab, or on Wayland the portal.
+    func startKeys(fire: @escaping (Direction, String) -> Void) {
+        guard config.hotkeyUndo != nil || config.hotkeyRedo != nil else { return }
+        if wayland {
+            let portal = PortalShortcutTrigger(connection: connection, undo: config.hotkeyUndo,
+                                               redo: config.hotkeyRedo, log: log)
+            portal.start(on: loop, fire: fire)
+            keys = portal
+        } else if let session, session.isLive {
+            let hotkey = HotkeyTrigger(session: session, undo: config.hotkeyUndo, redo: config.hotkeyRedo, log: log)
+            hotkey.start(on: loop, fire: fire)
+            self.hotkey = hotkey
+            keys = hotkey
+        }
+    }
+
+    /// A reloaded config: new X11 keys are grabbed at once; the focus
+    /// strategy and the portal's keys change when undod restarts.
+    func reload(from old: DaemonConfig, to new: DaemonConfig) {
+        if new.focusStrategy != old.focusStrategy {
+            log.warning("focus.strategy = \(new.focusStrategy.rawValue) takes effect when undod restarts.")
+        }
+        guard new.hotkeyUndo != old.hotkeyUndo || new.hotkeyRedo != old.hotkeyRedo else { return }
+        if let hotkey {
+            hotkey.rebind(undo: new.hotkeyUndo, redo: new.hotkeyRedo)
+        } else {
+            log.warning("the new hotkey.undo and hotkey.redo take effect when undod restarts.")
+        }
+    }
+
+    private func windowManagerChanged() {
+        guard let session, strategy != .recent else { return }
+        if let name = session.windowManager {
+            log.notice("\(name) answers on \(session.displayName): focus follows its active window.")
+        } else {
+            log.notice("the window manager on \(session.displayName) stopped answering: "
+                + (strategy == .auto ? "focus is recent until one starts." : "no stack is focused until one starts."))
+        }
+        focus.onChange?()
+    }
+
+    private func lost(_ reason: String) {
+        let display = session?.displayName ?? "?"
+        let hadKeys = hotkey != nil
+        hotkey = nil
+        log.warning("lost the X server at \(display) (\(reason)): "
+            + Self.consequences(strategy: strategy, keys: hadKeys, keysWere: "are gone") + ".")
+        focus.onChange?()
+    }
+
+    /// What having no X server means under this config, as a clause.
+    private static func consequences(strategy: DaemonConfig.FocusStrategyName, keys: Bool, keysWere: String) -> String {
+        var parts: [String] = []
+        switch strategy {
+        case .auto: parts.append("focus is recent")
+        case .x11: parts.append("focus.strategy = x11 finds no active window, so no stack is focused unless one is pinned with SetFocus")
+        case .recent: break
+        }
+        if keys { parts.append("the global keys \(keysWere) (bind `undoctl undo` and `undoctl redo` to keys instead)") }
+        return parts.isEmpty ? "undod goes on without it" : parts.joined(separator: ", and ")
+    }
+}

@@ -1,0 +1,141 @@
+import DBus
+import X11
+
+/// The X11 desktop undod runs on: one connection to the X server, watched by
+/// undod's loop, the atoms undod needs, and whether an EWMH window manager
+/// answers (`_NET_SUPPORTING_WM_CHECK`, followed as it changes, never
+/// polled). The active-window tracker and the hotkey listen to its events.
+/// Confined to the loop.
+final class X11Session {
+    /// The atoms undod asks the server about.
+    struct Atoms {
+        /// `_NET_ACTIVE_WINDOW` (on the root): the window with the user's focus.
+        let activeWindow: XAtom
+        /// `_NET_SUPPORTING_WM_CHECK`: the window manager's check window.
+        let supportingWMCheck: XAtom
+        /// `_NET_SUPPORTED`: the EWMH hints the window manager honours.
+        let supported: XAtom
+        /// `_NET_WM_PID`: the process that owns a window.
+        let wmPID: XAtom
+        /// `_NET_WM_NAME`: a window's (here: the window manager's) name.
+        let wmName: XAtom
+    }
+
+    /// The connection.
+    let connection: X11Connection
+    /// The atoms.
+    let atoms: Atoms
+    /// The name of the EWMH window manager that answers, or nil for none.
+    private(set) var windowManager: String?
+    /// Whether the connection still stands.
+    var isLive: Bool { connection.isConnected }
+    /// Called when a window manager starts or stops answering.
+    var onWindowManagerChange: (() -> Void)?
+    /// Called once when the X server goes away, with the reason.
+    var onLost: ((String) -> Void)?
+
+    private var listeners: [(X11Event) -> Void] = []
+    private var checkWindow: XWindow?
+    private var checking = false
+    private var checkAgain = false
+
+    private init(connection: X11Connection, atoms: Atoms) {
+        self.connection = connection
+        self.atoms = atoms
+    }
+
+    /// Opens the display (nil: `$DISPLAY`), learns its atoms and its window
+    /// manager, running `loop` meanwhile for at most `timeoutMilliseconds`.
+    /// For start-up only, before undod takes its bus name.
+    static func open(display: String? = nil, loop: EventLoop, timeoutMilliseconds: Int = 3_000) throws(X11Error) -> X11Session {
+        let connection = try X11Connection(display: display, loop: loop)
+        var interned: [String: XAtom]?? = .none
+        connection.internAtoms(["_NET_ACTIVE_WINDOW", "_NET_SUPPORTING_WM_CHECK", "_NET_SUPPORTED", "_NET_WM_PID",
+                                "_NET_WM_NAME"]) { interned = .some($0) }
+        let answered = loop.run(until: { interned != nil || !connection.isConnected },
+                                timeoutMilliseconds: timeoutMilliseconds)
+        guard answered, connection.isConnected, case .some(.some(let names)) = interned,
+              let active = names["_NET_ACTIVE_WINDOW"], let check = names["_NET_SUPPORTING_WM_CHECK"],
+              let supported = names["_NET_SUPPORTED"], let pid = names["_NET_WM_PID"], let wmName = names["_NET_WM_NAME"]
+        else {
+            connection.close()
+            throw X11Error.cannotConnect(connection.displayName, reason: "it did not answer within \(timeoutMilliseconds) ms")
+        }
+        let session = X11Session(connection: connection, atoms: Atoms(
+            activeWindow: active, supportingWMCheck: check, supported: supported, wmPID: pid, wmName: wmName))
+        connection.onEvent = { [unowned session] event in session.handle(event) }
+        connection.onClose = { [unowned session] reason in session.onLost?(reason) }
+        connection.selectEvents(.propertyChange, on: connection.root)
+        var checked = false
+        session.checkWindowManager { checked = true }
+        loop.run(until: { checked || !connection.isConnected }, timeoutMilliseconds: timeoutMilliseconds)
+        return session
+    }
+
+    /// The display's name, as `DISPLAY` gave it.
+    var displayName: String { connection.displayName }
+
+    /// Calls `listener` with every event from the server, after the session's own handling.
+    func addListener(_ listener: @escaping (X11Event) -> Void) {
+        listeners.append(listener)
+    }
+
+    private func handle(_ event: X11Event) {
+        switch event {
+        case .propertyChanged(let window, let atom, _)
+            where window == connection.root && (atom == atoms.supportingWMCheck || atom == atoms.supported):
+            checkWindowManager()
+        case .destroyed(let window) where window == checkWindow:
+            checkWindowManager()
+        default:
+            break
+        }
+        for listener in listeners { listener(event) }
+    }
+
+    /// Finds out whether an EWMH window manager answers: the root names a
+    /// check window, the check window names itself, and `_NET_SUPPORTED`
+    /// lists `_NET_ACTIVE_WINDOW`.
+    private func checkWindowManager(then done: (() -> Void)? = nil) {
+        guard !checking else {
+            checkAgain = true
+            done?()
+            return
+        }
+        checking = true
+        let root = connection.root
+        connection.property(atoms.supportingWMCheck, of: root) { [weak self] rootCheck in
+            guard let self else { return }
+            guard let candidate = rootCheck?.window, candidate != .none else { return self.settle(nil, nil, done) }
+            self.connection.property(self.atoms.supportingWMCheck, of: candidate) { ownCheck in
+                guard ownCheck?.window == candidate else { return self.settle(nil, nil, done) }
+                self.connection.property(self.atoms.supported, of: root, maximumBytes: 65_536) { supported in
+                    guard supported?.words.contains(self.atoms.activeWindow.id) == true else {
+                        return self.settle(nil, nil, done)
+                    }
+                    self.connection.property(self.atoms.wmName, of: candidate) { name in
+                        let text = name?.text.flatMap { $0.isEmpty ? nil : $0 } ?? "an EWMH window manager"
+                        self.settle(candidate, text, done)
+                    }
+                }
+            }
+        }
+    }
+
+    private func settle(_ window: XWindow?, _ name: String?, _ done: (() -> Void)?) {
+        checking = false
+        if let window, window != checkWindow {
+            // Its destruction is how a window manager that dies is noticed.
+            connection.selectEvents(.structureNotify, on: window)
+        }
+        checkWindow = window
+        let changed = name != windowManager
+        windowManager = name
+        done?()
+        if changed { onWindowManagerChange?() }
+        if checkAgain {
+            checkAgain = false
+            checkWindowManager()
+        }
+    }
+}

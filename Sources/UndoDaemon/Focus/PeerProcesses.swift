@@ -1,0 +1,63 @@
+import DBus
+
+/// The Unix process of each stack owner's connection, as the bus vouches for
+/// it (`GetConnectionCredentials`): what the `x11` strategy compares with a
+/// window's `_NET_WM_PID`. Looked up once per connection, without blocking,
+/// and forgotten when the connection leaves the bus. Confined to the loop.
+final class PeerProcesses {
+    private let connection: Connection
+    private var known: [String: UInt32] = [:]
+    private var asking: Set<String> = []
+    private var waiters: [() -> Void] = []
+    /// Called when a process id is learned.
+    var onLearned: (() -> Void)?
+
+    init(connection: Connection) {
+        self.connection = connection
+        connection.onNameOwnerChanged { [weak self] name, _, newOwner in
+            guard let self, newOwner.isEmpty, name.hasPrefix(":") else { return }
+            self.known[name] = nil
+        }
+    }
+
+    /// The process id of `name`'s connection, if known.
+    func processID(of name: String) -> UInt32? { known[name] }
+
+    /// Starts looking up `name` unless it is known or being looked up.
+    func lookUp(_ name: String) {
+        guard !name.isEmpty, known[name] == nil, !asking.contains(name) else { return }
+        asking.insert(name)
+        let message: Message
+        do {
+            message = try Message.methodCall(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                interface: "org.freedesktop.DBus", member: "GetConnectionCredentials", arguments: [.string(name)])
+        } catch {
+            asking.remove(name)
+            return
+        }
+        connection.call(message, timeoutMilliseconds: 5_000) { [weak self] answer in
+            guard let self else { return }
+            self.asking.remove(name)
+            if case .success(let reply) = answer,
+               let pid = reply.arguments.first?.stringDictionary?["ProcessID"]?.uint32 {
+                self.known[name] = pid
+                self.onLearned?()
+            }
+            self.releaseWaiters()
+        }
+    }
+
+    /// Calls `done` once no lookup is outstanding.
+    func whenAnswered(_ done: @escaping () -> Void) {
+        waiters.append(done)
+        releaseWaiters()
+    }
+
+    private func releaseWaiters() {
+        guard asking.isEmpty, !waiters.isEmpty else { return }
+        let ready = waiters
+        waiters.removeAll()
+        for waiter in ready { waiter() }
+    }
+}

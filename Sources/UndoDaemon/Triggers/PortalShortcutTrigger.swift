@@ -1,0 +1,127 @@
+import DBus
+import UndoCore
+import X11
+
+/// The global keys on Wayland, where no program may grab keys: the
+/// `org.freedesktop.portal.GlobalShortcuts` portal. undod opens a session
+/// (`CreateSession`), binds the shortcuts `undo` and `redo` with the
+/// configured keys as preferred triggers (`BindShortcuts`; the compositor
+/// may ask the user), and undoes or redoes on each `Activated` signal. Where
+/// no portal answers, one log line says how to bind `undoctl undo` in the
+/// compositor instead. Confined to the loop.
+final class PortalShortcutTrigger: TriggerSource {
+    /// The portal's bus name, object and interfaces.
+    private enum Portal {
+        static let name = "org.freedesktop.portal.Desktop"
+        static let path = "/org/freedesktop/portal/desktop"
+        static let shortcuts = "org.freedesktop.portal.GlobalShortcuts"
+        static let request = "org.freedesktop.portal.Request"
+    }
+
+    private let connection: Connection
+    private let log: Log
+    private let undo: KeyCombination?
+    private let redo: KeyCombination?
+    private var session: String?
+    private var requests = 0
+    private var fire: ((Direction, String) -> Void)?
+
+    /// Binds `undo` and `redo` (nil: none) through the portal on `connection`.
+    init(connection: Connection, undo: KeyCombination?, redo: KeyCombination?, log: Log) {
+        self.connection = connection
+        self.undo = undo
+        self.redo = redo
+        self.log = log
+    }
+
+    /// Opens the portal session and binds the shortcuts.
+    func start(on loop: EventLoop, fire: @escaping (Direction, String) -> Void) {
+        guard undo != nil || redo != nil else { return }
+        self.fire = fire
+        connection.subscribe(SignalMatch(sender: Portal.name, path: Portal.path, interface: Portal.shortcuts,
+                                         member: "Activated")) { [weak self] message in
+            let arguments = message.arguments
+            guard let self, let session = self.session, arguments.first?.string == session,
+                  let id = arguments.dropFirst().first?.string else { return }
+            switch id {
+            case "undo": self.fire?(.undo, "the portal's undo shortcut")
+            case "redo": self.fire?(.redo, "the portal's redo shortcut")
+            default: break
+            }
+        }
+        request("CreateSession", arguments: { token in
+            [.vardict(["handle_token": .string(token), "session_handle_token": .string("undod")])]
+        }) { [weak self] results in
+            guard let self else { return }
+            guard let session = results["session_handle"]?.string, !session.isEmpty else {
+                return self.unavailable("the portal's session has no handle")
+            }
+            self.session = session
+            self.bind(in: session)
+        }
+    }
+
+    private func bind(in session: String) {
+        let shortcuts: [DBusValue] = [("undo", undo, "Undo the last change in the focused application"),
+                                      ("redo", redo, "Redo the last undone change in the focused application")]
+            .compactMap { id, key, description in
+                key.map { key in
+                    .structure([.string(id), .vardict(["description": .string(description),
+                                                       "preferred_trigger": .string(key.portalTrigger)])])
+                }
+            }
+        request("BindShortcuts", arguments: { token in
+            [.objectPath(session), .array(element: "(sa{sv})", shortcuts), .string(""),
+             .vardict(["handle_token": .string(token)])]
+        }) { [weak self] results in
+            guard let self else { return }
+            let bound = (results["shortcuts"]?.elements ?? []).compactMap { entry -> String? in
+                guard let fields = entry.fields, let id = fields.first?.string else { return nil }
+                let trigger = fields.dropFirst().first?.stringDictionary?["trigger_description"]?.string ?? ""
+                return trigger.isEmpty ? id : "\(id) = \(trigger)"
+            }
+            self.log.notice("the global keys are bound through the GlobalShortcuts portal: "
+                + (bound.isEmpty ? "none yet (the compositor's settings assign them)" : bound.joined(separator: ", "))
+                + ".")
+        }
+    }
+
+    /// Calls a portal method that answers through a Request object's
+    /// `Response` signal; `handle` gets the results of a response 0.
+    /// The signal is subscribed on the predicted request path before the
+    /// call, so that it cannot arrive before anyone listens.
+    private func request(_ method: String, arguments: (String) -> [DBusValue],
+                         handle: @escaping ([String: DBusValue]) -> Void) {
+        requests += 1
+        let token = "undod\(requests)"
+        let sender = connection.uniqueName.dropFirst().replacing(".", with: "_")
+        let path = "\(Portal.path)/request/\(sender)/\(token)"
+        var subscription: Int?
+        subscription = connection.subscribe(SignalMatch(sender: Portal.name, path: path, interface: Portal.request,
+                                                        member: "Response")) { [weak self] message in
+            guard let self else { return }
+            if let subscription { self.connection.unsubscribe(subscription) }
+            let arguments = message.arguments
+            guard let response = arguments.first?.uint32, response == 0 else {
+                return self.unavailable("the portal refused \(method) (response \(arguments.first?.uint32 ?? 2))")
+            }
+            handle(arguments.dropFirst().first?.stringDictionary ?? [:])
+        }
+        do {
+            let message = try Message.methodCall(destination: Portal.name, path: Portal.path,
+                                                 interface: Portal.shortcuts, member: method, arguments: arguments(token))
+            connection.call(message, timeoutMilliseconds: 25_000) { [weak self] answer in
+                guard let self, case .failure(let error) = answer else { return }
+                if let subscription { self.connection.unsubscribe(subscription) }
+                self.unavailable("\(error.name): \(error.message)")
+            }
+        } catch {
+            unavailable(error.message)
+        }
+    }
+
+    private func unavailable(_ reason: String) {
+        log.warning("no GlobalShortcuts portal binds the global keys on this Wayland session (\(reason)): "
+            + "bind `undoctl undo` and `undoctl redo` to keys in your compositor's settings (see undod's README).")
+    }
+}

@@ -1,0 +1,163 @@
+import DBus
+import UndoCore
+
+/// What every trigger asks for, carried out in one place: undo or redo on
+/// the focused stack (for a notification's button: on the stack and group it
+/// offers, nothing else), asking first when `notify.confirm` is on, and the
+/// notification that says what happened. The global key, the Unix signals,
+/// the portal's shortcuts and `UndoFocused`/`RedoFocused` all come here.
+/// Confined to the loop.
+final class TriggerHandler {
+    /// What a notification's buttons do.
+    enum Offer {
+        /// Undo or redo exactly this group of this stack (the Redo button
+        /// after an undo, the Undo button after a redo).
+        case apply(Direction, stack: UInt64, group: UInt64, name: String)
+        /// The confirm question: its Undo button undoes this group.
+        case confirm(stack: UInt64, group: UInt64, name: String)
+    }
+
+    /// How long a confirm question waits for an answer at most. The question
+    /// lasts as long as the notification server shows it (its timeout, as
+    /// the user set it); this bounds it where a server keeps it for ever.
+    /// Unanswered, nothing is undone.
+    static let confirmMilliseconds = 60_000
+    /// How long an error is shown.
+    static let errorMilliseconds: Int32 = 3_000
+
+    private unowned let service: UndoService
+    private let notifier: FeedbackNotifier<Offer>
+    private var question: (stack: UInt64, group: UInt64, timer: EventLoop.Token)?
+
+    init(service: UndoService) {
+        self.service = service
+        notifier = FeedbackNotifier(connection: service.connection, log: service.log)
+        notifier.onAction = { [unowned self] offer, key in self.pressed(key, on: offer) }
+        notifier.onClosed = { [unowned self] offer in self.unanswered(offer, why: "was closed unanswered") }
+        notifier.onUndelivered = { [unowned self] offer, error in
+            self.unanswered(offer, why: "could not be shown (\(error.name))")
+        }
+    }
+
+    private var config: DaemonConfig { service.config }
+    private var log: Log { service.log }
+
+    /// `UndoFocused`/`RedoFocused`: never asks first (the caller waits for
+    /// the answer), then notifies.
+    func call(_ direction: Direction, caller: String,
+              completion: @escaping (StackRecord?, Result<ApplyOutcome, ServiceError>) -> Void) {
+        service.applyFocused(direction, caller: caller) { [weak self] record, result in
+            self?.report(direction, on: record, result, source: nil)
+            completion(record, result)
+        }
+    }
+
+    /// A trigger from outside the bus (the global key, a Unix signal, the
+    /// portal's shortcut), named by `source` in the log.
+    func fire(_ direction: Direction, source: String) {
+        guard direction == .undo, config.notifyConfirm, config.notifyEnabled else {
+            service.applyFocused(direction, caller: nil) { [weak self] record, result in
+                self?.report(direction, on: record, result, source: source)
+            }
+            return
+        }
+        service.withFocusedStack { [weak self] record in
+            guard let self else { return }
+            guard let record else { return self.report(.undo, on: nil, .failure(.noFocusedStack), source: source) }
+            guard let top = record.stack.topUndoGroup else {
+                return self.report(.undo, on: record, .failure(.model(.nothingToUndo)), source: source)
+            }
+            self.ask(about: top.id, named: top.name, on: record, source: source)
+        }
+    }
+
+    // MARK: Asking first
+
+    private func ask(about group: UInt64, named name: String, on record: StackRecord, source: String) {
+        log.notice("\(source): asking before undoing “\(name)” in \(record.title).")
+        if let question { service.loop.remove(question.timer) }
+        let timer = service.loop.schedule(afterMilliseconds: Self.confirmMilliseconds) { [weak self] in
+            guard let self, let question = self.question, question.group == group else { return }
+            self.question = nil
+            self.notifier.withdraw()
+            self.log.notice("No answer to “Undo \(name)?” in time: nothing was undone.")
+        }
+        question = (record.number, group, timer)
+        notifier.show(.init(
+            summary: "Undo \(name) in \(record.title)?",
+            body: "Undo reverts it; anything else leaves it as it is.",
+            buttons: [.init(key: "undo", label: "Undo"), .init(key: "cancel", label: "Cancel")],
+            urgency: 1, offer: .confirm(stack: record.number, group: group, name: name)))
+    }
+
+    private func pressed(_ key: String, on offer: Offer) {
+        switch offer {
+        case .confirm(let stack, let group, let name):
+            endQuestion(group)
+            guard key == "undo" || key == "default" else {
+                log.notice("“Undo \(name)?” was answered \(key): nothing was undone.")
+                return
+            }
+            apply(.undo, stack: stack, group: group, name: name, source: "the notification's Undo button")
+        case .apply(let direction, let stack, let group, let name):
+            guard key == direction.wireName || key == "default" else { return }
+            let button = direction == .undo ? "Undo" : "Redo"
+            apply(direction, stack: stack, group: group, name: name, source: "the notification's \(button) button")
+        }
+    }
+
+    private func unanswered(_ offer: Offer, why: String) {
+        guard case .confirm(_, let group, let name) = offer, question?.group == group else { return }
+        endQuestion(group)
+        log.notice("“Undo \(name)?” \(why): nothing was undone.")
+    }
+
+    private func endQuestion(_ group: UInt64) {
+        guard let question, question.group == group else { return }
+        service.loop.remove(question.timer)
+        self.question = nil
+    }
+
+    /// Moves exactly `group` of stack `number`, or nothing.
+    private func apply(_ direction: Direction, stack number: UInt64, group: UInt64, name: String, source: String) {
+        guard let record = service.registry.byNumber[number] else {
+            return report(direction, on: nil, .failure(.unknownStack(StackRecord.path(of: number))), source: source)
+        }
+        service.apply(direction, on: record, caller: nil, expecting: (group, name)) { [weak self] result in
+            self?.report(direction, on: record, result, source: source)
+        }
+    }
+
+    // MARK: Saying what happened
+
+    /// Logs a trigger's outcome (not a method call's: its caller has the
+    /// answer) and shows the notification.
+    private func report(_ direction: Direction, on record: StackRecord?, _ result: Result<ApplyOutcome, ServiceError>,
+                        source: String?) {
+        if let source {
+            switch result {
+            case .success(let outcome):
+                log.notice("\(source): \(direction == .undo ? "undid" : "redid") “\(outcome.name)” in \(record?.title ?? "?").")
+            case .failure(let error):
+                log.notice("\(source): \(error.dbusError(stack: record?.displayName).message)")
+            }
+        }
+        guard config.notifyEnabled else { return }
+        switch result {
+        case .success(let outcome):
+            guard let record else { return }
+            let back: Direction = outcome.direction == .undo ? .redo : .undo
+            notifier.show(.init(
+                summary: "\(outcome.direction == .undo ? "Undid" : "Redid") \(outcome.name) in \(record.title)",
+                icon: outcome.direction == .undo ? "edit-undo" : "edit-redo",
+                buttons: [.init(key: back.wireName, label: back == .redo ? "Redo" : "Undo")],
+                offer: .apply(back, stack: record.number, group: outcome.group, name: outcome.name)))
+        case .failure(let error):
+            notifier.show(.init(
+                summary: direction == .undo ? "Nothing undone" : "Nothing redone",
+                body: error.dbusError(stack: record?.displayName).message,
+                icon: direction == .undo ? "edit-undo" : "edit-redo",
+                timeoutMilliseconds: Self.errorMilliseconds, urgency: 1))
+        }
+    }
+}
