@@ -44,7 +44,8 @@ public final class DaemonProcess {
     /// waits (at most 20 s) until it owns `org.undod.Undo1`, serving `loop`
     /// meanwhile.
     public init(bus: TestBus, loop: EventLoop, watcher: Connection, config: String = "",
-                stateDirectory: URL? = nil, extraArguments: [String] = [], wrapper: [String] = []) throws {
+                stateDirectory: URL? = nil, extraArguments: [String] = [], wrapper: [String] = [],
+                environment: [String: String] = [:]) throws {
         self.bus = bus
         configFile = bus.directory.appendingPathComponent("undod-\(UUID().uuidString.prefix(6)).conf")
         try config.write(to: configFile, atomically: true, encoding: .utf8)
@@ -78,6 +79,13 @@ public final class DaemonProcess {
         process.standardError = errorPipe
         errorWatch = loop.watch(fd: readEnd, events: .readable) { [weak self] _ in self?.drainErrors() }
         process.standardOutput = FileHandle.nullDevice
+        // No desktop but the test's own: the user's display and Wayland stay out.
+        var env = ProcessInfo.processInfo.environment
+        env["DISPLAY"] = nil
+        env["WAYLAND_DISPLAY"] = nil
+        env["DBUS_SESSION_BUS_ADDRESS"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
         // Wakes the loop when undod exits, so waits end at once.
         process.terminationHandler = { _ in loop.perform {} }
         try process.run()

@@ -20,8 +20,8 @@ import UndoDaemon
         #expect(config.detachedTTLMilliseconds == 7 * 86_400_000)
         #expect(config.focusStrategy == .auto)
         #expect(config.focusFollowsPush)
-        #expect(config.hotkeyUndo == "Ctrl+Alt+z")
-        #expect(config.hotkeyRedo == "Ctrl+Alt+Shift+z")
+        #expect(config.hotkeyUndo?.description == "Ctrl+Alt+z")
+        #expect(config.hotkeyRedo?.description == "Ctrl+Alt+Shift+z")
         #expect(config.notifyEnabled)
         #expect(!config.notifyConfirm)
     }
@@ -62,8 +62,8 @@ import UndoDaemon
         #expect(config.detachedTTLMilliseconds == 90_000)
         #expect(config.focusStrategy == .recent)
         #expect(!config.focusFollowsPush)
-        #expect(config.hotkeyUndo == "Super+z")
-        #expect(config.hotkeyRedo == "")
+        #expect(config.hotkeyUndo?.description == "Super+z")
+        #expect(config.hotkeyRedo == nil)
         #expect(!config.notifyEnabled)
         #expect(config.notifyConfirm)
     }

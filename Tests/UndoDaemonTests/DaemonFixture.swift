@@ -12,11 +12,16 @@ final class DaemonFixture {
     var daemon: DaemonProcess
     private var apps: [TestApp] = []
 
-    init(config: String = "", extraArguments: [String] = [], wrapper: [String] = []) throws {
+    /// The environment undod runs with (beyond the test's own, minus any display).
+    let environment: [String: String]
+
+    init(config: String = "", extraArguments: [String] = [], wrapper: [String] = [],
+         environment: [String: String] = [:]) throws {
         bus = try TestBus()
         watcher = try Connection(address: bus.address, loop: loop)
+        self.environment = environment
         daemon = try DaemonProcess(bus: bus, loop: loop, watcher: watcher, config: config,
-                                   extraArguments: extraArguments, wrapper: wrapper)
+                                   extraArguments: extraArguments, wrapper: wrapper, environment: environment)
     }
 
     /// Stops undod (SIGTERM, or SIGKILL when `crash`) and starts a new one on
@@ -30,7 +35,7 @@ final class DaemonFixture {
         }
         let text = try config ?? String(contentsOf: daemon.configFile, encoding: .utf8)
         daemon = try DaemonProcess(bus: bus, loop: loop, watcher: watcher, config: text,
-                                   stateDirectory: daemon.stateDirectory)
+                                   stateDirectory: daemon.stateDirectory, environment: environment)
     }
 
     deinit {

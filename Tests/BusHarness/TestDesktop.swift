@@ -1,0 +1,203 @@
+import DBus
+import Foundation
+
+/// A desktop of its own for one test: an Xvfb server on a free display,
+/// optionally openbox as the EWMH window manager and dunst as the
+/// notification server (on the test's private bus), and xdotool as the
+/// user's hand. Never the user's display; everything is killed by `stop`.
+public final class TestDesktop {
+    /// The display, e.g. `:7`.
+    public let display: String
+    /// What a child needs to find this desktop.
+    public var environment: [String: String] {
+        // XDG_CACHE_HOME: openbox writes its log there, which must not be the user's.
+        ["DISPLAY": display, "XDG_CACHE_HOME": directory.appendingPathComponent("cache").path]
+    }
+
+    private let server: Process
+    private var windowManager: Process?
+    private var notifications: Process?
+    private let directory: URL
+
+    /// Starts Xvfb (and openbox, unless `windowManager` is false) and waits
+    /// until the display, and the window manager, answer.
+    public init(windowManager: Bool = true) throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("undod-desktop-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+        // -displayfd: Xvfb picks a free display and prints its number once it accepts clients.
+        server.arguments = ["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"]
+        let output = Pipe()
+        server.standardOutput = output
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        ChildReaper.watch(server.processIdentifier)
+        guard let number = Self.readLine(from: output.fileHandleForReading.fileDescriptor, timeout: 15_000,
+                                         until: { !$0.isEmpty }),
+              let value = Int(number.trimmingCharacters(in: .whitespaces)) else {
+            Self.kill(server)
+            throw HarnessError("Xvfb did not print its display number.")
+        }
+        display = ":\(value)"
+        if windowManager { try startWindowManager() }
+    }
+
+    deinit { stop() }
+
+    /// Starts openbox and waits (at most 15 s) until it answers as an EWMH
+    /// window manager (`_NET_SUPPORTING_WM_CHECK` on the root).
+    public func startWindowManager() throws {
+        let spy = Process()
+        // stdbuf: xprop's stdout is a pipe, which stdio would buffer past the line we wait for.
+        spy.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
+        // The whole root: xprop cannot spy on an atom that does not exist yet.
+        spy.arguments = ["-oL", "xprop", "-display", display, "-root", "-spy"]
+        let output = Pipe()
+        spy.standardOutput = output
+        spy.standardError = FileHandle.nullDevice
+        try spy.run()
+        ChildReaper.watch(spy.processIdentifier)
+        defer { Self.kill(spy) }
+        let manager = Process()
+        manager.executableURL = URL(fileURLWithPath: "/usr/bin/openbox")
+        manager.arguments = ["--sm-disable"]
+        manager.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        manager.standardOutput = FileHandle.nullDevice
+        manager.standardError = FileHandle.nullDevice
+        try manager.run()
+        ChildReaper.watch(manager.processIdentifier)
+        windowManager = manager
+        var checked = false
+        guard Self.readLine(from: output.fileHandleForReading.fileDescriptor, timeout: 15_000, until: { line in
+            if line.hasPrefix("_NET_SUPPORTING_WM_CHECK(WINDOW)") { checked = true }
+            return checked && line.hasPrefix("_NET_SUPPORTED(ATOM)") && line.contains("_NET_ACTIVE_WINDOW")
+        }) != nil else {
+            throw HarnessError("openbox did not start managing \(display).")
+        }
+    }
+
+    /// Stops the window manager (SIGTERM, as a session ending would).
+    public func stopWindowManager() {
+        if let windowManager { Self.kill(windowManager, signal: SIGTERM) }
+        windowManager = nil
+    }
+
+    /// Starts dunst on `bus` and waits (at most 15 s) until it owns
+    /// `org.freedesktop.Notifications`; `timeout` is how long it shows a
+    /// notification that does not say.
+    public func startNotifications(bus: TestBus, loop: EventLoop, watcher: Connection, timeout: Int = 10) throws {
+        let config = directory.appendingPathComponent("dunstrc")
+        try """
+            [global]
+                font = Monospace 8
+                idle_threshold = 0
+                history_length = 50
+            [urgency_low]
+                timeout = \(timeout)
+                default_icon = ""
+            [urgency_normal]
+                timeout = \(timeout)
+                default_icon = ""
+            [urgency_critical]
+                timeout = \(timeout)
+                default_icon = ""
+            """.write(to: config, atomically: true, encoding: .utf8)
+        var owned = false
+        let subscription = watcher.subscribe(.nameOwnerChanged(name: "org.freedesktop.Notifications")) { message in
+            if let owner = message.arguments.last?.string, !owner.isEmpty { owned = true }
+        }
+        defer { watcher.unsubscribe(subscription) }
+        _ = try watcher.callAndWait(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                    interface: "org.freedesktop.DBus.Peer", member: "Ping")
+        let dunst = Process()
+        dunst.executableURL = URL(fileURLWithPath: "/usr/bin/dunst")
+        dunst.arguments = ["-config", config.path]
+        dunst.environment = ProcessInfo.processInfo.environment
+            .merging(environment.merging(["DBUS_SESSION_BUS_ADDRESS": bus.address]) { $1 }) { $1 }
+        dunst.standardOutput = FileHandle.nullDevice
+        dunst.standardError = FileHandle.nullDevice
+        dunst.terminationHandler = { _ in loop.perform {} }
+        try dunst.run()
+        ChildReaper.watch(dunst.processIdentifier)
+        notifications = dunst
+        guard loop.run(until: { owned || !dunst.isRunning }, timeoutMilliseconds: 15_000), owned else {
+            throw HarnessError("dunst did not take org.freedesktop.Notifications.")
+        }
+    }
+
+    /// Runs `xdotool` with `arguments` on this display, serving `loop`
+    /// meanwhile; throws when it fails.
+    @discardableResult
+    public func xdotool(_ arguments: [String], loop: EventLoop? = nil) throws -> String {
+        try tool(["xdotool"] + arguments, loop: loop)
+    }
+
+    /// Runs a tool on this display (and, with `bus`, on that bus).
+    @discardableResult
+    public func tool(_ arguments: [String], bus: TestBus? = nil, loop: EventLoop? = nil) throws -> String {
+        var env = environment
+        if let bus { env["DBUS_SESSION_BUS_ADDRESS"] = bus.address }
+        let result = try runTool(arguments, loop: loop, environment: env, timeout: 20)
+        guard result.status == 0 else {
+            throw HarnessError("\(arguments.joined(separator: " ")) failed (\(result.status)): \(result.errors)")
+        }
+        return result.output
+    }
+
+    /// Makes `window` the active window and waits until it is.
+    public func activate(_ window: Int, loop: EventLoop? = nil) throws {
+        try xdotool(["windowactivate", "--sync", String(window)], loop: loop)
+    }
+
+    /// Presses and releases `keys` (xdotool's names: `ctrl+alt+z`).
+    public func press(_ keys: String, loop: EventLoop? = nil) throws {
+        try xdotool(["key", keys], loop: loop)
+    }
+
+    /// Kills the X server, as a crash or the end of a session would.
+    public func killServer() {
+        Self.kill(server)
+    }
+
+    /// Kills everything this desktop started.
+    public func stop() {
+        if let notifications { Self.kill(notifications) }
+        if let windowManager { Self.kill(windowManager) }
+        Self.kill(server)
+        notifications = nil
+        windowManager = nil
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private static func kill(_ process: Process, signal: Int32 = SIGKILL) {
+        if process.isRunning {
+            Glibc.kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+        }
+        ChildReaper.forget(process.processIdentifier)
+    }
+
+    /// Reads lines from `fd` until one satisfies `test`, for at most
+    /// `timeout` ms (poll, so a silent process cannot stall the test).
+    static func readLine(from fd: Int32, timeout: Int, until test: (String) -> Bool) -> String? {
+        let deadline = Date().addingTimeInterval(Double(timeout) / 1_000)
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4_096)
+        while true {
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                if test(line) { return line }
+            }
+            let left = Int(deadline.timeIntervalSinceNow * 1_000)
+            guard left > 0 else { return nil }
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, Int32(left)) > 0 else { continue }
+            let count = read(fd, &chunk, chunk.count)
+            guard count > 0 else { return nil }
+            buffer += chunk[0..<count]
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import BusHarness
+import DBus
+import Foundation
+import Testing
+
+/// A test's own desktop (Xvfb, openbox, optionally dunst) with a private bus
+/// and an undod on both, and applications as separate processes
+/// (`Tests/Clients/x11_app.py`), since the `x11` strategy tells
+/// applications apart by the process that owns the active window.
+final class DesktopFixture {
+    let desktop: TestDesktop
+    let daemon: DaemonFixture
+    private var apps: [ScriptedProcess] = []
+
+    var loop: EventLoop { daemon.loop }
+    var bus: TestBus { daemon.bus }
+
+    /// The desktop (with openbox unless `windowManager` is false), then undod with `config`.
+    init(config: String = "", windowManager: Bool = true, notifications: Bool = false,
+         notificationTimeout: Int = 10, desktop: TestDesktop? = nil) throws {
+        self.desktop = try desktop ?? TestDesktop(windowManager: windowManager)
+        daemon = try DaemonFixture(config: config, environment: self.desktop.environment)
+        if notifications {
+            try self.desktop.startNotifications(bus: daemon.bus, loop: daemon.loop, watcher: daemon.watcher,
+                                           timeout: notificationTimeout)
+        }
+    }
+
+    deinit {
+        for app in apps { app.stop() }
+        desktop.stop()
+    }
+
+    /// The repository's `Tests/Clients/` script `name`.
+    static func client(_ name: String) -> String {
+        LifecycleTests.repository.appendingPathComponent("Tests/Clients/\(name)").path
+    }
+
+    /// A new application process on the desktop (and, with `bus`, on the bus).
+    func app(bus: Bool = true) throws -> ScriptedProcess {
+        var arguments = ["/usr/bin/python3", Self.client("x11_app.py"), "--display", desktop.display]
+        if bus { arguments += ["--bus", daemon.bus.address] }
+        let app = try ScriptedProcess(arguments, loop: loop)
+        apps.append(app)
+        try app.next(event: "ready")
+        return app
+    }
+
+    /// An application with one window titled `title` and a stack for
+    /// `appId`, having pushed `pushes` groups named "Edit 1" …; returns
+    /// the process, its window and its stack.
+    func app(_ appId: String, title: String, pushes: Int = 0,
+             options: [String: Any] = [:]) throws -> (process: ScriptedProcess, window: Int, stack: String) {
+        let process = try app()
+        let window = try process.command(["cmd": "window", "name": "main", "title": title])["xid"] as? Int ?? 0
+        var all = options
+        all["title"] = title
+        let stack = try process.command(["cmd": "register", "app_id": appId, "options": all])["path"] as? String ?? ""
+        for index in 0..<pushes {
+            try process.command(["cmd": "push", "name": "Edit \(index + 1)", "undo": "u\(index + 1)", "redo": "r\(index + 1)"])
+        }
+        return (process, window, stack)
+    }
+
+    /// The manager's `FocusedStack`, read from outside.
+    func focusedStack() throws -> String {
+        try daemon.managerProperty("FocusedStack")?.string ?? ""
+    }
+
+    /// Waits until `FocusedStack` is `path` (at most 10 s), by its
+    /// PropertiesChanged: focus follows the X server's events, which reach
+    /// undod on their own time.
+    @discardableResult
+    func waitForFocus(_ path: String) throws -> Bool {
+        var announced: String?
+        let subscription = daemon.watcher.subscribe(SignalMatch(
+            path: "/org/undod/Undo1", interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged")) {
+            message in
+            if let value = message.arguments.dropFirst().first?.stringDictionary?["FocusedStack"]?.string {
+                announced = value
+            }
+        }
+        defer { daemon.watcher.unsubscribe(subscription) }
+        try daemon.ping()
+        if try focusedStack() == path, announced == nil || announced == path { return true }
+        return daemon.wait { announced == path }
+    }
+
+    /// Waits (at most `timeout` ms) until undod's log holds `text` at least `count` times.
+    @discardableResult
+    func waitForLog(_ text: String, count: Int = 1, timeout: Int = 10_000) -> Bool {
+        daemon.wait(timeout: timeout) { self.daemon.daemon.log.components(separatedBy: text).count - 1 >= count }
+    }
+
+    /// How many times undod's log holds `text`.
+    func logCount(_ text: String) -> Int {
+        daemon.daemon.log.components(separatedBy: text).count - 1
+    }
+}
+
+extension ScriptedProcess {
+    /// The Apply calls this application has served, in order.
+    var applies: [Line] { all(event: "apply") }
+
+    /// Waits for this application's next Apply and returns its direction and payloads.
+    func nextApply(timeout: Int = 10_000) throws -> (direction: String, payloads: [String]) {
+        let line = try next(event: "apply", timeout: timeout)
+        return (line["direction"] as? String ?? "", line["payloads"] as? [String] ?? [])
+    }
+}

@@ -1,0 +1,146 @@
+import BusHarness
+import DBus
+import Foundation
+import Testing
+
+/// The notification after a triggered undo or redo, shown by a real
+/// notification server (dunst) on the test's bus and pressed with
+/// `dunstctl action` (which invokes the default action, the first button).
+@Suite struct NotificationTests {
+    /// `dunstctl` on the fixture's bus.
+    @discardableResult
+    static func dunstctl(_ f: DesktopFixture, _ arguments: String...) throws -> String {
+        try f.desktop.tool(["dunstctl"] + arguments, bus: f.bus, loop: f.loop)
+    }
+
+    /// How many notifications dunst shows now.
+    static func displayed(_ f: DesktopFixture) throws -> Int {
+        Int(try dunstctl(f, "count", "displayed").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    /// The ids of the notifications undod's log says it showed with `summary`.
+    static func ids(_ f: DesktopFixture, _ summary: String) -> [String] {
+        f.daemon.daemon.log.split(separator: "\n").compactMap { line in
+            guard line.hasSuffix("shown: “\(summary)”.") else { return nil }
+            return line.split(separator: " ").dropFirst(2).first.map(String.init)
+        }
+    }
+
+    @Test func anUndoByTheKeyIsNotifiedAndItsRedoButtonRedoesThatGroup() throws {
+        let f = try DesktopFixture(notifications: true)
+        let notes = try f.app("org.example.Notes", title: "Notes", pushes: 2)
+        let other = try f.app("org.example.Other", title: "Other", pushes: 1)
+        try f.desktop.activate(notes.window, loop: f.loop)
+        #expect(try f.waitForFocus(notes.stack))
+        try f.desktop.press("ctrl+alt+z", loop: f.loop)
+        #expect(try notes.process.nextApply() == ("undo", ["u2"]))
+        #expect(f.waitForLog("shown: “Undid Edit 2 in Notes”."))
+        #expect(try Self.displayed(f) == 1)
+
+        // The user moves on to another window, then presses Redo: the
+        // group that was undone comes back, in its own application.
+        try f.desktop.activate(other.window, loop: f.loop)
+        #expect(try f.waitForFocus(other.stack))
+        try Self.dunstctl(f, "action")
+        #expect(try notes.process.nextApply() == ("redo", ["r2"]))
+        #expect(f.waitForLog("shown: “Redid Edit 2 in Notes”."))
+        #expect(other.process.applies.isEmpty)
+        // One notification, reused rather than piled up.
+        #expect(try Self.displayed(f) == 1)
+        let undid = Self.ids(f, "Undid Edit 2 in Notes")
+        #expect(undid.count == 1 && undid == Self.ids(f, "Redid Edit 2 in Notes"))
+
+        // The redo notification's button undoes it again.
+        try Self.dunstctl(f, "action")
+        #expect(try notes.process.nextApply() == ("undo", ["u2"]))
+    }
+
+    @Test func aButtonWhoseGroupIsNoLongerNextDoesNothing() throws {
+        let f = try DesktopFixture(notifications: true)
+        let notes = try f.app("org.example.Notes", title: "Notes", pushes: 2)
+        try f.desktop.activate(notes.window, loop: f.loop)
+        #expect(try f.waitForFocus(notes.stack))
+        try f.desktop.press("ctrl+alt+z", loop: f.loop)
+        #expect(try notes.process.nextApply() == ("undo", ["u2"]))
+        #expect(f.waitForLog("shown: “Undid Edit 2 in Notes”."))
+        // A new change empties the redo side: "Edit 2" can no longer be redone.
+        try notes.process.command(["cmd": "push", "name": "Edit 3", "undo": "u3", "redo": "r3"])
+        try Self.dunstctl(f, "action")
+        #expect(f.waitForLog("“Edit 2” is no longer the next change to redo in “Notes”"))
+        #expect(f.waitForLog("shown: “Nothing redone”."))
+        try f.daemon.ping()
+        #expect(notes.process.applies.count == 1)
+    }
+
+    @Test func errorsAreNotifiedBriefly() throws {
+        // dunst's own timeout is long: only undod's short one can end it.
+        let f = try DesktopFixture(notifications: true, notificationTimeout: 60)
+        let stackless = try f.app(bus: false)
+        let window = try stackless.command(["cmd": "window", "name": "main", "title": "Terminal"])["xid"] as? Int ?? 0
+        try f.desktop.activate(window, loop: f.loop)
+        try f.desktop.press("ctrl+alt+z", loop: f.loop)
+        #expect(f.waitForLog("shown: “Nothing undone”."))
+        let start = Date()
+        var count = try Self.displayed(f)
+        #expect(count == 1)
+        while count != 0, Date().timeIntervalSince(start) < 10 {
+            _ = f.loop.run(until: { false }, timeoutMilliseconds: 100)
+            count = try Self.displayed(f)
+        }
+        #expect(count == 0, "the error went away by itself")
+    }
+
+    @Test func undoFocusedIsNotifiedToo() throws {
+        let f = try DesktopFixture(notifications: true)
+        let notes = try f.app("org.example.Notes", title: "Notes", pushes: 1)
+        try f.desktop.activate(notes.window, loop: f.loop)
+        #expect(try f.waitForFocus(notes.stack))
+        #expect(try f.daemon.manager("UndoFocused").first?.string == notes.stack)
+        #expect(f.waitForLog("shown: “Undid Edit 1 in Notes”."))
+    }
+
+    @Test func confirmModeUndoesOnlyOnTheUndoAnswer() throws {
+        let f = try DesktopFixture(config: "[notify]\nconfirm = true\n", notifications: true, notificationTimeout: 2)
+        let notes = try f.app("org.example.Notes", title: "Notes", pushes: 3)
+        try f.desktop.activate(notes.window, loop: f.loop)
+        #expect(try f.waitForFocus(notes.stack))
+
+        // Asked, answered Undo (the default action): undone.
+        try f.desktop.press("ctrl+alt+z", loop: f.loop)
+        #expect(f.waitForLog("shown: “Undo Edit 3 in Notes?”."))
+        try f.daemon.ping()
+        #expect(notes.process.applies.isEmpty)
+        try Self.dunstctl(f, "action")
+        #expect(try notes.process.nextApply() == ("undo", ["u3"]))
+
+        // Asked, dismissed: nothing undone.
+        try f.desktop.press("ctrl+alt+z", loop: f.loop)
+        #expect(f.waitForLog("shown: “Undo Edit 2 in Notes?”."))
+        try Self.dunstctl(f, "close")
+        #expect(f.waitForLog("“Undo Edit 2?” was closed unanswered: nothing was undone."))
+
+        // Asked, no answer before the notification's timeout: nothing undone.
+        try f.desktop.press("ctrl+alt+z", loop: f.loop)
+        #expect(f.waitForLog("shown: “Undo Edit 2 in Notes?”.", count: 2))
+        #expect(f.waitForLog("“Undo Edit 2?” was closed unanswered: nothing was undone.", count: 2))
+        try f.daemon.ping()
+        #expect(notes.process.applies.count == 1)
+
+        // A call (undoctl undo) is answered at once, without asking.
+        #expect(try f.daemon.manager("UndoFocused").first?.string == notes.stack)
+        #expect(try notes.process.nextApply() == ("undo", ["u2"]))
+    }
+
+    @Test func withoutANotificationServerNothingFailsOrWaits() throws {
+        let f = try DesktopFixture()
+        let notes = try f.app("org.example.Notes", title: "Notes", pushes: 2)
+        try f.desktop.activate(notes.window, loop: f.loop)
+        #expect(try f.waitForFocus(notes.stack))
+        try f.desktop.press("ctrl+alt+z", loop: f.loop)
+        #expect(try notes.process.nextApply() == ("undo", ["u2"]))
+        #expect(try f.daemon.manager("UndoFocused").first?.string == notes.stack)
+        #expect(try notes.process.nextApply() == ("undo", ["u1"]))
+        #expect(f.waitForLog("the key Ctrl+Alt+z: undid “Edit 2” in Notes."))
+        #expect(f.logCount("no notification shown") <= 1)
+    }
+}

@@ -1,0 +1,175 @@
+import BusHarness
+import DBus
+import Foundation
+import Testing
+
+/// The `x11` strategy on a real X server (Xvfb) with a real EWMH window
+/// manager (openbox), windows owned by separate processes, and xdotool as
+/// the user's hand: the focused stack is the active window's application's,
+/// and a trigger never undoes in an application the user is not looking at.
+@Suite struct X11FocusTests {
+    @Test func focusFollowsTheActiveWindow() throws {
+        let f = try DesktopFixture()
+        #expect(try f.daemon.managerProperty("FocusStrategy")?.string == "x11")
+        let a = try f.app("org.example.A", title: "Alpha", pushes: 1)
+        let b = try f.app("org.example.B", title: "Beta", pushes: 1)
+        try f.desktop.activate(a.window, loop: f.loop)
+        #expect(try f.waitForFocus(a.stack))
+        try f.desktop.activate(b.window, loop: f.loop)
+        #expect(try f.waitForFocus(b.stack))
+        try f.desktop.activate(a.window, loop: f.loop)
+        #expect(try f.waitForFocus(a.stack))
+        // B pushed last, yet the undo goes to A, whose window is in front.
+        let reply = try f.daemon.manager("UndoFocused")
+        #expect(reply.first?.string == a.stack)
+        #expect(try a.process.nextApply().payloads == ["u1"])
+        #expect(b.process.applies.isEmpty)
+    }
+
+    @Test func aWindowWithoutAStackFocusesNothing() throws {
+        let f = try DesktopFixture()
+        let a = try f.app("org.example.A", title: "Alpha", pushes: 2)
+        let stackless = try f.app(bus: false)
+        let window = try stackless.command(["cmd": "window", "name": "main", "title": "Terminal"])["xid"] as? Int ?? 0
+        try f.desktop.activate(a.window, loop: f.loop)
+        #expect(try f.waitForFocus(a.stack))
+        try f.desktop.activate(window, loop: f.loop)
+        #expect(try f.waitForFocus("/"))
+        #expect(errorOf { () throws(DBusError) in try f.daemon.manager("UndoFocused") }?.name == undodError("NoFocusedStack"))
+        try f.desktop.press("ctrl+alt+z", loop: f.loop)
+        #expect(f.waitForLog("the key Ctrl+Alt+z: No stack has the focus"))
+        #expect(a.process.applies.isEmpty)
+    }
+
+    @Test func aDeclaredWindowOfAnotherProcessAndItsDialogFocusTheDeclaringApp() throws {
+        let f = try DesktopFixture()
+        // One process owns the windows, another (as in a sandbox) the stack.
+        let windows = try f.app(bus: false)
+        let main = try windows.command(["cmd": "window", "name": "main", "title": "Sandboxed"])["xid"] as? Int ?? 0
+        let dialog = try windows.command(["cmd": "window", "name": "dialog", "title": "Save as",
+                                          "transient_for": "main", "set_pid": false])["xid"] as? Int ?? 0
+        let helper = try f.app()
+        let stack = try helper.command(["cmd": "register", "app_id": "org.example.Sandboxed",
+                                        "options": ["title": "Sandboxed", "windows": [main]]])["path"] as? String ?? ""
+        for index in 1...2 {
+            try helper.command(["cmd": "push", "name": "Edit \(index)", "undo": "u\(index)", "redo": "r\(index)"])
+        }
+        let decoy = try f.app("org.example.Decoy", title: "Decoy", pushes: 1)
+
+        try f.desktop.activate(main, loop: f.loop)
+        #expect(try f.waitForFocus(stack))
+        #expect(try f.daemon.manager("UndoFocused").first?.string == stack)
+        #expect(try helper.nextApply().payloads == ["u2"])
+
+        try f.desktop.activate(decoy.window, loop: f.loop)
+        #expect(try f.waitForFocus(decoy.stack))
+        try f.desktop.activate(dialog, loop: f.loop)
+        #expect(try f.waitForFocus(stack))
+        try f.desktop.press("ctrl+alt+z", loop: f.loop)
+        #expect(try helper.nextApply().payloads == ["u1"])
+        #expect(decoy.process.applies.isEmpty)
+    }
+
+    @Test func aDialogWithoutAProcessIDFocusesTheAppOfItsParent() throws {
+        let f = try DesktopFixture()
+        let a = try f.app("org.example.A", title: "Alpha", pushes: 1)
+        let dialog = try a.process.command(["cmd": "window", "name": "dialog", "title": "Find",
+                                            "transient_for": "main", "set_pid": false])["xid"] as? Int ?? 0
+        let b = try f.app("org.example.B", title: "Beta", pushes: 1)
+        try f.desktop.activate(b.window, loop: f.loop)
+        #expect(try f.waitForFocus(b.stack))
+        try f.desktop.activate(dialog, loop: f.loop)
+        #expect(try f.waitForFocus(a.stack))
+    }
+
+    @Test func activityOrdersOnlyTheStacksOfTheProcessInFront() throws {
+        let f = try DesktopFixture()
+        let a = try f.app("org.example.A", title: "Alpha", pushes: 1)
+        let second = try a.process.command(["cmd": "register", "app_id": "org.example.A",
+                                            "options": ["document": "two.txt", "title": "Two"]])["path"] as? String ?? ""
+        let b = try f.app("org.example.B", title: "Beta", pushes: 1)
+        try f.desktop.activate(a.window, loop: f.loop)
+        // A's second document registered last: it is A's most recently active stack.
+        #expect(try f.waitForFocus(second))
+        try a.process.command(["cmd": "activate", "stack": a.stack])
+        #expect(try f.waitForFocus(a.stack))
+        // B's activity orders B's stacks only: focus stays in A, whose window is in front.
+        try b.process.command(["cmd": "activate"])
+        try b.process.command(["cmd": "push", "name": "Later", "undo": "x", "redo": "y"])
+        try f.daemon.ping()
+        #expect(try f.focusedStack() == a.stack)
+    }
+
+    @Test func setFocusPinsUntilTheActiveWindowChanges() throws {
+        let f = try DesktopFixture()
+        let a = try f.app("org.example.A", title: "Alpha", pushes: 1)
+        let b = try f.app("org.example.B", title: "Beta", pushes: 1)
+        try f.desktop.activate(a.window, loop: f.loop)
+        #expect(try f.waitForFocus(a.stack))
+        _ = try f.daemon.manager("SetFocus", [.objectPath(b.stack)])
+        #expect(try f.focusedStack() == b.stack)
+        try f.desktop.activate(b.window, loop: f.loop)
+        try f.desktop.activate(a.window, loop: f.loop)
+        #expect(try f.waitForFocus(a.stack))
+    }
+
+    /// A seeded random walk over several applications and windows — windows
+    /// matched by process, a dialog without a process id, windows declared
+    /// by another process, and a window with no stack — triggered by the
+    /// key and by `UndoFocused`: every undo reaches the application in front,
+    /// and only it.
+    @Test(arguments: [UInt64(0x5EED_0001)])
+    func aRandomWalkNeverUndoesOutsideTheActiveApplication(seed: UInt64) throws {
+        let f = try DesktopFixture()
+        let pushes = 40
+        let a = try f.app("org.example.A", title: "Alpha", pushes: pushes)
+        let aSecond = try a.process.command(["cmd": "window", "name": "second", "title": "Alpha 2"])["xid"] as? Int ?? 0
+        let b = try f.app("org.example.B", title: "Beta", pushes: pushes)
+        let bDialog = try b.process.command(["cmd": "window", "name": "dialog", "title": "Beta dialog",
+                                             "transient_for": "main", "set_pid": false])["xid"] as? Int ?? 0
+        let owner = try f.app(bus: false)
+        let c1 = try owner.command(["cmd": "window", "name": "one", "title": "Gamma"])["xid"] as? Int ?? 0
+        let c2 = try owner.command(["cmd": "window", "name": "two", "title": "Gamma 2"])["xid"] as? Int ?? 0
+        let c = try f.app()
+        let cStack = try c.command(["cmd": "register", "app_id": "org.example.C",
+                                    "options": ["title": "Gamma", "windows": [c1, c2]]])["path"] as? String ?? ""
+        for index in 1...pushes {
+            try c.command(["cmd": "push", "name": "Edit \(index)", "undo": "u\(index)", "redo": "r\(index)"])
+        }
+        let stackless = try f.app(bus: false)
+        let none = try stackless.command(["cmd": "window", "name": "main", "title": "Terminal"])["xid"] as? Int ?? 0
+
+        let apps: [(process: ScriptedProcess, stack: String)] = [(a.process, a.stack), (b.process, b.stack), (c, cStack)]
+        let windows: [(window: Int, app: Int?)] = [(a.window, 0), (aSecond, 0), (b.window, 1), (bDialog, 1),
+                                                   (c1, 2), (c2, 2), (none, nil)]
+        var random = CrashLoopTests.Generator(state: seed)
+        var undone = [0, 0, 0]
+        var refusedByKey = 0
+        for step in 0..<36 {
+            let (window, expected) = windows[random.below(windows.count)]
+            let byKey = random.below(2) == 0
+            let context = "seed \(seed), step \(step): window \(window), app \(expected.map(String.init) ?? "none")"
+            try f.desktop.activate(window, loop: f.loop)
+            try #require(try f.waitForFocus(expected.map { apps[$0].stack } ?? "/"), "\(context)")
+            if let expected {
+                if byKey {
+                    try f.desktop.press("ctrl+alt+z", loop: f.loop)
+                } else {
+                    #expect(try f.daemon.manager("UndoFocused").first?.string == apps[expected].stack, "\(context)")
+                }
+                let applied = try apps[expected].process.nextApply()
+                undone[expected] += 1
+                #expect(applied.payloads == ["u\(pushes + 1 - undone[expected])"], "\(context)")
+            } else if byKey {
+                refusedByKey += 1
+                try f.desktop.press("ctrl+alt+z", loop: f.loop)
+                #expect(f.waitForLog("the key Ctrl+Alt+z: No stack has the focus", count: refusedByKey), "\(context)")
+            } else {
+                #expect(errorOf { () throws(DBusError) in try f.daemon.manager("UndoFocused") }?.name == undodError("NoFocusedStack"),
+                        "\(context)")
+            }
+            try f.daemon.ping()
+            #expect(apps.map { $0.process.applies.count } == undone, "\(context)")
+        }
+    }
+}
