@@ -12,6 +12,7 @@ packages=(
   libglib2.0-bin     # gdbus, a foreign client for the tests
   systemd            # busctl, a foreign client for the tests
   libxcb1-dev        # the X11 connection: focus by the active window, the global key
+  libxcb-res0-dev    # X-Resource: the process that owns a window, as the X server knows it
   libxkbcommon-dev   # key names in hotkey.undo and hotkey.redo
   pkg-config         # SwiftPM finds libdbus, SQLite, libxcb and libxkbcommon through it
   zsh                # the tests check undoctl's zsh completion

@@ -1,2 +1,3 @@
 #include <xcb/xcb.h>
 #include <xcb/xcbext.h>
+#include <xcb/res.h>

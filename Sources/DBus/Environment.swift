@@ -9,3 +9,12 @@ public enum Environment {
         getenv(name).map { String(cString: $0) }
     }
 }
+
+extension Environment {
+    /// This machine's host name (`gethostname`), or `""` when it cannot be read.
+    public static var hostName: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return "" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

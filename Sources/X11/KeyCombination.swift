@@ -3,11 +3,25 @@ internal import CXKBCommon
 /// A global key as people write it in a config file — `Ctrl+Alt+z`,
 /// `Super+BackSpace`, `Ctrl+Alt+Shift+z` — parsed into modifiers and an X
 /// key symbol. Key names are XKB's (`BackSpace`, `F12`, `Page_Up`, any case),
-/// or one printable character (`Ctrl+;`).
+/// the usual short names (`Esc`, `Del`, `PgUp`, `Enter`), or one printable
+/// character (`Ctrl+;`, `Ctrl++`). A letter names its key whatever its case
+/// (`Ctrl+Alt+Z` is the z key, as menus print it): Shift is written out.
 public struct KeyCombination: Sendable, Hashable, CustomStringConvertible {
     /// A modifier by its meaning; its X11 bit depends on the server's mapping.
     public enum Modifier: String, Sendable, Hashable, CaseIterable, Comparable {
-        case control = "Ctrl", alt = "Alt", shift = "Shift", superKey = "Super", meta = "Meta", hyper = "Hyper"
+        /// Control.
+        case control = "Ctrl"
+        /// Alt (Option).
+        case alt = "Alt"
+        /// Shift.
+        case shift = "Shift"
+        /// Super (the Windows, Command or logo key).
+        case superKey = "Super"
+        /// Meta (on most layouts the same as Alt).
+        case meta = "Meta"
+        /// Hyper.
+        case hyper = "Hyper"
+        /// The X modifier Mod1 … Mod5, by number.
         case mod1 = "Mod1", mod2 = "Mod2", mod3 = "Mod3", mod4 = "Mod4", mod5 = "Mod5"
 
         /// Orders modifiers as they are usually written: Ctrl+Alt+Shift+Super.
@@ -18,10 +32,10 @@ public struct KeyCombination: Sendable, Hashable, CustomStringConvertible {
         /// The modifier a written name stands for (any case), if any.
         static func named(_ text: String) -> Modifier? {
             switch text.lowercased() {
-            case "ctrl", "control": .control
-            case "alt": .alt
+            case "ctrl", "control", "ctl", "primary": .control
+            case "alt", "option", "opt": .alt
             case "shift": .shift
-            case "super", "win", "logo": .superKey
+            case "super", "win", "logo", "cmd", "command": .superKey
             case "meta": .meta
             case "hyper": .hyper
             case "mod1": .mod1
@@ -41,32 +55,30 @@ public struct KeyCombination: Sendable, Hashable, CustomStringConvertible {
     /// The key's XKB name (`z`, `BackSpace`).
     public let keyName: String
 
-    /// Parses `text`; throws a sentence saying what is wrong.
+    /// Short names people write for keys, and XKB's names for them.
+    static let aliases: [String: String] = [
+        "esc": "Escape", "del": "Delete", "ins": "Insert", "enter": "Return", "pgup": "Prior", "pageup": "Prior",
+        "pgdn": "Next", "pgdown": "Next", "pagedown": "Next", "bksp": "BackSpace", "caps": "Caps_Lock",
+    ]
+
+    /// Parses `text`; throws what is wrong with it.
     public init(parsing text: String) throws(KeyCombinationError) {
-        let parts = text.split(separator: "+", omittingEmptySubsequences: false)
-            .map { $0.drop { $0 == " " || $0 == "\t" } }
-            .map { String($0.reversed().drop { $0 == " " || $0 == "\t" }.reversed()) }
-        guard let key = parts.last, !key.isEmpty else {
-            throw KeyCombinationError("must end with a key, as in Ctrl+Alt+z, not “\(text)”.")
+        var parts = text.split(separator: "+", omittingEmptySubsequences: false).map { Self.trimmed($0) }
+        // A trailing "++" is the plus key: Ctrl++.
+        if parts.count >= 3, parts[parts.count - 1].isEmpty, parts[parts.count - 2].isEmpty {
+            parts.removeLast(2)
+            parts.append("+")
         }
+        guard let key = parts.last, !key.isEmpty else { throw .missingKey(text) }
         var modifiers: Set<Modifier> = []
         for part in parts.dropLast() {
-            guard let modifier = Modifier.named(part) else {
-                throw KeyCombinationError(part.isEmpty
-                    ? "has an empty part in “\(text)” (write Ctrl+Alt+z)."
-                    : "names an unknown modifier “\(part)” in “\(text)” (known: Ctrl, Alt, Shift, Super, Meta, Hyper, Mod1–Mod5).")
-            }
+            guard !part.isEmpty else { throw .emptyPart(text) }
+            guard let modifier = Modifier.named(part) else { throw .unknownModifier(part, in: text) }
             modifiers.insert(modifier)
         }
-        if Modifier.named(key) != nil {
-            throw KeyCombinationError("must end with a key after the modifiers, as in \(key)+z, not “\(text)”.")
-        }
-        guard let symbol = Self.symbol(named: key) else {
-            throw KeyCombinationError("names an unknown key “\(key)” in “\(text)” (use an XKB key name such as z, BackSpace, F12 or Page_Up).")
-        }
-        if Self.isModifierKey(symbol) {
-            throw KeyCombinationError("ends with the modifier key “\(key)”; it must end with an ordinary key, as in Ctrl+Alt+z.")
-        }
+        if Modifier.named(key) != nil { throw .modifierAsKey(key, in: text) }
+        guard let symbol = Self.symbol(named: key) else { throw .unknownKey(key, in: text) }
+        if Self.isModifierKey(symbol) { throw .modifierAsKey(key, in: text) }
         self.modifiers = modifiers
         self.symbol = symbol
         self.keyName = Self.name(of: symbol) ?? key
@@ -96,33 +108,21 @@ public struct KeyCombination: Sendable, Hashable, CustomStringConvertible {
 
     /// The X11 modifier mask that holds exactly these modifiers.
     public func mask(_ bits: ModifierBits) -> UInt16 {
-        modifiers.reduce(0) { mask, modifier in
-            mask | {
-                switch modifier {
-                case .control: ModifierBits.control
-                case .shift: ModifierBits.shift
-                case .alt: bits.alt
-                case .meta: bits.meta
-                case .superKey: bits.superKey
-                case .hyper: bits.hyper
-                case .mod1: 1 << 3
-                case .mod2: 1 << 4
-                case .mod3: 1 << 5
-                case .mod4: 1 << 6
-                case .mod5: 1 << 7
-                }
-            }()
-        }
+        modifiers.reduce(0) { mask, modifier in mask | bits.bit(of: modifier) }
     }
 
-    /// The key symbol of an XKB name (exact, else ignoring case), or of a
-    /// single printable character.
+    /// The key symbol of a name: an alias, XKB's name (exact, else ignoring
+    /// case), or a single printable character; letters as lower case.
     static func symbol(named name: String) -> UInt32? {
+        let scalars = Array(name.unicodeScalars)
+        if scalars.count == 1, scalars[0].isASCII, scalars[0].properties.isAlphabetic {
+            return xkb_keysym_from_name(name.lowercased(), XKB_KEYSYM_NO_FLAGS)
+        }
+        let name = aliases[name.lowercased()] ?? name
         let exact = xkb_keysym_from_name(name, XKB_KEYSYM_NO_FLAGS)
         if exact != 0 { return exact }
         let anyCase = xkb_keysym_from_name(name, XKB_KEYSYM_CASE_INSENSITIVE)
         if anyCase != 0 { return anyCase }
-        let scalars = Array(name.unicodeScalars)
         if scalars.count == 1, !scalars[0].properties.isWhitespace, scalars[0].value >= 0x20 {
             let symbol = xkb_utf32_to_keysym(scalars[0].value)
             if symbol != 0 { return symbol }
@@ -143,12 +143,9 @@ public struct KeyCombination: Sendable, Hashable, CustomStringConvertible {
     static func isModifierKey(_ symbol: UInt32) -> Bool {
         (0xFFE1...0xFFEE).contains(symbol) || (0xFE01...0xFE13).contains(symbol) || symbol == 0xFF7F
     }
-}
 
-/// Why a key combination could not be parsed, as the end of a sentence
-/// that begins with the config key (`hotkey.undo …`).
-public struct KeyCombinationError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The sentence's end.
-    public let description: String
-    init(_ description: String) { self.description = description }
+    private static func trimmed(_ part: Substring) -> String {
+        let isBlank = { (c: Character) in c == " " || c == "\t" }
+        return String(part.drop(while: isBlank).reversed().drop(while: isBlank).reversed())
+    }
 }

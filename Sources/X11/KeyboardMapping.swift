@@ -2,6 +2,15 @@
 /// `GetKeyboardMapping` reports it: what turns a key name into the key codes
 /// to grab.
 public struct KeyboardMapping: Sendable, Equatable {
+    /// Where a key symbol sits: its key code, and whether it takes Shift
+    /// (the second level of the first group).
+    public struct Placement: Sendable, Hashable {
+        /// The key code.
+        public var keycode: UInt8
+        /// Whether Shift must be held to reach the symbol.
+        public var shifted: Bool
+    }
+
     /// The first key code described.
     public var firstKeycode: UInt8
     /// Key symbols listed per key code (groups and shift levels).
@@ -16,21 +25,26 @@ public struct KeyboardMapping: Sendable, Equatable {
         self.symbols = symbols
     }
 
-    /// The key codes that carry `symbol` on any level, lowest first.
-    public func keycodes(for symbol: UInt32) -> [UInt8] {
+    /// The key codes that carry `symbol` in the first group (the layout in
+    /// use by default): on its first level, or else on its second, with
+    /// Shift. Other groups are left out: with `us,de` layouts, z must not
+    /// also grab the key where the second layout puts z.
+    public func placements(of symbol: UInt32) -> [Placement] {
         guard symbolsPerKeycode > 0, symbol != 0 else { return [] }
-        var found: [UInt8] = []
+        var found: [Placement] = []
         for (index, row) in stride(from: 0, to: symbols.count, by: symbolsPerKeycode).enumerated() {
             let keycode = Int(firstKeycode) + index
             guard keycode <= 255 else { break }
-            if symbols[row..<min(row + symbolsPerKeycode, symbols.count)].contains(symbol) {
-                found.append(UInt8(keycode))
+            if symbols[row] == symbol {
+                found.append(Placement(keycode: UInt8(keycode), shifted: false))
+            } else if symbolsPerKeycode > 1, row + 1 < symbols.count, symbols[row + 1] == symbol {
+                found.append(Placement(keycode: UInt8(keycode), shifted: true))
             }
         }
         return found
     }
 
-    /// Whether `keycode` carries any of `symbols`.
+    /// Whether `keycode` carries any of `symbols` on any level.
     public func keycode(_ keycode: UInt8, carriesAnyOf wanted: Set<UInt32>) -> Bool {
         guard keycode >= firstKeycode, symbolsPerKeycode > 0 else { return false }
         let row = Int(keycode - firstKeycode) * symbolsPerKeycode

@@ -40,6 +40,23 @@ public struct ModifierBits: Sendable, Equatable {
         numLock = bit(for: [0xFF7F]) ?? numLock
     }
 
+    /// The bit of `modifier` on this server.
+    public func bit(of modifier: KeyCombination.Modifier) -> UInt16 {
+        switch modifier {
+        case .control: Self.control
+        case .shift: Self.shift
+        case .alt: alt
+        case .meta: meta
+        case .superKey: superKey
+        case .hyper: hyper
+        case .mod1: 1 << 3
+        case .mod2: 1 << 4
+        case .mod3: 1 << 5
+        case .mod4: 1 << 6
+        case .mod5: 1 << 7
+        }
+    }
+
     /// The lock states a grab must not depend on: every combination of
     /// Num Lock and Caps Lock.
     public var lockVariants: [UInt16] {

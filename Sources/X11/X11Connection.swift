@@ -2,12 +2,18 @@
 import Glibc
 #endif
 public import DBus
+import Dispatch
+import Synchronization
 internal import CXCB
+internal import CXCBShim
 
 /// A connection to an X server, driven by an `EventLoop` and never blocking
-/// it: every request that has a reply is sent at once, and its reply handler
-/// runs on the loop when the reply has been read, in the order the requests
-/// were made.
+/// it: connecting happens on another thread, with a deadline; every request
+/// that has a reply is sent at once, and its handler runs on the loop when
+/// the reply has been read, in the order the requests were made. A server
+/// that stops answering is noticed (`isStalled`), and no more is sent to it
+/// until it answers again, so a hung server can neither block the loop on a
+/// full socket nor make the queue of awaited replies grow without bound.
 ///
 /// Confined to the loop's thread, like `Connection`. Nothing above this
 /// module sees a libxcb type.
@@ -29,38 +35,66 @@ public final class X11Connection {
     /// a sentence saying why; not called by `close`.
     public var onClose: ((String) -> Void)?
 
+    /// Awaited replies beyond which the server counts as stalled.
+    static let stallCount = 512
+    /// How long the oldest awaited reply may take before the server counts
+    /// as stalled, in nanoseconds.
+    static let stallNanoseconds: Int64 = 5_000_000_000
+    /// Events handed out per turn of the loop; the rest wait for the next.
+    static let eventsPerTurn = 512
+
     private let raw: OpaquePointer
     private var watch: EventLoop.Token?
-    /// Requests whose replies are awaited, oldest first.
-    private var pending: [(sequence: UInt32, handler: (Reply) -> Void)] = []
+    /// Requests whose replies are awaited, oldest first, with when they were sent.
+    private var pending: [(sequence: UInt32, sent: Int64, handler: (Reply) -> Void)] = []
+    private var pendingStart = 0
     private var drainQueued = false
     private var closed = false
 
-    /// A reply as libxcb hands it over: the reply or the error, owned here
-    /// and freed after the handler ran.
+    /// A reply as libxcb hands it over: the reply or the error (both nil
+    /// when the request was never sent), freed after the handler ran.
     struct Reply {
+        /// The reply's bytes, as libxcb allocated them.
         let body: UnsafeMutableRawPointer?
+        /// The error the server answered instead.
         let error: X11RequestError?
     }
 
-    /// Connects to `display` (nil: `$DISPLAY`) and reads the server's setup.
-    /// Connecting waits for the server's greeting; after that nothing waits.
-    public init(display: String?, loop: EventLoop) throws(X11Error) {
-        self.loop = loop
+    /// Connects to `display` (nil: `$DISPLAY`) on another thread, running
+    /// `loop` meanwhile for at most `timeoutMilliseconds`: a server that
+    /// accepts the connection but never greets is given up on, not waited for.
+    public static func connect(display: String?, loop: EventLoop,
+                               timeoutMilliseconds: Int) throws(X11Error) -> X11Connection {
         let name = display ?? Environment.value("DISPLAY") ?? ""
-        displayName = name
         guard !name.isEmpty else { throw X11Error.noDisplay }
-        var screenNumber: Int32 = 0
-        guard let connection = xcb_connect(name, &screenNumber) else { throw X11Error.cannotConnect(name, reason: "out of memory") }
+        let attempt = ConnectAttempt()
+        DispatchQueue.global().async {
+            var screen: Int32 = 0
+            let connection = xcb_connect(name, &screen)
+            attempt.finish(RawConnection(pointer: connection, screen: screen))
+            loop.perform {}
+        }
+        loop.run(until: { attempt.isFinished }, timeoutMilliseconds: timeoutMilliseconds)
+        guard let made = attempt.take() else {
+            throw X11Error.noAnswer(name, milliseconds: timeoutMilliseconds)
+        }
+        guard let connection = made.pointer else { throw X11Error.cannotConnect(name, reason: "out of memory") }
+        return try X11Connection(raw: connection, screen: made.screen, displayName: name, loop: loop)
+    }
+
+    private init(raw connection: OpaquePointer, screen screenNumber: Int32, displayName: String,
+                 loop: EventLoop) throws(X11Error) {
+        self.loop = loop
+        self.displayName = displayName
         let status = xcb_connection_has_error(connection)
         guard status == 0 else {
             xcb_disconnect(connection)
-            throw X11Error.cannotConnect(name, reason: Self.reason(forStatus: status))
+            throw X11Error.cannotConnect(displayName, reason: Self.reason(forStatus: status))
         }
         raw = connection
         guard let setup = xcb_get_setup(connection) else {
             xcb_disconnect(connection)
-            throw X11Error.cannotConnect(name, reason: "the server sent no setup")
+            throw X11Error.cannotConnect(displayName, reason: "the server sent no setup")
         }
         var screens = xcb_setup_roots_iterator(setup)
         var index: Int32 = 0
@@ -70,12 +104,12 @@ public final class X11Connection {
         }
         guard screens.rem > 0, let screen = screens.data else {
             xcb_disconnect(connection)
-            throw X11Error.cannotConnect(name, reason: "it has no screen \(screenNumber)")
+            throw X11Error.cannotConnect(displayName, reason: "it has no screen \(screenNumber)")
         }
         root = XWindow(screen.pointee.root)
         keycodes = setup.pointee.min_keycode...max(setup.pointee.min_keycode, setup.pointee.max_keycode)
         let fd = xcb_get_file_descriptor(connection)
-        watch = loop.watch(fd: fd, events: .readable) { [unowned self] _ in self.readAndDispatch() }
+        watch = loop.watch(fd: fd, events: .readable) { [weak self] _ in self?.dispatch(reading: true) }
     }
 
     deinit { teardown() }
@@ -90,21 +124,29 @@ public final class X11Connection {
         if let watch { loop.remove(watch) }
         watch = nil
         pending.removeAll()
+        pendingStart = 0
         xcb_disconnect(raw)
+    }
+
+    /// Whether the server has stopped answering: too many replies awaited,
+    /// or the oldest awaited too long. Nothing is sent while it is.
+    public var isStalled: Bool {
+        let waiting = pending.count - pendingStart
+        guard waiting > 0 else { return false }
+        return waiting >= Self.stallCount || Self.now() - pending[pendingStart].sent > Self.stallNanoseconds
     }
 
     // MARK: Requests
 
     /// Interns `names` (creating atoms the server lacks); the handler gets
-    /// every name's atom, or nil when the server refused.
+    /// every name's atom, or nil when the server refused or did not answer.
     public func internAtoms(_ names: [String], then handler: @escaping ([String: XAtom]?) -> Void) {
         var atoms: [String: XAtom] = [:]
         var failed = false
         var left = names.count
         guard left > 0 else { return handler([:]) }
         for name in names {
-            let cookie = name.withCString { xcb_intern_atom(raw, 0, UInt16(strlen($0)), $0) }
-            expect(cookie.sequence) { reply in
+            request({ name.withCString { xcb_intern_atom(raw, 0, UInt16(strlen($0)), $0).sequence } }) { reply in
                 if let body = reply.body {
                     atoms[name] = XAtom(body.assumingMemoryBound(to: xcb_intern_atom_reply_t.self).pointee.atom)
                 } else {
@@ -114,7 +156,6 @@ public final class X11Connection {
                 if left == 0 { handler(failed ? nil : atoms) }
             }
         }
-        flush()
     }
 
     /// Reads `property` of `window` (up to `maximumBytes`); the handler gets
@@ -122,8 +163,8 @@ public final class X11Connection {
     public func property(_ property: XAtom, of window: XWindow, maximumBytes: Int = 4_096,
                          then handler: @escaping (X11Property?) -> Void) {
         let words = UInt32(max(1, (maximumBytes + 3) / 4))
-        let cookie = xcb_get_property(raw, 0, window.id, property.id, 0 /* AnyPropertyType */, 0, words)
-        expect(cookie.sequence) { reply in
+        request({ xcb_get_property(raw, 0, window.id, property.id, 0 /* AnyPropertyType */, 0, words).sequence }) {
+            reply in
             guard let body = reply.body else { return handler(nil) }
             let typed = body.assumingMemoryBound(to: xcb_get_property_reply_t.self)
             guard typed.pointee.type != 0 else { return handler(nil) }
@@ -134,21 +175,68 @@ public final class X11Connection {
             }
             handler(X11Property(type: XAtom(typed.pointee.type), format: typed.pointee.format, bytes: bytes))
         }
+    }
+
+    /// Whether `window` exists (a `GetWindowAttributes` that succeeds).
+    public func windowExists(_ window: XWindow, then handler: @escaping (Bool) -> Void) {
+        request({ xcb_get_window_attributes(raw, window.id).sequence }) { reply in handler(reply.body != nil) }
+    }
+
+    /// Whether the server has the extension `name`.
+    public func hasExtension(_ name: String, then handler: @escaping (Bool) -> Void) {
+        request({ name.withCString { xcb_query_extension(raw, UInt16(strlen($0)), $0).sequence } }) { reply in
+            handler(reply.body?.assumingMemoryBound(to: xcb_query_extension_reply_t.self).pointee.present == 1)
+        }
+    }
+
+    /// Asks libxcb to learn the X-Resource extension's opcode now, so that
+    /// `clientProcessID` never waits for it later.
+    public func prefetchResourceExtension() {
+        guard !closed else { return }
+        cxcb_prefetch_resource_extension(raw)
         flush()
     }
 
-    /// Asks for `events` on `window` (replacing what this client asked before).
-    public func selectEvents(_ events: X11EventMask, on window: XWindow) {
+    /// The process of the local client that created `window`, as the X
+    /// server knows it from the socket (X-Resource's `LocalClientPID`);
+    /// nil for a remote client, or when the server has no X-Resource (ask
+    /// `hasExtension("X-Resource")` first).
+    public func clientProcessID(of window: XWindow, then handler: @escaping (UInt32?) -> Void) {
+        let localClientPID = UInt32(XCB_RES_CLIENT_ID_MASK_LOCAL_CLIENT_PID.rawValue)
+        var spec = xcb_res_client_id_spec_t(client: window.id, mask: localClientPID)
+        request({ xcb_res_query_client_ids(raw, 1, &spec).sequence }) { reply in
+            guard let body = reply.body else { return handler(nil) }
+            let typed = body.assumingMemoryBound(to: xcb_res_query_client_ids_reply_t.self)
+            var ids = xcb_res_query_client_ids_ids_iterator(typed)
+            var found: UInt32?
+            while ids.rem > 0, let item = ids.data {
+                if item.pointee.spec.mask & localClientPID != 0, item.pointee.length >= 4,
+                   let value = xcb_res_client_id_value_value(item) {
+                    found = value.pointee
+                }
+                xcb_res_client_id_value_next(&ids)
+            }
+            handler(found)
+        }
+    }
+
+    /// Asks for `events` on `window` (replacing what this client asked
+    /// before); returns false when nothing was sent (the server is stalled).
+    @discardableResult
+    public func selectEvents(_ events: X11EventMask, on window: XWindow) -> Bool {
+        guard !closed, !isStalled else { return false }
         var values: [UInt32] = [events.rawValue]
         _ = xcb_change_window_attributes(raw, window.id, UInt32(XCB_CW_EVENT_MASK.rawValue), &values)
         flush()
+        return true
     }
 
     /// Grabs `keycode` with exactly `modifiers` on `window`, both devices
     /// left running (asynchronous mode). Returns the request's sequence
-    /// number: a refusal comes back as an `.error` event carrying it.
-    @discardableResult
-    public func grabKey(_ keycode: UInt8, modifiers: UInt16, on window: XWindow) -> UInt32 {
+    /// number — a refusal comes back as an `.error` event carrying it — or
+    /// nil when nothing was sent (the server is stalled).
+    public func grabKey(_ keycode: UInt8, modifiers: UInt16, on window: XWindow) -> UInt32? {
+        guard !closed, !isStalled else { return nil }
         let mode = UInt8(XCB_GRAB_MODE_ASYNC.rawValue)
         let cookie = xcb_grab_key(raw, 1, window.id, modifiers, keycode, mode, mode)
         flush()
@@ -157,6 +245,7 @@ public final class X11Connection {
 
     /// Releases a grab made by `grabKey`.
     public func ungrabKey(_ keycode: UInt8, modifiers: UInt16, on window: XWindow) {
+        guard !closed, !isStalled else { return }
         _ = xcb_ungrab_key(raw, keycode, window.id, modifiers)
         flush()
     }
@@ -165,8 +254,7 @@ public final class X11Connection {
     public func keyboardMapping(then handler: @escaping (KeyboardMapping?) -> Void) {
         let first = keycodes.lowerBound
         let count = UInt8(clamping: Int(keycodes.upperBound) - Int(first) + 1)
-        let cookie = xcb_get_keyboard_mapping(raw, first, count)
-        expect(cookie.sequence) { reply in
+        request({ xcb_get_keyboard_mapping(raw, first, count).sequence }) { reply in
             guard let body = reply.body else { return handler(nil) }
             let typed = body.assumingMemoryBound(to: xcb_get_keyboard_mapping_reply_t.self)
             let length = Int(xcb_get_keyboard_mapping_keysyms_length(typed))
@@ -177,14 +265,12 @@ public final class X11Connection {
             handler(KeyboardMapping(firstKeycode: first, symbolsPerKeycode: Int(typed.pointee.keysyms_per_keycode),
                                     symbols: symbols))
         }
-        flush()
     }
 
     /// Reads the modifier mapping: the key codes of each of the eight
     /// modifiers (Shift, Lock, Control, Mod1 … Mod5).
     public func modifierMapping(then handler: @escaping ([[UInt8]]?) -> Void) {
-        let cookie = xcb_get_modifier_mapping(raw)
-        expect(cookie.sequence) { reply in
+        request({ xcb_get_modifier_mapping(raw).sequence }) { reply in
             guard let body = reply.body else { return handler(nil) }
             let typed = body.assumingMemoryBound(to: xcb_get_modifier_mapping_reply_t.self)
             let perModifier = Int(typed.pointee.keycodes_per_modifier)
@@ -197,23 +283,27 @@ public final class X11Connection {
                 all[(modifier * perModifier)..<((modifier + 1) * perModifier)].filter { $0 != 0 }
             })
         }
-        flush()
     }
 
     /// Calls `handler` once the server has handled every request made so
     /// far (one round trip): by then the errors of earlier requests, if any,
     /// have been delivered as events.
     public func sync(then handler: @escaping () -> Void) {
-        let cookie = xcb_get_input_focus(raw)
-        expect(cookie.sequence) { _ in handler() }
-        flush()
+        request({ xcb_get_input_focus(raw).sequence }) { _ in handler() }
     }
 
     // MARK: Reading
 
-    private func expect(_ sequence: UInt32, _ handler: @escaping (Reply) -> Void) {
-        guard !closed else { return }
-        pending.append((sequence, handler))
+    /// Sends a request with a reply (`issue` returns its sequence number)
+    /// and awaits it; while the server is stalled or the connection closed,
+    /// nothing is sent and the handler gets an empty reply on the loop.
+    private func request(_ issue: () -> UInt32, _ handler: @escaping (Reply) -> Void) {
+        guard !closed, !isStalled else {
+            loop.soon { handler(Reply(body: nil, error: nil)) }
+            return
+        }
+        pending.append((issue(), Self.now(), handler))
+        flush()
     }
 
     /// Sends what is buffered. libxcb may read from the socket while it
@@ -221,6 +311,10 @@ public final class X11Connection {
     private func flush() {
         guard !closed else { return }
         if xcb_flush(raw) <= 0 { return checkBroken() }
+        scheduleDrain()
+    }
+
+    private func scheduleDrain() {
         guard !drainQueued else { return }
         drainQueued = true
         loop.soon { [weak self] in
@@ -230,37 +324,44 @@ public final class X11Connection {
         }
     }
 
-    private func readAndDispatch() {
-        dispatch(reading: true)
-    }
-
-    /// Hands every event and every reply that has arrived to its handler,
-    /// in the order the server sent them. With `reading`, reads from the
-    /// socket first. `xcb_poll_for_reply` reads too, so the events that
-    /// reading brings in are handed out before the reply it returns: an
-    /// error of an earlier request is seen before the answer of a later one.
+    /// Hands the events and replies that have arrived to their handlers.
+    /// With `reading`, reads from the socket first. `xcb_poll_for_reply`
+    /// reads too, so the events that reading brings in are handed out
+    /// before the reply it returns: an error of an earlier request is seen
+    /// before the answer to a later one (events that came after that reply
+    /// are then seen early too, which no handler minds).
     private func dispatch(reading: Bool) {
         guard !closed else { return }
-        dispatchEvents(reading: reading)
-        while !closed, let first = pending.first {
+        var budget = Self.eventsPerTurn
+        dispatchEvents(reading: reading, budget: &budget)
+        while !closed, pendingStart < pending.count {
+            let first = pending[pendingStart]
             var body: UnsafeMutableRawPointer?
             var error: UnsafeMutablePointer<xcb_generic_error_t>?
             guard xcb_poll_for_reply(raw, first.sequence, &body, &error) != 0 else { break }
-            pending.removeFirst()
-            dispatchEvents(reading: false)
+            pendingStart += 1
+            if pendingStart > 64, pendingStart * 2 > pending.count {
+                pending.removeFirst(pendingStart)
+                pendingStart = 0
+            }
+            dispatchEvents(reading: false, budget: &budget)
             let requestError = error.map { X11RequestError(raw: UnsafeRawPointer($0)) }
             first.handler(Reply(body: body, error: requestError))
             free(body)
             free(error)
         }
-        dispatchEvents(reading: false)
+        dispatchEvents(reading: false, budget: &budget)
         checkBroken()
     }
 
-    private func dispatchEvents(reading: Bool) {
+    /// Hands out queued events (reading the socket first with `reading`),
+    /// at most `budget` of them; a flood waits for the next turn.
+    private func dispatchEvents(reading: Bool, budget: inout Int) {
         while !closed {
+            guard budget > 0 else { return scheduleDrain() }
             let next = reading ? xcb_poll_for_event(raw) : xcb_poll_for_queued_event(raw)
             guard let event = next else { return }
+            budget -= 1
             let decoded = X11Event(raw: UnsafeRawPointer(event))
             free(event)
             if let decoded { onEvent?(decoded) }
@@ -285,6 +386,50 @@ public final class X11Connection {
         case 5: "the display name could not be parsed"
         case 6: "the display has no such screen"
         default: "error \(status)"
+        }
+    }
+
+    /// The monotonic clock in nanoseconds.
+    private static func now() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+    }
+}
+
+/// A libxcb connection handed from the connecting thread to the loop's.
+/// @unchecked: it crosses threads once, through `ConnectAttempt`'s mutex,
+/// and libxcb connections may be used from any thread.
+private struct RawConnection: @unchecked Sendable {
+    /// What `xcb_connect` returned (nil only when out of memory).
+    let pointer: OpaquePointer?
+    /// The screen the display name asked for.
+    let screen: Int32
+}
+
+/// One connection attempt on another thread: the loop takes its result,
+/// or gives it up, and whichever side comes second disconnects an
+/// abandoned connection.
+private final class ConnectAttempt: Sendable {
+    private let state = Mutex<(result: RawConnection?, abandoned: Bool)>((nil, false))
+
+    /// Whether the other thread has finished connecting.
+    var isFinished: Bool { state.withLock { $0.result != nil } }
+
+    /// Records the connection (the connecting thread).
+    func finish(_ connection: RawConnection) {
+        let abandoned = state.withLock { state -> Bool in
+            state.result = connection
+            return state.abandoned
+        }
+        if abandoned, let pointer = connection.pointer { xcb_disconnect(pointer) }
+    }
+
+    /// Takes the connection if it is there, else gives the attempt up (the loop).
+    func take() -> RawConnection? {
+        state.withLock { state in
+            if state.result == nil { state.abandoned = true }
+            return state.result
         }
     }
 }

@@ -14,7 +14,8 @@ public enum X11Event: Sendable, Equatable {
     /// A request without a reply handler failed.
     case error(X11RequestError)
 
-    /// Decodes a raw event; nil for kinds nobody here listens for.
+    /// Decodes a raw event as libxcb delivers it; nil for kinds nobody
+    /// here listens for.
     init?(raw: UnsafeRawPointer) {
         let kind = raw.load(as: UInt8.self) & 0x7F
         switch kind {
@@ -38,27 +39,5 @@ public enum X11Event: Sendable, Equatable {
         default:
             return nil
         }
-    }
-}
-
-/// An X protocol error: which request failed and why.
-public struct X11RequestError: Error, Sendable, Equatable {
-    /// The error code (10: `BadAccess`, 3: `BadWindow`, …).
-    public var code: UInt8
-    /// The failed request's major opcode (33: `GrabKey`).
-    public var majorOpcode: UInt8
-    /// The failed request's full sequence number.
-    public var sequence: UInt32
-
-    /// `BadAccess`: for a grab, another client holds that key already.
-    public static let badAccess: UInt8 = 10
-    /// `BadWindow`: the window does not exist (any more).
-    public static let badWindow: UInt8 = 3
-
-    init(raw: UnsafeRawPointer) {
-        let error = raw.load(as: xcb_generic_error_t.self)
-        code = error.error_code
-        majorOpcode = error.major_code
-        sequence = error.full_sequence
     }
 }

@@ -16,8 +16,9 @@ enum DaemonCommandLine {
 
         undod keeps one undo stack per application (and per document) on the
         D-Bus session bus as org.undod.Undo1. Applications push named groups of
-        undo/redo payloads; when the user asks for undo (`undoctl undo`, SIGUSR1,
-        the global key) undod calls the focused application back to apply them.
+        undo/redo payloads; when the user asks for undo (the global key,
+        `undoctl undo`, SIGUSR1) undod calls the focused application back to
+        apply them.
         It runs in the foreground and logs to stderr.
 
         OPTIONS
@@ -30,6 +31,14 @@ enum DaemonCommandLine {
           --introspect     print the D-Bus interfaces as introspection XML and exit
           --version        print the version and exit
           --help           print this help and exit
+
+        THE GLOBAL KEYS
+          Ctrl+Alt+z undoes and Ctrl+Alt+Shift+z redoes in the application in
+          front (hotkey.undo, hotkey.redo in undod.conf). On X11 ($DISPLAY) undod
+          grabs them and follows the active window; on Wayland ($WAYLAND_DISPLAY)
+          it asks the GlobalShortcuts portal, and where none answers, bind
+          `undoctl undo` and `undoctl redo` in the compositor. After each undo
+          a notification offers Redo (notify.enabled, notify.confirm).
 
         SIGNALS
           SIGUSR1 undo on the focused stack    SIGUSR2 redo on the focused stack

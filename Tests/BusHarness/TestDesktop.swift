@@ -78,9 +78,11 @@ public final class TestDesktop {
         }
     }
 
-    /// Stops the window manager (SIGTERM, as a session ending would).
+    /// Kills the window manager (SIGKILL, as a crash would: its root
+    /// properties stay behind, stale). SIGTERM would not do: a child of
+    /// Foundation's `Process` starts with it blocked.
     public func stopWindowManager() {
-        if let windowManager { Self.kill(windowManager, signal: SIGTERM) }
+        if let windowManager { Self.kill(windowManager) }
         windowManager = nil
     }
 
@@ -171,9 +173,9 @@ public final class TestDesktop {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    private static func kill(_ process: Process, signal: Int32 = SIGKILL) {
+    private static func kill(_ process: Process) {
         if process.isRunning {
-            Glibc.kill(process.processIdentifier, signal)
+            Glibc.kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
         ChildReaper.forget(process.processIdentifier)

@@ -21,7 +21,8 @@ Asynchronous "apply" events may appear between any two lines, because the
 process always serves Client.Apply, even while a command waits.
 
   {"cmd":"window","name":"w1","title":"Notes","transient_for":XID|"w0",
-   "set_pid":true,"machine":"host"}          -> {"event":"window","name":"w1","xid":N}
+   "set_pid":true,"pid":N,"machine":"host"}  -> {"event":"window","name":"w1","xid":N}
+     ("pid" writes that _NET_WM_PID instead of this process's own)
   {"cmd":"destroy","name":"w1"}              -> {"event":"destroyed","name":"w1"}
   {"cmd":"grab_key","key":"z","modifiers":["control","mod1"]}
                                              -> {"event":"grabbed","keycode":N}
@@ -313,7 +314,9 @@ class App:
         window.set_wm_class(name, "UndodTestApp")
         window.set_wm_hints(flags=Xutil.InputHint, input=1)
         if cmd.get("set_pid", True):
-            window.change_property(self.atom("_NET_WM_PID"), Xatom.CARDINAL, 32, [os.getpid()])
+            # "pid" makes the window claim another process (as a liar, or a
+            # process in another PID namespace, would).
+            window.change_property(self.atom("_NET_WM_PID"), Xatom.CARDINAL, 32, [int(cmd.get("pid", os.getpid()))])
         machine = cmd.get("machine") or socket.gethostname()
         window.change_property(Xatom.WM_CLIENT_MACHINE, Xatom.STRING, 8,
                                str(machine).encode("latin-1", errors="replace"))

@@ -69,6 +69,32 @@ import UndoDaemon
     }
 
     @Test(arguments: [
+        ("Ctrl+Alt+z", "Ctrl+Alt+z"), ("Super+BackSpace", "Super+BackSpace"), ("Ctrl+Alt+Shift+z", "Ctrl+Alt+Shift+z"),
+        ("ctrl+alt+Z", "Ctrl+Alt+z"), ("super+backspace", "Super+BackSpace"), ("Ctrl++", "Ctrl+plus"),
+        ("Ctrl+Esc", "Ctrl+Escape"), ("Alt+PgUp", "Alt+Prior"), ("Ctrl+;", "Ctrl+semicolon"), ("Win+F12", "Super+F12"),
+        ("Ctrl + Alt + z", "Ctrl+Alt+z"),
+    ] as [(String, String)])
+    func hotkeysAsPeopleWriteThem(_ text: String, _ canonical: String) throws {
+        #expect(try parse("[hotkey]\nredo =\nundo = \(text)\n").config.hotkeyUndo?.description == canonical)
+    }
+
+    @Test(arguments: [
+        ("[hotkey]\nundo = Ctrl+Alt+foo\n", 2, "hotkey.undo", "unknown key “foo”"),
+        ("[hotkey]\nredo = Hyperdrive+z\n", 2, "hotkey.redo", "unknown modifier “Hyperdrive”"),
+        ("[hotkey]\nundo = Ctrl+Alt\n", 2, "hotkey.undo", "modifier “Alt”"),
+        ("[hotkey]\nundo = Ctrl+Shift_L\n", 2, "hotkey.undo", "modifier “Shift_L”"),
+        ("[hotkey]\nundo = Ctrl+Alt+y\nredo = ctrl+alt+Y\n", 3, "hotkey.redo", "same key as hotkey.undo"),
+    ] as [(String, Int, String, String)])
+    func badHotkeysNameFileLineAndKey(_ text: String, _ line: Int, _ key: String, _ words: String) {
+        do {
+            _ = try parse(text)
+            Issue.record("accepted: \(text)")
+        } catch {
+            #expect(error.line == line && error.key == key && error.reason.contains(words), "\(error)")
+        }
+    }
+
+    @Test(arguments: [
         ("1B", 1), ("17", 17), ("4KiB", 4_096), ("3 MiB", 3 << 20), ("1GiB", 1 << 30),
     ] as [(String, UInt64)])
     func sizes(_ text: String, _ bytes: UInt64) throws {

@@ -72,6 +72,41 @@ import Testing
         #expect(notes.process.applies.count == 1)
     }
 
+    @Test func aButtonDoesNothingOnceTheAppOptsOutOfTheGlobalTrigger() throws {
+        let f = try DesktopFixture(notifications: true)
+        let notes = try f.app("org.example.Notes", title: "Notes", pushes: 2)
+        try f.desktop.activate(notes.window, loop: f.loop)
+        #expect(try f.waitForFocus(notes.stack))
+        try f.desktop.press("ctrl+alt+z", loop: f.loop)
+        #expect(try notes.process.nextApply() == ("undo", ["u2"]))
+        #expect(f.waitForLog("shown: “Undid Edit 2 in Notes”."))
+        try notes.process.command(["cmd": "register", "app_id": "org.example.Notes", "options": ["global_trigger": false]])
+        try Self.dunstctl(f, "action")
+        #expect(f.waitForLog("does not allow undo or redo from outside its application"))
+        try f.daemon.ping()
+        #expect(notes.process.applies.count == 1)
+    }
+
+    @Test func confirmAsksAboutTheGroupAsItWas() throws {
+        let f = try DesktopFixture(config: "[notify]\nconfirm = true\n", notifications: true)
+        let notes = try f.app()
+        let window = try notes.command(["cmd": "window", "name": "main", "title": "Notes"])["xid"] as? Int ?? 0
+        let stack = try notes.command(["cmd": "register", "app_id": "org.example.Notes",
+                                       "options": ["title": "Notes"]])["path"] as? String ?? ""
+        let typing: [String: Any] = ["merge_key": "typing", "merge_window_ms": 60_000]
+        try notes.command(["cmd": "push", "name": "Typing", "undo": "u1", "redo": "r1", "hints": typing])
+        try f.desktop.activate(window, loop: f.loop)
+        #expect(try f.waitForFocus(stack))
+        try f.desktop.press("ctrl+alt+z", loop: f.loop)
+        #expect(f.waitForLog("shown: “Undo Typing in Notes?”."))
+        // Typing goes on while the question shows: it merges into the group asked about.
+        try notes.command(["cmd": "push", "name": "Typing", "undo": "u2", "redo": "r2", "hints": typing])
+        try Self.dunstctl(f, "action")
+        #expect(f.waitForLog("“Typing” is no longer the next change to undo in “Notes”"))
+        try f.daemon.ping()
+        #expect(notes.applies.isEmpty, "the answer was about less than the group holds now")
+    }
+
     @Test func errorsAreNotifiedBriefly() throws {
         // dunst's own timeout is long: only undod's short one can end it.
         let f = try DesktopFixture(notifications: true, notificationTimeout: 60)

@@ -82,6 +82,35 @@ import Testing
         #expect(try f.waitForFocus(a.stack))
     }
 
+    @Test func aWindowClaimingAnotherProcessIsKnownByTheProcessThatMadeIt() throws {
+        let f = try DesktopFixture()
+        let a = try f.app("org.example.A", title: "Alpha", pushes: 1)
+        let pid = try #require(a.process.all(event: "ready").first?["pid"] as? Int)
+        // Another program's window says it is A's (_NET_WM_PID); the X
+        // server knows which process made it (X-Resource), and that one has no stack.
+        let liar = try f.app(bus: false)
+        let window = try liar.command(["cmd": "window", "name": "main", "title": "Not Alpha", "pid": pid])["xid"] as? Int ?? 0
+        try f.desktop.activate(a.window, loop: f.loop)
+        #expect(try f.waitForFocus(a.stack))
+        try f.desktop.activate(window, loop: f.loop)
+        #expect(try f.waitForFocus("/"))
+        #expect(errorOf { () throws(DBusError) in try f.daemon.manager("UndoFocused") }?.name == undodError("NoFocusedStack"))
+        #expect(a.process.applies.isEmpty)
+    }
+
+    @Test func withX11AndNoWindowManagerNothingIsFocused() throws {
+        let f = try DesktopFixture(config: "[focus]\nstrategy = x11\n")
+        let a = try f.app("org.example.A", title: "Alpha", pushes: 1)
+        try f.desktop.activate(a.window, loop: f.loop)
+        #expect(try f.waitForFocus(a.stack))
+        // The window manager ends; _NET_ACTIVE_WINDOW stays behind, stale.
+        f.desktop.stopWindowManager()
+        #expect(try f.waitForFocus("/"))
+        #expect(errorOf { () throws(DBusError) in try f.daemon.manager("UndoFocused") }?.name == undodError("NoFocusedStack"))
+        #expect(try f.daemon.managerProperty("FocusStrategy")?.string == "x11")
+        #expect(a.process.applies.isEmpty)
+    }
+
     @Test func activityOrdersOnlyTheStacksOfTheProcessInFront() throws {
         let f = try DesktopFixture()
         let a = try f.app("org.example.A", title: "Alpha", pushes: 1)

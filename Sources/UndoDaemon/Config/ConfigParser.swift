@@ -25,6 +25,7 @@ public struct ConfigParser {
         var warnings: [String] = []
         var section = ""
         var seenSection = true
+        var lastHotkey = (line: 0, key: "hotkey.redo")
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
             let line = Self.stripComment(Self.trim(Substring(raw)))
@@ -48,6 +49,7 @@ public struct ConfigParser {
                 throw ConfigError(file: file, line: number, key: name, reason: "a key must come after a [section] header.")
             }
             guard seenSection else { continue }
+            if key == "hotkey.redo" || key == "hotkey.undo" { lastHotkey = (number, key) }
             do {
                 guard try Self.apply(key: key, value: value, to: &config) else {
                     warnings.append("\(file):\(number): unknown key \(key) is ignored.")
@@ -59,9 +61,14 @@ public struct ConfigParser {
                 throw ConfigError(file: file, line: number, key: key, reason: "\(error)")
             }
         }
+        if let undo = config.hotkeyUndo, undo == config.hotkeyRedo {
+            let other = lastHotkey.key == "hotkey.redo" ? "hotkey.undo" : "hotkey.redo"
+            throw ConfigError(file: file, line: lastHotkey.line, key: lastHotkey.key,
+                              reason: "is the same key as \(other) (\(undo)): give undo and redo different keys.")
+        }
         if config.notifyConfirm, !config.notifyEnabled {
             warnings.append("\(file): notify.confirm = true needs notify.enabled = true to ask: "
-                + "the global key undoes without asking.")
+                + "without it the global key never undoes.")
         }
         return Outcome(config: config, warnings: warnings)
     }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import DBus
 import X11
 
@@ -8,8 +5,10 @@ import X11
 /// on the root window (never by polling) and learns of each active window
 /// what the `x11` strategy matches stacks by: the window, the windows it is
 /// `WM_TRANSIENT_FOR` (a dialog's parent, its parent's parent …), and the
-/// process that owns it (`_NET_WM_PID`, ignored when `WM_CLIENT_MACHINE`
-/// names another host). Confined to the loop.
+/// local process that owns it — as the X server knows it (X-Resource), or
+/// else as the window says (`_NET_WM_PID`) when its `WM_CLIENT_MACHINE` is
+/// this host. Every answer is read afresh: window ids are reused, and a
+/// window's properties may change. Confined to the loop.
 final class ActiveWindowTracker {
     /// The active window and what it belongs to.
     struct ActiveWindow: Equatable {
@@ -26,26 +25,46 @@ final class ActiveWindowTracker {
     /// Called when `current` changes.
     var onChange: (() -> Void)?
 
-    /// How many transient-for links are followed from the active window.
+    /// How many windows of a dialog's chain of parents are looked at.
     static let maximumFamily = 4
 
     private let session: X11Session
-    private let hostName: String
+    private let hostName = Environment.hostName
     private var requested = 0
     private var applied = 0
+    private var following = false
+    private var followAgain = false
 
     /// Starts following the active window of `session`.
     init(session: X11Session) {
         self.session = session
-        var buffer = [CChar](repeating: 0, count: 256)
-        hostName = gethostname(&buffer, buffer.count) == 0
-            ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        let root = session.connection.root
+        let activeWindow = session.atoms.activeWindow
         session.addListener { [weak self] event in
-            guard let self, case .propertyChanged(let window, let atom, _) = event,
-                  window == session.connection.root, atom == session.atoms.activeWindow else { return }
-            self.refresh()
+            guard case .propertyChanged(let window, let atom, _) = event, window == root, atom == activeWindow else { return }
+            self?.follow()
         }
-        refresh()
+        follow()
+    }
+
+    /// Follows a change of the property: one refresh at a time, and one
+    /// more after it for all the changes that came meanwhile, so that a
+    /// client rewriting the property in a loop costs a refresh per answer,
+    /// not a refresh per change.
+    private func follow() {
+        guard !following else {
+            followAgain = true
+            return
+        }
+        following = true
+        refresh { [weak self] in
+            guard let self else { return }
+            self.following = false
+            if self.followAgain {
+                self.followAgain = false
+                self.follow()
+            }
+        }
     }
 
     /// Reads `_NET_ACTIVE_WINDOW` again and learns about the window it
@@ -73,7 +92,6 @@ final class ActiveWindowTracker {
                 done?()
             }
             guard let window = value?.window, window != .none else { return finish(nil) }
-            if let current = self.current, current.window == window { return finish(current) }
             self.resolve(window, then: finish)
         }
     }
@@ -96,27 +114,33 @@ final class ActiveWindowTracker {
         step(window)
     }
 
-    /// Reads the three properties of `window` that matter, in one round trip.
+    /// Reads what matters of `window` in one round trip: the window it is
+    /// transient for, and its local process.
     private func describe(_ window: XWindow, then done: @escaping (_ parent: XWindow?, _ processID: UInt32?) -> Void) {
         var parent: XWindow?
-        var processID: UInt32?
+        var verified: UInt32?
+        var claimed: UInt32?
         var machine: String?
-        var left = 3
         let connection = session.connection
+        var left = session.hasResourceExtension ? 4 : 3
         let finish = { [hostName] in
             left -= 1
             guard left == 0 else { return }
-            done(parent, Self.isLocal(machine, hostName: hostName) ? processID : nil)
+            done(parent, verified ?? (Self.isLocal(machine, hostName: hostName) ? claimed : nil))
         }
         connection.property(.wmTransientFor, of: window) { parent = $0?.window; finish() }
-        connection.property(session.atoms.wmPID, of: window) { processID = $0?.cardinal; finish() }
+        connection.property(session.atoms.wmPID, of: window) { claimed = $0?.cardinal; finish() }
         connection.property(.wmClientMachine, of: window) { machine = $0?.text; finish() }
+        if session.hasResourceExtension {
+            connection.clientProcessID(of: window) { verified = $0; finish() }
+        }
     }
 
-    /// Whether a window's `WM_CLIENT_MACHINE` is this host (or unset): a
-    /// process id from another machine names no process here.
+    /// Whether a window's `WM_CLIENT_MACHINE` names this host: a process id
+    /// from another machine (or from a window that does not say) names no
+    /// process here.
     static func isLocal(_ machine: String?, hostName: String) -> Bool {
-        guard let machine, !machine.isEmpty, !hostName.isEmpty else { return true }
+        guard let machine, !machine.isEmpty, !hostName.isEmpty else { return false }
         if machine == hostName || machine == "localhost" { return true }
         return machine.hasPrefix(hostName + ".") || hostName.hasPrefix(machine + ".")
     }

@@ -18,16 +18,21 @@ final class Desktop {
     private let session: X11Session?
     private let wayland: Bool
     private let strategy: DaemonConfig.FocusStrategyName
-    private var keys: (any TriggerSource)?
-    private var hotkey: HotkeyTrigger?
     private let config: DaemonConfig
+    /// The X11 grab, while there is one.
+    private var hotkey: HotkeyTrigger?
+    /// The Wayland portal's shortcuts, when asked for.
+    private var portal: PortalShortcutTrigger?
     /// What start-up found, said by `reportStartup` once undod runs for sure.
     private var startupNotes: [(level: Log.Level, text: String)] = []
 
+    /// How long the X server has at start to answer, in all.
+    static let startMilliseconds = 3_000
+
     /// Looks at the desktop: opens the X display when focus or the keys
-    /// need it (running `loop` for at most a few seconds while the X server
-    /// answers), and chooses the focus strategy.
-    init(config: DaemonConfig, loop: EventLoop, connection: Connection, log: Log) {
+    /// need it (running `loop` for at most `startMilliseconds` while the X
+    /// server answers), and chooses the focus strategy over `registry`.
+    init(config: DaemonConfig, loop: EventLoop, connection: Connection, registry: StackRegistry, log: Log) {
         self.log = log
         self.loop = loop
         self.connection = connection
@@ -39,7 +44,7 @@ final class Desktop {
         var session: X11Session?
         if wantsX11 {
             do {
-                session = try X11Session.open(loop: loop)
+                session = try X11Session.open(loop: loop, timeoutMilliseconds: Self.startMilliseconds)
             } catch {
                 startupNotes.append((.warning, "\(error): " + Self.consequences(
                     strategy: strategy, keys: hasKeys && !wayland, keysWere: "are not grabbed") + "."))
@@ -55,14 +60,15 @@ final class Desktop {
                 + "where the X server sees only X clients' windows."))
             focus = RecentFocus()
         case .auto:
-            focus = session.map { AutoFocus(session: $0, processes: processes, loop: loop) } ?? RecentFocus()
+            focus = session.map { AutoFocus(session: $0, processes: processes, registry: registry, loop: loop) }
+                ?? RecentFocus()
         case .x11:
-            focus = X11Focus(session: session, processes: processes, loop: loop)
+            focus = X11Focus(session: session, processes: processes, registry: registry, loop: loop)
         }
         guard let session else { return }
         if strategy != .recent, !wayland || strategy == .x11, session.windowManager == nil {
             startupNotes.append((.notice, "no EWMH window manager answers on \(session.displayName): "
-                + (strategy == .auto ? "focus is recent until one starts." : "no stack is focused until one starts.")))
+                + Self.withoutWindowManager(strategy)))
         }
         session.onWindowManagerChange = { [weak self] in self?.windowManagerChanged() }
         session.onLost = { [weak self] reason in self?.lost(reason) }
@@ -82,12 +88,11 @@ final class Desktop {
             let portal = PortalShortcutTrigger(connection: connection, undo: config.hotkeyUndo,
                                                redo: config.hotkeyRedo, log: log)
             portal.start(on: loop, fire: fire)
-            keys = portal
+            self.portal = portal
         } else if let session, session.isLive {
             let hotkey = HotkeyTrigger(session: session, undo: config.hotkeyUndo, redo: config.hotkeyRedo, log: log)
             hotkey.start(on: loop, fire: fire)
             self.hotkey = hotkey
-            keys = hotkey
         }
     }
 
@@ -111,7 +116,7 @@ final class Desktop {
             log.notice("\(name) answers on \(session.displayName): focus follows its active window.")
         } else {
             log.notice("the window manager on \(session.displayName) stopped answering: "
-                + (strategy == .auto ? "focus is recent until one starts." : "no stack is focused until one starts."))
+                + Self.withoutWindowManager(strategy))
         }
         focus.onChange?()
     }
@@ -123,6 +128,11 @@ final class Desktop {
         log.warning("lost the X server at \(display) (\(reason)): "
             + Self.consequences(strategy: strategy, keys: hadKeys, keysWere: "are gone") + ".")
         focus.onChange?()
+    }
+
+    /// What having no window manager means under `strategy`, as a sentence's end.
+    private static func withoutWindowManager(_ strategy: DaemonConfig.FocusStrategyName) -> String {
+        strategy == .auto ? "focus is recent until one starts." : "no stack is focused until one starts."
     }
 
     /// What having no X server means under this config, as a clause.

@@ -2,10 +2,11 @@ import DBus
 import X11
 
 /// The X11 desktop undod runs on: one connection to the X server, watched by
-/// undod's loop, the atoms undod needs, and whether an EWMH window manager
+/// undod's loop, the atoms undod needs, whether the server can say which
+/// process owns a window (X-Resource), and whether an EWMH window manager
 /// answers (`_NET_SUPPORTING_WM_CHECK`, followed as it changes, never
-/// polled). The active-window tracker and the hotkey listen to its events.
-/// Confined to the loop.
+/// polled). The active-window tracker, the x11 focus and the hotkey listen
+/// to its events. Confined to the loop.
 final class X11Session {
     /// The atoms undod asks the server about.
     struct Atoms {
@@ -15,7 +16,7 @@ final class X11Session {
         let supportingWMCheck: XAtom
         /// `_NET_SUPPORTED`: the EWMH hints the window manager honours.
         let supported: XAtom
-        /// `_NET_WM_PID`: the process that owns a window.
+        /// `_NET_WM_PID`: the process that says it owns a window.
         let wmPID: XAtom
         /// `_NET_WM_NAME`: a window's (here: the window manager's) name.
         let wmName: XAtom
@@ -25,6 +26,9 @@ final class X11Session {
     let connection: X11Connection
     /// The atoms.
     let atoms: Atoms
+    /// Whether the server has X-Resource, which names the local process
+    /// behind a window from the socket (no client can lie about it).
+    let hasResourceExtension: Bool
     /// The name of the EWMH window manager that answers, or nil for none.
     private(set) var windowManager: String?
     /// Whether the connection still stands.
@@ -39,32 +43,38 @@ final class X11Session {
     private var checking = false
     private var checkAgain = false
 
-    private init(connection: X11Connection, atoms: Atoms) {
+    private init(connection: X11Connection, atoms: Atoms, hasResourceExtension: Bool) {
         self.connection = connection
         self.atoms = atoms
+        self.hasResourceExtension = hasResourceExtension
     }
 
-    /// Opens the display (nil: `$DISPLAY`), learns its atoms and its window
-    /// manager, running `loop` meanwhile for at most `timeoutMilliseconds`.
-    /// For start-up only, before undod takes its bus name.
+    /// Opens the display (nil: `$DISPLAY`), learns its atoms, its
+    /// extensions and its window manager, running `loop` meanwhile for at
+    /// most `timeoutMilliseconds` in all. For start-up only, before undod
+    /// takes its bus name.
     static func open(display: String? = nil, loop: EventLoop, timeoutMilliseconds: Int = 3_000) throws(X11Error) -> X11Session {
-        let connection = try X11Connection(display: display, loop: loop)
+        let connection = try X11Connection.connect(display: display, loop: loop, timeoutMilliseconds: timeoutMilliseconds)
         var interned: [String: XAtom]?? = .none
+        var resources: Bool?
         connection.internAtoms(["_NET_ACTIVE_WINDOW", "_NET_SUPPORTING_WM_CHECK", "_NET_SUPPORTED", "_NET_WM_PID",
                                 "_NET_WM_NAME"]) { interned = .some($0) }
-        let answered = loop.run(until: { interned != nil || !connection.isConnected },
+        connection.hasExtension("X-Resource") { resources = $0 }
+        let answered = loop.run(until: { (interned != nil && resources != nil) || !connection.isConnected },
                                 timeoutMilliseconds: timeoutMilliseconds)
         guard answered, connection.isConnected, case .some(.some(let names)) = interned,
               let active = names["_NET_ACTIVE_WINDOW"], let check = names["_NET_SUPPORTING_WM_CHECK"],
               let supported = names["_NET_SUPPORTED"], let pid = names["_NET_WM_PID"], let wmName = names["_NET_WM_NAME"]
         else {
             connection.close()
-            throw X11Error.cannotConnect(connection.displayName, reason: "it did not answer within \(timeoutMilliseconds) ms")
+            throw X11Error.noAnswer(connection.displayName, milliseconds: timeoutMilliseconds)
         }
+        if resources == true { connection.prefetchResourceExtension() }
         let session = X11Session(connection: connection, atoms: Atoms(
-            activeWindow: active, supportingWMCheck: check, supported: supported, wmPID: pid, wmName: wmName))
-        connection.onEvent = { [unowned session] event in session.handle(event) }
-        connection.onClose = { [unowned session] reason in session.onLost?(reason) }
+            activeWindow: active, supportingWMCheck: check, supported: supported, wmPID: pid, wmName: wmName),
+            hasResourceExtension: resources == true)
+        connection.onEvent = { [weak session] event in session?.handle(event) }
+        connection.onClose = { [weak session] reason in session?.onLost?(reason) }
         connection.selectEvents(.propertyChange, on: connection.root)
         var checked = false
         session.checkWindowManager { checked = true }
@@ -95,7 +105,9 @@ final class X11Session {
 
     /// Finds out whether an EWMH window manager answers: the root names a
     /// check window, the check window names itself, and `_NET_SUPPORTED`
-    /// lists `_NET_ACTIVE_WINDOW`.
+    /// lists `_NET_ACTIVE_WINDOW`. The check window's destruction is asked
+    /// for before it is read, so a window manager that dies in between is
+    /// noticed either way.
     private func checkWindowManager(then done: (() -> Void)? = nil) {
         guard !checking else {
             checkAgain = true
@@ -106,28 +118,26 @@ final class X11Session {
         let root = connection.root
         connection.property(atoms.supportingWMCheck, of: root) { [weak self] rootCheck in
             guard let self else { return }
-            guard let candidate = rootCheck?.window, candidate != .none else { return self.settle(nil, nil, done) }
+            guard let candidate = rootCheck?.window, candidate != .none else { return self.conclude(nil, nil, done) }
+            if candidate != self.checkWindow { self.connection.selectEvents(.structureNotify, on: candidate) }
             self.connection.property(self.atoms.supportingWMCheck, of: candidate) { ownCheck in
-                guard ownCheck?.window == candidate else { return self.settle(nil, nil, done) }
+                guard ownCheck?.window == candidate else { return self.conclude(nil, nil, done) }
                 self.connection.property(self.atoms.supported, of: root, maximumBytes: 65_536) { supported in
                     guard supported?.words.contains(self.atoms.activeWindow.id) == true else {
-                        return self.settle(nil, nil, done)
+                        return self.conclude(nil, nil, done)
                     }
                     self.connection.property(self.atoms.wmName, of: candidate) { name in
                         let text = name?.text.flatMap { $0.isEmpty ? nil : $0 } ?? "an EWMH window manager"
-                        self.settle(candidate, text, done)
+                        self.conclude(candidate, text, done)
                     }
                 }
             }
         }
     }
 
-    private func settle(_ window: XWindow?, _ name: String?, _ done: (() -> Void)?) {
+    /// Ends a window-manager check with what it found.
+    private func conclude(_ window: XWindow?, _ name: String?, _ done: (() -> Void)?) {
         checking = false
-        if let window, window != checkWindow {
-            // Its destruction is how a window manager that dies is noticed.
-            connection.selectEvents(.structureNotify, on: window)
-        }
         checkWindow = window
         let changed = name != windowManager
         windowManager = name

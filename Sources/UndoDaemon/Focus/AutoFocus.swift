@@ -12,10 +12,10 @@ final class AutoFocus: FocusStrategy {
     /// `x11` is in effect, or the strategy in effect changed.
     var onChange: (() -> Void)?
 
-    /// `auto` on `session`.
-    init(session: X11Session, processes: PeerProcesses, loop: EventLoop) {
+    /// `auto` on `session`, over the stacks of `registry`.
+    init(session: X11Session, processes: PeerProcesses, registry: StackRegistry, loop: EventLoop) {
         self.session = session
-        x11 = X11Focus(session: session, processes: processes, loop: loop)
+        x11 = X11Focus(session: session, processes: processes, registry: registry, loop: loop)
         x11.onChange = { [weak self] in
             guard let self, self.usesX11 else { return }
             self.onChange?()
@@ -27,25 +27,24 @@ final class AutoFocus: FocusStrategy {
 
     private var inEffect: any FocusStrategy { usesX11 ? x11 : recent }
 
+    /// The name of the strategy in effect: `x11` or `recent`.
     var name: String { inEffect.name }
 
+    /// The focused stack by the strategy in effect.
     func focusedStack(in registry: StackRegistry) -> StackRecord? { inEffect.focusedStack(in: registry) }
 
+    /// Pins `record` for both strategies, so a switch between them keeps it.
     func pin(_ record: StackRecord) {
         recent.pin(record)
         x11.pin(record)
     }
 
+    /// Tells both strategies (x11 learns owners' processes even while recent is in effect).
     func noteActivity(of record: StackRecord, in registry: StackRegistry) {
         recent.noteActivity(of: record, in: registry)
         x11.noteActivity(of: record, in: registry)
     }
 
+    /// Settles the strategy in effect.
     func settle(then done: @escaping () -> Void) { inEffect.settle(then: done) }
-
-    /// The window manager came or went, or the X server left: the strategy
-    /// in effect may be another now.
-    func desktopChanged() {
-        onChange?()
-    }
 }

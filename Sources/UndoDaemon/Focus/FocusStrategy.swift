@@ -30,10 +30,3 @@ extension StackRecord {
     /// Whether a trigger may focus this stack at all.
     public var isFocusable: Bool { isAttached && globalTrigger }
 }
-
-extension StackRegistry {
-    /// The most recently active of the focusable stacks that satisfy `test`.
-    func mostRecentlyActive(where test: (StackRecord) -> Bool) -> StackRecord? {
-        byNumber.values.filter { $0.isFocusable && test($0) }.max { $0.activity < $1.activity }
-    }
-}

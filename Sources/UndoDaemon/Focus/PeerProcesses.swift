@@ -12,6 +12,7 @@ final class PeerProcesses {
     /// Called when a process id is learned.
     var onLearned: (() -> Void)?
 
+    /// Asks the bus on `connection`, and forgets connections that leave it.
     init(connection: Connection) {
         self.connection = connection
         connection.onNameOwnerChanged { [weak self] name, _, newOwner in

@@ -4,33 +4,43 @@ import X11
 /// The `x11` strategy: the stack of the application whose window is active.
 /// First the stacks that declared the active window (or a window it is
 /// transient for) in `windows`, nearest window first; else the stacks whose
-/// owner's process owns the window (`_NET_WM_PID`). Among several, the most
-/// recently active. When the active window belongs to no stack, no stack is
-/// focused: a trigger must never undo in an application the user is not
-/// looking at. `SetFocus` pins a stack until the active window changes.
+/// owner's process owns the window. Among several, the most recently
+/// active. When the active window belongs to no stack — or no EWMH window
+/// manager says which window is active, or the X server did not answer in
+/// time — no stack is focused: a trigger must never undo in an application
+/// the user is not looking at. `SetFocus` pins a stack until the active
+/// window changes. Declared windows that do not exist, or are destroyed, are
+/// forgotten (X reuses window ids).
 final class X11Focus: FocusStrategy {
     /// `x11`.
     let name = "x11"
-    /// Called when the active window changes or an owner's process is learned.
+    /// Called when the active window changes, an owner's process is
+    /// learned, or a declared window goes.
     var onChange: (() -> Void)?
 
     private let tracker: ActiveWindowTracker?
     private let session: X11Session?
     private let processes: PeerProcesses
+    private let registry: StackRegistry
     private let loop: EventLoop
     /// The pinned stack and the active window when it was pinned.
     private var pinned: (stack: UInt64, window: XWindow?)?
+    /// Whether the last settle got the X server's answer in time.
+    private var answered = true
+    /// Declared windows whose destruction undod has asked to hear of.
+    private var watched: Set<UInt32> = []
 
     /// How long a trigger waits for the X server and the bus before it
-    /// decides with what it knows.
+    /// decides; without their answer, nothing is focused.
     static let settleMilliseconds = 1_000
 
     /// The strategy on `session` (nil: no X server, so no stack is focused
-    /// unless pinned).
-    init(session: X11Session?, processes: PeerProcesses, loop: EventLoop) {
+    /// unless pinned), over the stacks of `registry`.
+    init(session: X11Session?, processes: PeerProcesses, registry: StackRegistry, loop: EventLoop) {
         self.session = session
         self.tracker = session.map(ActiveWindowTracker.init(session:))
         self.processes = processes
+        self.registry = registry
         self.loop = loop
         tracker?.onChange = { [weak self] in self?.activeWindowChanged() }
         let learned = processes.onLearned
@@ -38,13 +48,22 @@ final class X11Focus: FocusStrategy {
             learned?()
             self?.onChange?()
         }
+        session?.addListener { [weak self] event in
+            guard case .destroyed(let window) = event else { return }
+            self?.declaredWindowWent(window.id)
+        }
     }
 
-    /// The active window, while the X server is there.
+    /// The active window, while the X server is there, an EWMH window
+    /// manager says which window is active, and the last settle was answered.
     private var active: ActiveWindowTracker.ActiveWindow? {
-        session?.isLive == true ? tracker?.current : nil
+        guard let session, session.isLive, session.windowManager != nil, answered else { return nil }
+        return tracker?.current
     }
 
+    /// The pinned stack while the active window is the one it was pinned
+    /// at; else the stacks that declared the active window's family, then
+    /// those of its process.
     func focusedStack(in registry: StackRegistry) -> StackRecord? {
         let active = self.active
         if let pinned, pinned.window == active?.window, let record = registry.byNumber[pinned.stack],
@@ -59,38 +78,71 @@ final class X11Focus: FocusStrategy {
         return registry.mostRecentlyActive { processes.processID(of: $0.owner) == processID }
     }
 
+    /// Pins `record` at the window active now.
     func pin(_ record: StackRecord) {
         pinned = (record.number, active?.window)
     }
 
-    /// Learns the owner's process; activity in the active application ends
-    /// a pin (activity elsewhere moves nothing).
+    /// Learns the owner's process and watches its declared windows;
+    /// activity in the application in front ends a pin (activity elsewhere
+    /// moves nothing).
     func noteActivity(of record: StackRecord, in registry: StackRegistry) {
         processes.lookUp(record.owner)
+        watchWindows(of: record)
         guard pinned != nil, record.isFocusable, let active else { return }
         let declared = active.family.contains { record.windows.contains($0.id) }
         let sameProcess = active.processID != nil && processes.processID(of: record.owner) == active.processID
         if declared || sameProcess { pinned = nil }
     }
 
-    /// Reads the active window again and waits for owners' processes still
-    /// being looked up, at most `settleMilliseconds`.
+    /// Reads the active window again and waits for the owners' processes
+    /// not yet known, at most `settleMilliseconds`; without the X server's
+    /// answer by then, no stack is focused for this trigger.
     func settle(then done: @escaping () -> Void) {
         guard let tracker, session?.isLive == true else { return done() }
+        for record in registry.byNumber.values where record.isFocusable { processes.lookUp(record.owner) }
         var finished = false
         var timer: EventLoop.Token?
-        let finish = { [loop] in
+        let finish = { [weak self, loop] (inTime: Bool) in
             guard !finished else { return }
             finished = true
             if let timer { loop.remove(timer) }
+            self?.answered = inTime
             done()
         }
-        timer = loop.schedule(afterMilliseconds: Self.settleMilliseconds, handler: finish)
-        tracker.refresh { [processes] in processes.whenAnswered(finish) }
+        timer = loop.schedule(afterMilliseconds: Self.settleMilliseconds) { finish(false) }
+        tracker.refresh { [processes] in processes.whenAnswered { finish(true) } }
     }
 
     private func activeWindowChanged() {
-        if let pinned, pinned.window != active?.window { self.pinned = nil }
+        answered = true
+        if let pinned, pinned.window != tracker?.current?.window { self.pinned = nil }
+        onChange?()
+    }
+
+    // MARK: Declared windows
+
+    /// Asks to hear when `record`'s declared windows are destroyed, and
+    /// forgets those that do not exist. The root window is never a window
+    /// of an application.
+    private func watchWindows(of record: StackRecord) {
+        guard let session, session.isLive else { return }
+        let connection = session.connection
+        if record.windows.contains(connection.root.id) { record.windows.remove(connection.root.id) }
+        for id in record.windows where !watched.contains(id) {
+            guard connection.selectEvents(.structureNotify, on: XWindow(id)) else { return }
+            watched.insert(id)
+            connection.windowExists(XWindow(id)) { [weak self] exists in
+                if !exists { self?.declaredWindowWent(id) }
+            }
+        }
+    }
+
+    /// A declared window is gone: no stack may be found by it any more (a
+    /// new window may get its id).
+    private func declaredWindowWent(_ id: UInt32) {
+        guard watched.remove(id) != nil else { return }
+        for record in registry.byNumber.values where record.windows.contains(id) { record.windows.remove(id) }
         onChange?()
     }
 }

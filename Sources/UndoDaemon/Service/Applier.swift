@@ -40,9 +40,14 @@ final class Applier {
                 request.completion(.failure(.noOwner))
                 continue
             }
+            // The owner may have opted out while the request waited.
+            guard request.caller == record.owner || record.globalTrigger else {
+                request.completion(.failure(.triggerDisabled))
+                continue
+            }
             if let expected = request.expectedGroup {
                 let next = request.direction == .undo ? record.stack.topUndoGroup : record.stack.topRedoGroup
-                guard next?.id == expected.id else {
+                guard next?.id == expected.id, next?.time == expected.time else {
                     request.completion(.failure(.groupMoved(request.direction, name: expected.name)))
                     continue
                 }

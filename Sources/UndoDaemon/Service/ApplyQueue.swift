@@ -15,9 +15,10 @@ public final class ApplyQueue {
         let caller: String?
         /// Where the answer goes.
         let completion: Completion
-        /// The group that must be the next one to move, when the request
-        /// names it (a notification's button); nil for whatever is next.
-        var expectedGroup: (id: UInt64, name: String)? = nil
+        /// The group that must be the next one to move, as it was when
+        /// offered (a notification's button): its id, and its time, which a
+        /// merge moves on. nil for whatever is next.
+        var expectedGroup: ExpectedGroup? = nil
     }
 
     /// The request whose `Apply` is out, and how to recognise its answer.

@@ -79,11 +79,12 @@ public final class Daemon {
             log.error("cannot use the history store: \(error)")
             return 1
         }
-        let desktop = Desktop(config: outcome.config, loop: loop, connection: connection, log: log)
+        let registry = StackRegistry()
+        let desktop = Desktop(config: outcome.config, loop: loop, connection: connection, registry: registry, log: log)
         let focus = desktop.focus
         let service = UndoService(connection: connection, config: outcome.config, log: log,
                                   store: store, focus: focus, clock: clock, version: Self.version,
-                                  canPersist: database != nil)
+                                  canPersist: database != nil, registry: registry)
         do {
             try service.start()
         } catch {

@@ -90,6 +90,7 @@ enum OptionReader {
         guard case .bool(let v) = value else { throw wrongType(key, "b", value) }
         return v
     }
+    /// An `at` (the `windows` option).
     static func uint64Array(_ options: [String: DBusValue], _ key: String) throws(ServiceError) -> [UInt64]? {
         guard let value = options[key] else { return nil }
         guard case .array(element: "t", let items) = value else { throw wrongType(key, "at", value) }

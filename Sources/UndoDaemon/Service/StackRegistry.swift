@@ -71,4 +71,10 @@ public final class StackRegistry {
             return overflow ? .max : sum
         }
     }
+
+    /// The most recently active of the stacks a trigger may focus that
+    /// satisfy `test`.
+    func mostRecentlyActive(where test: (StackRecord) -> Bool) -> StackRecord? {
+        byNumber.values.filter { $0.isFocusable && test($0) }.max { $0.activity < $1.activity }
+    }
 }

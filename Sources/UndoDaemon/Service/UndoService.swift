@@ -18,7 +18,7 @@ public final class UndoService {
     /// The log.
     public let log: Log
     /// Every stack.
-    public let registry = StackRegistry()
+    public let registry: StackRegistry
     /// The focus strategy in effect.
     public let focus: any FocusStrategy
     /// Where history is kept.
@@ -54,7 +54,9 @@ public final class UndoService {
 
     /// Wires a service to a connection; `start` exports it.
     public init(connection: Connection, config: DaemonConfig, log: Log, store: any HistoryStore,
-                focus: any FocusStrategy, clock: any UndoClock, version: String, canPersist: Bool = true) {
+                focus: any FocusStrategy, clock: any UndoClock, version: String, canPersist: Bool = true,
+                registry: StackRegistry = StackRegistry()) {
+        self.registry = registry
         self.canPersist = canPersist
         self.loop = connection.loop
         self.connection = connection
@@ -235,9 +237,10 @@ public final class UndoService {
     /// With `expecting`, only that group may move (a notification's button
     /// names the group it offers); if another is next, nothing moves.
     public func apply(_ direction: Direction, on record: StackRecord, caller: String?,
-                      expecting group: (id: UInt64, name: String)? = nil,
+                      expecting group: ExpectedGroup? = nil,
                       completion: @escaping (Result<ApplyOutcome, ServiceError>) -> Void) {
-        if let caller, caller != record.owner, !record.globalTrigger {
+        // Anyone but the owner — a trigger (no caller) included — is foreign.
+        if caller != record.owner, !record.globalTrigger {
             completion(.failure(.triggerDisabled))
             return
         }

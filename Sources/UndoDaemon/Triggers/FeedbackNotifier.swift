@@ -9,7 +9,9 @@ import DBus
 final class FeedbackNotifier<Offer> {
     /// A button: the action key the server reports, and its label.
     struct Button {
+        /// The action key the server reports when it is pressed.
         let key: String
+        /// What the button says.
         let label: String
     }
 
@@ -55,6 +57,7 @@ final class FeedbackNotifier<Offer> {
     private var subscribed = false
     private var reportedAbsence = false
 
+    /// A notifier that calls out on `connection`.
     init(connection: Connection, log: Log) {
         self.connection = connection
         self.log = log

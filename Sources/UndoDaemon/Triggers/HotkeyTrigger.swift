@@ -5,36 +5,54 @@ import X11
 /// The global keys on X11 (`hotkey.undo`, `hotkey.redo`): a passive grab on
 /// the root window for every Num Lock / Caps Lock variant of each key, so the
 /// key reaches undod whatever window has the focus. Key codes are looked up
-/// in the server's keyboard mapping and grabbed again whenever it changes
-/// (MappingNotify). A key another program holds already (BadAccess) is
-/// reported in one line, and undod goes on without it. Confined to the loop.
+/// in the server's keyboard mapping (its first group: the layout in use) and
+/// grabbed again whenever it changes (MappingNotify); a symbol on a key's
+/// shifted level takes Shift. A key another program holds already
+/// (BadAccess) is reported in one line, and undod goes on without it.
+/// Confined to the loop.
 final class HotkeyTrigger: TriggerSource {
     /// One key and what it does.
-    private struct Binding {
+    private struct Binding: Equatable {
+        /// Undo or redo.
         let direction: Direction
+        /// The key.
         let key: KeyCombination
+        /// The config key that named it, for the log.
         let configKey: String
     }
 
-    /// One grab in force: what to release before grabbing again.
+    /// One passive grab: a key code with an exact modifier mask.
     private struct Grab: Hashable {
+        /// The key code.
         let keycode: UInt8
+        /// The modifiers held, lock variants included.
         let modifiers: UInt16
+    }
+
+    /// A binding as grabbed: the key codes and masks that fire it.
+    private struct Grabbed {
+        /// The binding.
+        let binding: Binding
+        /// Each key code that fires it, with its mask (locks left out).
+        let presses: [UInt8: UInt16]
     }
 
     private let session: X11Session
     private let log: Log
     private var bindings: [Binding]
     private var bits = ModifierBits()
-    /// Key code and modifier mask of each binding, as last grabbed.
-    private var active: [(binding: Binding, keycodes: Set<UInt8>, mask: UInt16)] = []
+    /// The bindings grabbed in the last round.
+    private var grabbed: [Grabbed] = []
+    /// Every grab in force.
     private var grabs: Set<Grab> = []
     private var fire: ((Direction, String) -> Void)?
     private var grabbing = false
     private var grabAgain = false
-    /// Sequence numbers of the grab requests of the round in progress.
-    private var requests: [UInt32: Int] = [:]
-    private var refused: Set<Int> = []
+    /// The binding each grab request of the round in progress is for, by
+    /// the request's sequence number.
+    private var grabRequests: [UInt32: Binding] = [:]
+    /// Bindings of the round in progress that another program holds.
+    private var refused: [Binding] = []
     /// The keys last reported in the log, so that a grab renewed unchanged says nothing.
     private var announced = ""
     /// Keys already reported as taken by another program (said once).
@@ -59,10 +77,10 @@ final class HotkeyTrigger: TriggerSource {
         grab()
     }
 
-    /// New keys from a reloaded config: the old grabs are released first.
+    /// New keys from a reloaded config: grabs no key needs are released.
     func rebind(undo: KeyCombination?, redo: KeyCombination?) {
         let next = Self.bindings(undo: undo, redo: redo)
-        guard next.map(\.key) != bindings.map(\.key) else { return }
+        guard next != bindings else { return }
         bindings = next
         grab()
     }
@@ -71,14 +89,15 @@ final class HotkeyTrigger: TriggerSource {
         switch event {
         case .keyPressed(let keycode, let state):
             let pressed = bits.significant(state)
-            guard let match = active.first(where: { $0.keycodes.contains(keycode) && $0.mask == pressed }) else { return }
+            guard let match = grabbed.first(where: { $0.presses[keycode] == pressed }) else { return }
             fire?(match.binding.direction, "the key \(match.binding.key)")
         case .mappingChanged:
             log.debug("the keyboard mapping changed: grabbing the global keys again.")
             grab()
         case .error(let error):
-            guard let index = requests[error.sequence] else { return }
-            if error.code == X11RequestError.badAccess { refused.insert(index) }
+            guard let binding = grabRequests[error.sequence], error.code == X11RequestError.badAccess,
+                  !refused.contains(binding) else { return }
+            refused.append(binding)
         default:
             break
         }
@@ -111,66 +130,73 @@ final class HotkeyTrigger: TriggerSource {
 
     private func grabAll(with mapping: KeyboardMapping) {
         let connection = session.connection
-        requests.removeAll()
+        let round = bindings
+        grabRequests.removeAll()
         refused.removeAll()
-        var wanted: [(binding: Binding, keycodes: Set<UInt8>, mask: UInt16)] = []
-        var needed: [Grab: Int] = [:]
-        for (index, binding) in bindings.enumerated() {
-            let keycodes = Set(mapping.keycodes(for: binding.key.symbol))
-            guard !keycodes.isEmpty else {
+        var wanted: [Grabbed] = []
+        var needed: [Grab: Binding] = [:]
+        for binding in round {
+            let placements = mapping.placements(of: binding.key.symbol)
+            guard !placements.isEmpty else {
                 log.warning("\(binding.configKey) = \(binding.key): this keyboard has no key \(binding.key.keyName), "
                     + "so it is not grabbed; choose another key in undod.conf.")
                 continue
             }
-            let mask = binding.key.mask(bits)
-            wanted.append((binding, keycodes, mask))
-            for keycode in keycodes {
-                for lock in bits.lockVariants { needed[Grab(keycode: keycode, modifiers: mask | lock)] = index }
+            var presses: [UInt8: UInt16] = [:]
+            for placement in placements {
+                let mask = binding.key.mask(bits) | (placement.shifted ? ModifierBits.shift : 0)
+                presses[placement.keycode] = mask
+                for lock in bits.lockVariants { needed[Grab(keycode: placement.keycode, modifiers: mask | lock)] = binding }
             }
+            wanted.append(Grabbed(binding: binding, presses: presses))
         }
         for grab in grabs where needed[grab] == nil {
             connection.ungrabKey(grab.keycode, modifiers: grab.modifiers, on: connection.root)
         }
-        for (grab, index) in needed.sorted(by: { ($0.key.keycode, $0.key.modifiers) < ($1.key.keycode, $1.key.modifiers) })
+        for (grab, binding) in needed.sorted(by: { ($0.key.keycode, $0.key.modifiers) < ($1.key.keycode, $1.key.modifiers) })
         where !grabs.contains(grab) {
-            requests[connection.grabKey(grab.keycode, modifiers: grab.modifiers, on: connection.root)] = index
+            if let sequence = connection.grabKey(grab.keycode, modifiers: grab.modifiers, on: connection.root) {
+                grabRequests[sequence] = binding
+            }
         }
         grabs = Set(needed.keys)
         // After one round trip every refusal has arrived.
-        connection.sync { [weak self] in
-            guard let self else { return }
-            var kept: [(binding: Binding, keycodes: Set<UInt8>, mask: UInt16)] = []
-            for (index, entry) in wanted.enumerated() {
-                let bindingIndex = self.bindings.firstIndex { $0.key == entry.binding.key && $0.direction == entry.binding.direction }
-                if let bindingIndex, self.refused.contains(bindingIndex) {
-                    self.release(entry.keycodes, mask: entry.mask)
-                    guard self.reportedTaken.insert(entry.binding.key.description).inserted else { continue }
-                    self.log.warning("\(entry.binding.key) (\(entry.binding.configKey)) is already taken by another "
-                        + "program on \(self.session.displayName), so undod cannot use it: free it there, or choose "
-                        + "another key in undod.conf.")
-                } else {
-                    kept.append(wanted[index])
-                }
-            }
-            self.active = kept
-            let summary = kept.map { "\($0.binding.key) (\($0.binding.direction == .undo ? "undo" : "redo"))" }
-                .joined(separator: ", ")
-            if summary != self.announced, !summary.isEmpty {
-                self.log.notice("the global keys on \(self.session.displayName): \(summary).")
-            }
-            self.announced = summary
-            self.log.debug("grabbed the global keys: " + kept.map { entry in
-                "\(entry.binding.key) on key code\(entry.keycodes.count == 1 ? "" : "s") "
-                    + entry.keycodes.sorted().map(String.init).joined(separator: ", ")
-            }.joined(separator: "; ") + ".")
-            self.requests.removeAll()
-            self.finishRound()
-        }
+        connection.sync { [weak self] in self?.concludeRound(wanted) }
     }
 
-    private func release(_ keycodes: Set<UInt8>, mask: UInt16) {
+    /// Keeps the bindings nobody refused, releases the others and says so
+    /// once, and logs what is grabbed.
+    private func concludeRound(_ wanted: [Grabbed]) {
+        var kept: [Grabbed] = []
+        for entry in wanted {
+            guard refused.contains(entry.binding) else {
+                kept.append(entry)
+                continue
+            }
+            release(entry)
+            guard reportedTaken.insert(entry.binding.key.description).inserted else { continue }
+            log.warning("\(entry.binding.key) (\(entry.binding.configKey)) is already taken by another program on "
+                + "\(session.displayName), so undod cannot use it: free it there, or choose another key in undod.conf.")
+        }
+        grabbed = kept
+        let summary = kept.map { "\($0.binding.key) (\($0.binding.direction == .undo ? "undo" : "redo"))" }
+            .joined(separator: ", ")
+        if summary != announced, !summary.isEmpty {
+            log.notice("the global keys on \(session.displayName): \(summary).")
+        }
+        announced = summary
+        log.debug("grabbed the global keys: " + kept.map { entry in
+            let codes = entry.presses.keys.sorted().map(String.init).joined(separator: ", ")
+            return "\(entry.binding.key) on key code\(entry.presses.count == 1 ? "" : "s") \(codes)"
+        }.joined(separator: "; ") + ".")
+        grabRequests.removeAll()
+        finishRound()
+    }
+
+    /// Releases every grab of `entry` (another program holds the key).
+    private func release(_ entry: Grabbed) {
         let connection = session.connection
-        for keycode in keycodes {
+        for (keycode, mask) in entry.presses {
             for lock in bits.lockVariants {
                 let grab = Grab(keycode: keycode, modifiers: mask | lock)
                 if grabs.remove(grab) != nil {

@@ -23,6 +23,9 @@ final class PortalShortcutTrigger: TriggerSource {
     private let undo: KeyCombination?
     private let redo: KeyCombination?
     private var session: String?
+    /// The portal's unique name: signals from anyone else are ignored
+    /// (signals sent to undod directly reach it whatever its match rules).
+    private var portal: String?
     private var requests = 0
     private var fire: ((Direction, String) -> Void)?
 
@@ -41,14 +44,40 @@ final class PortalShortcutTrigger: TriggerSource {
         connection.subscribe(SignalMatch(sender: Portal.name, path: Portal.path, interface: Portal.shortcuts,
                                          member: "Activated")) { [weak self] message in
             let arguments = message.arguments
-            guard let self, let session = self.session, arguments.first?.string == session,
-                  let id = arguments.dropFirst().first?.string else { return }
+            guard let self, let session = self.session, message.sender == self.portal,
+                  arguments.first?.string == session, let id = arguments.dropFirst().first?.string else { return }
             switch id {
             case "undo": self.fire?(.undo, "the portal's undo shortcut")
             case "redo": self.fire?(.redo, "the portal's redo shortcut")
             default: break
             }
         }
+        whoIsThePortal { [weak self] in self?.openSession() }
+    }
+
+    /// Learns the portal's unique name (GetNameOwner); where none owns the
+    /// name, says how to bind the keys instead.
+    private func whoIsThePortal(then next: @escaping () -> Void) {
+        do {
+            let message = try Message.methodCall(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                member: "GetNameOwner", arguments: [.string(Portal.name)])
+            connection.call(message, timeoutMilliseconds: 25_000) { [weak self] answer in
+                guard let self else { return }
+                switch answer {
+                case .success(let reply):
+                    self.portal = reply.arguments.first?.string
+                    next()
+                case .failure(let error):
+                    self.unavailable("\(error.name): \(error.message)")
+                }
+            }
+        } catch {
+            unavailable(error.message)
+        }
+    }
+
+    private func openSession() {
         request("CreateSession", arguments: { token in
             [.vardict(["handle_token": .string(token), "session_handle_token": .string("undod")])]
         }) { [weak self] results in
@@ -99,7 +128,7 @@ final class PortalShortcutTrigger: TriggerSource {
         var subscription: Int?
         subscription = connection.subscribe(SignalMatch(sender: Portal.name, path: path, interface: Portal.request,
                                                         member: "Response")) { [weak self] message in
-            guard let self else { return }
+            guard let self, message.sender == self.portal else { return }
             if let subscription { self.connection.unsubscribe(subscription) }
             let arguments = message.arguments
             guard let response = arguments.first?.uint32, response == 0 else {
@@ -108,7 +137,7 @@ final class PortalShortcutTrigger: TriggerSource {
             handle(arguments.dropFirst().first?.stringDictionary ?? [:])
         }
         do {
-            let message = try Message.methodCall(destination: Portal.name, path: Portal.path,
+            let message = try Message.methodCall(destination: portal ?? Portal.name, path: Portal.path,
                                                  interface: Portal.shortcuts, member: method, arguments: arguments(token))
             connection.call(message, timeoutMilliseconds: 25_000) { [weak self] answer in
                 guard let self, case .failure(let error) = answer else { return }

@@ -12,9 +12,10 @@ final class TriggerHandler {
     enum Offer {
         /// Undo or redo exactly this group of this stack (the Redo button
         /// after an undo, the Undo button after a redo).
-        case apply(Direction, stack: UInt64, group: UInt64, name: String)
-        /// The confirm question: its Undo button undoes this group.
-        case confirm(stack: UInt64, group: UInt64, name: String)
+        case apply(Direction, stack: UInt64, group: ExpectedGroup)
+        /// The confirm question: its Undo button undoes this group, as it
+        /// was when asked about.
+        case confirm(stack: UInt64, group: ExpectedGroup)
     }
 
     /// How long a confirm question waits for an answer at most. The question
@@ -27,8 +28,10 @@ final class TriggerHandler {
 
     private unowned let service: UndoService
     private let notifier: FeedbackNotifier<Offer>
-    private var question: (stack: UInt64, group: UInt64, timer: EventLoop.Token)?
+    /// The open confirm question: the group it asks about, and its timer.
+    private var question: (group: UInt64, timer: EventLoop.Token)?
 
+    /// The handler of `service`'s triggers, notifying on its connection.
     init(service: UndoService) {
         self.service = service
         notifier = FeedbackNotifier(connection: service.connection, log: service.log)
@@ -55,10 +58,15 @@ final class TriggerHandler {
     /// A trigger from outside the bus (the global key, a Unix signal, the
     /// portal's shortcut), named by `source` in the log.
     func fire(_ direction: Direction, source: String) {
-        guard direction == .undo, config.notifyConfirm, config.notifyEnabled else {
+        guard direction == .undo, config.notifyConfirm else {
             service.applyFocused(direction, caller: nil) { [weak self] record, result in
                 self?.report(direction, on: record, result, source: source)
             }
+            return
+        }
+        guard config.notifyEnabled else {
+            log.notice("\(source): notify.confirm is on but notify.enabled is off, so undod cannot ask: "
+                + "nothing was undone.")
             return
         }
         service.withFocusedStack { [weak self] record in
@@ -67,68 +75,74 @@ final class TriggerHandler {
             guard let top = record.stack.topUndoGroup else {
                 return self.report(.undo, on: record, .failure(.model(.nothingToUndo)), source: source)
             }
-            self.ask(about: top.id, named: top.name, on: record, source: source)
+            self.ask(about: ExpectedGroup(id: top.id, name: top.name, time: top.time), on: record, source: source)
         }
     }
 
     // MARK: Asking first
 
-    private func ask(about group: UInt64, named name: String, on record: StackRecord, source: String) {
-        log.notice("\(source): asking before undoing “\(name)” in \(record.title).")
-        if let question { service.loop.remove(question.timer) }
+    private func ask(about group: ExpectedGroup, on record: StackRecord, source: String) {
+        log.notice("\(source): asking before undoing “\(group.name)” in \(record.title).")
+        show(.init(
+            summary: "Undo \(group.name) in \(record.title)?",
+            body: Self.markup("Undo (or a click here) reverts it; Cancel, or letting this go, leaves it as it is."),
+            buttons: [.init(key: "undo", label: "Undo"), .init(key: "cancel", label: "Cancel")],
+            urgency: 1, offer: .confirm(stack: record.number, group: group)))
         let timer = service.loop.schedule(afterMilliseconds: Self.confirmMilliseconds) { [weak self] in
-            guard let self, let question = self.question, question.group == group else { return }
+            guard let self, self.question?.group == group.id else { return }
             self.question = nil
             self.notifier.withdraw()
-            self.log.notice("No answer to “Undo \(name)?” in time: nothing was undone.")
+            self.log.notice("No answer to “Undo \(group.name)?” in time: nothing was undone.")
         }
-        question = (record.number, group, timer)
-        notifier.show(.init(
-            summary: "Undo \(name) in \(record.title)?",
-            body: "Undo reverts it; anything else leaves it as it is.",
-            buttons: [.init(key: "undo", label: "Undo"), .init(key: "cancel", label: "Cancel")],
-            urgency: 1, offer: .confirm(stack: record.number, group: group, name: name)))
+        question = (group.id, timer)
     }
 
     private func pressed(_ key: String, on offer: Offer) {
         switch offer {
-        case .confirm(let stack, let group, let name):
-            endQuestion(group)
+        case .confirm(let stack, let group):
+            endQuestion()
             guard key == "undo" || key == "default" else {
-                log.notice("“Undo \(name)?” was answered \(key): nothing was undone.")
+                log.notice("“Undo \(group.name)?” was answered \(key): nothing was undone.")
                 return
             }
-            apply(.undo, stack: stack, group: group, name: name, source: "the notification's Undo button")
-        case .apply(let direction, let stack, let group, let name):
+            apply(.undo, stack: stack, group: group, source: "the notification's Undo button")
+        case .apply(let direction, let stack, let group):
             guard key == direction.wireName || key == "default" else { return }
             let button = direction == .undo ? "Undo" : "Redo"
-            apply(direction, stack: stack, group: group, name: name, source: "the notification's \(button) button")
+            apply(direction, stack: stack, group: group, source: "the notification's \(button) button")
         }
     }
 
     private func unanswered(_ offer: Offer, why: String) {
-        guard case .confirm(_, let group, let name) = offer, question?.group == group else { return }
-        endQuestion(group)
-        log.notice("“Undo \(name)?” \(why): nothing was undone.")
+        guard case .confirm(_, let group) = offer, question?.group == group.id else { return }
+        endQuestion()
+        log.notice("“Undo \(group.name)?” \(why): nothing was undone.")
     }
 
-    private func endQuestion(_ group: UInt64) {
-        guard let question, question.group == group else { return }
+    private func endQuestion() {
+        guard let question else { return }
         service.loop.remove(question.timer)
         self.question = nil
     }
 
-    /// Moves exactly `group` of stack `number`, or nothing.
-    private func apply(_ direction: Direction, stack number: UInt64, group: UInt64, name: String, source: String) {
+    /// Moves exactly `group` of stack `number` (unchanged since offered), or nothing.
+    private func apply(_ direction: Direction, stack number: UInt64, group: ExpectedGroup, source: String) {
         guard let record = service.registry.byNumber[number] else {
             return report(direction, on: nil, .failure(.unknownStack(StackRecord.path(of: number))), source: source)
         }
-        service.apply(direction, on: record, caller: nil, expecting: (group, name)) { [weak self] result in
+        service.apply(direction, on: record, caller: nil, expecting: group) { [weak self] result in
             self?.report(direction, on: record, result, source: source)
         }
     }
 
     // MARK: Saying what happened
+
+    /// Shows `note` in place of the notification shown last; a question
+    /// that notification asked ends with it.
+    private func show(_ note: FeedbackNotifier<Offer>.Note) {
+        endQuestion()
+        notifier.show(note)
+    }
 
     /// Logs a trigger's outcome (not a method call's: its caller has the
     /// answer) and shows the notification.
@@ -147,17 +161,26 @@ final class TriggerHandler {
         case .success(let outcome):
             guard let record else { return }
             let back: Direction = outcome.direction == .undo ? .redo : .undo
-            notifier.show(.init(
+            let moved = (back == .redo ? record.stack.topRedoGroup : record.stack.topUndoGroup)
+                .flatMap { $0.id == outcome.group ? $0 : nil }
+            show(.init(
                 summary: "\(outcome.direction == .undo ? "Undid" : "Redid") \(outcome.name) in \(record.title)",
                 icon: outcome.direction == .undo ? "edit-undo" : "edit-redo",
                 buttons: [.init(key: back.wireName, label: back == .redo ? "Redo" : "Undo")],
-                offer: .apply(back, stack: record.number, group: outcome.group, name: outcome.name)))
+                offer: moved.map { .apply(back, stack: record.number,
+                                          group: ExpectedGroup(id: $0.id, name: $0.name, time: $0.time)) }))
         case .failure(let error):
-            notifier.show(.init(
+            show(.init(
                 summary: direction == .undo ? "Nothing undone" : "Nothing redone",
-                body: error.dbusError(stack: record?.displayName).message,
+                body: Self.markup(error.dbusError(stack: record?.displayName).message),
                 icon: direction == .undo ? "edit-undo" : "edit-redo",
                 timeoutMilliseconds: Self.errorMilliseconds, urgency: 1))
         }
+    }
+
+    /// `text` safe in a notification body, which servers may read as markup
+    /// (a title an application chose must not become a link or an image).
+    static func markup(_ text: String) -> String {
+        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
     }
 }
