@@ -26,6 +26,19 @@ import Testing
         }
     }
 
+    /// A desktop with dunst, and "Notes" in front with two changes, the
+    /// second undone by the key and notified.
+    static func undoneByTheKey() throws -> (DesktopFixture, (process: ScriptedProcess, window: Int, stack: String)) {
+        let f = try DesktopFixture(notifications: true)
+        let notes = try f.app("org.example.Notes", title: "Notes", pushes: 2)
+        try f.desktop.activate(notes.window, loop: f.loop)
+        #expect(try f.waitForFocus(notes.stack))
+        try f.desktop.press("ctrl+alt+z", loop: f.loop)
+        #expect(try notes.process.nextApply() == ("undo", ["u2"]))
+        #expect(f.waitForLog("shown: “Undid Edit 2 in Notes”."))
+        return (f, notes)
+    }
+
     @Test func anUndoByTheKeyIsNotifiedAndItsRedoButtonRedoesThatGroup() throws {
         let f = try DesktopFixture(notifications: true)
         let notes = try f.app("org.example.Notes", title: "Notes", pushes: 2)
@@ -56,13 +69,7 @@ import Testing
     }
 
     @Test func aButtonWhoseGroupIsNoLongerNextDoesNothing() throws {
-        let f = try DesktopFixture(notifications: true)
-        let notes = try f.app("org.example.Notes", title: "Notes", pushes: 2)
-        try f.desktop.activate(notes.window, loop: f.loop)
-        #expect(try f.waitForFocus(notes.stack))
-        try f.desktop.press("ctrl+alt+z", loop: f.loop)
-        #expect(try notes.process.nextApply() == ("undo", ["u2"]))
-        #expect(f.waitForLog("shown: “Undid Edit 2 in Notes”."))
+        let (f, notes) = try Self.undoneByTheKey()
         // A new change empties the redo side: "Edit 2" can no longer be redone.
         try notes.process.command(["cmd": "push", "name": "Edit 3", "undo": "u3", "redo": "r3"])
         try Self.dunstctl(f, "action")
@@ -73,13 +80,7 @@ import Testing
     }
 
     @Test func aButtonDoesNothingOnceTheAppOptsOutOfTheGlobalTrigger() throws {
-        let f = try DesktopFixture(notifications: true)
-        let notes = try f.app("org.example.Notes", title: "Notes", pushes: 2)
-        try f.desktop.activate(notes.window, loop: f.loop)
-        #expect(try f.waitForFocus(notes.stack))
-        try f.desktop.press("ctrl+alt+z", loop: f.loop)
-        #expect(try notes.process.nextApply() == ("undo", ["u2"]))
-        #expect(f.waitForLog("shown: “Undid Edit 2 in Notes”."))
+        let (f, notes) = try Self.undoneByTheKey()
         try notes.process.command(["cmd": "register", "app_id": "org.example.Notes", "options": ["global_trigger": false]])
         try Self.dunstctl(f, "action")
         #expect(f.waitForLog("does not allow undo or redo from outside its application"))
