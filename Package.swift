@@ -39,17 +39,18 @@ let package = Package(
         // Libraries, lowest first.
         .target(name: "DBus", dependencies: ["CDBus", "CShim"], swiftSettings: strict),
         .target(name: "X11", dependencies: ["DBus", "CXCB", "CXCBShim", "CXKBCommon"], swiftSettings: strict),
+        .target(name: "Undo1", dependencies: ["DBus"], swiftSettings: strict),
         .target(name: "UndoCore", swiftSettings: strict),
         .target(name: "UndoStore", dependencies: ["UndoCore", "CSQLite"], swiftSettings: strict),
-        .target(name: "UndoDaemon", dependencies: ["DBus", "X11", "UndoCore", "UndoStore"], swiftSettings: strict),
+        .target(name: "UndoDaemon", dependencies: ["DBus", "Undo1", "X11", "UndoCore", "UndoStore"], swiftSettings: strict),
 
         // Executables.
-        .executableTarget(name: "undod", dependencies: ["UndoDaemon"], swiftSettings: strict),
-        .executableTarget(name: "undoctl", dependencies: ["DBus"], swiftSettings: strict),
-        .executableTarget(name: "undod-bench", dependencies: ["DBus", "CBench"], swiftSettings: strict),
+        .executableTarget(name: "undod", dependencies: ["UndoDaemon", "Undo1"], swiftSettings: strict),
+        .executableTarget(name: "undoctl", dependencies: ["DBus", "Undo1"], swiftSettings: strict),
+        .executableTarget(name: "undod-bench", dependencies: ["DBus", "Undo1", "CBench"], swiftSettings: strict),
 
         // Tests.
-        .target(name: "BusHarness", dependencies: ["DBus"], path: "Tests/BusHarness", swiftSettings: strict),
+        .target(name: "BusHarness", dependencies: ["DBus", "Undo1"], path: "Tests/BusHarness", swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "BusHarness"], swiftSettings: strict),
         .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore"], swiftSettings: strict),
         .testTarget(name: "UndodBenchTests", dependencies: ["undod-bench"], swiftSettings: strict),

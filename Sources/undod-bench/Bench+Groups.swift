@@ -1,4 +1,5 @@
 import DBus
+import Undo1
 
 /// Rows 5 and 6: many groups, held in memory or stored.
 extension Bench {
@@ -36,7 +37,7 @@ extension Bench {
                         child: ChildProcess) throws(BenchError) -> [String] {
         var stacks: [String] = []
         for index in 0..<count {
-            stacks.append(try app.register("\(prefix).\(index)", ["persist": .bool(persist)], child: child))
+            stacks.append(try app.register("\(prefix).\(index)", RegistrationOptions(persist: persist), child: child))
         }
         return stacks
     }
@@ -63,15 +64,8 @@ extension Bench {
     /// `GetManagedObjects` (untimed).
     func exportedGroups(_ connection: Connection, child: ChildProcess) throws(BenchError) -> (stacks: Int, groups: Int) {
         let reply = try CallRunner.once(connection, try Calls.managedObjects(), what: "GetManagedObjects", child: child)
-        guard case .dict(_, _, let objects)? = reply.first else { return (0, 0) }
-        var stacks = 0
-        var groups = 0
-        for object in objects {
-            guard let stack = object.value.stringDictionary?["org.undod.Undo1.Stack"]?.stringDictionary else { continue }
-            stacks += 1
-            groups += Int(stack["UndoDepth"]?.uint32 ?? 0)
-        }
-        return (stacks, groups)
+        let stacks = StackProperties.all(inManagedObjects: reply.first)
+        return (stacks.count, stacks.reduce(0) { $0 + Int($1.1.undoDepth) })
     }
 
     /// Row 5: undod's resident size before and after `memoryGroups` groups

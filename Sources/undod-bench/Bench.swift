@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import DBus
+import Undo1
 
 /// One run of the benchmark: a private bus, the loop, a connection that
 /// watches undod's name, and the six measurements.
@@ -219,10 +220,10 @@ final class Bench {
                 throw BenchError("Cannot connect to the private bus: \(error.message)")
             }
             let child = undod.process
-            let memory = try app.register("bench.memory", ["persist": .bool(false)], child: child)
-            let persistent = try app.register("bench.persistent", ["persist": .bool(true)], child: child)
+            let memory = try app.register("bench.memory", RegistrationOptions(persist: false), child: child)
+            let persistent = try app.register("bench.persistent", RegistrationOptions(persist: true), child: child)
             let triggerStack = try app.register(
-                "bench.trigger", ["persist": .bool(false), "limit": .uint32(UInt32(scale.triggerCalls + 16))],
+                "bench.trigger", RegistrationOptions(limit: UInt32(scale.triggerCalls + 16), persist: false),
                 child: child)
             let setup = Setup(undod: undod, app: app, trigger: trigger, memoryStack: memory,
                               persistentStack: persistent, triggerStack: triggerStack)

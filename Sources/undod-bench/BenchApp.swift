@@ -1,4 +1,5 @@
 import DBus
+import Undo1
 
 /// The application side of the bench: a connection that registers stacks,
 /// pushes to them, and serves `org.undod.Undo1.Client.Apply` by succeeding
@@ -18,18 +19,17 @@ final class BenchApp {
             throw BenchError("Cannot connect to the private bus: \(error.message)")
         }
         objects = ObjectServer(connection: connection)
-        let client = Interface("org.undod.Undo1.Client", methods: [
-            .init("Apply", inputs: [.init("stack", "o"), .init("group", "t"), .init("direction", "s"),
-                                    .init("payloads", "aay")]) { [unowned self] call in
+        let client = Undo1Interfaces.client.binding(methods: [
+            "Apply": { [unowned self] call in
                 self.applies += 1
                 call.reply()
             },
-        ])
-        objects.export(path: "/org/undod/Undo1/Client", interfaces: [client])
+        ], properties: [:])
+        objects.export(path: Undo1.clientPath, interfaces: [client])
     }
 
     /// Registers a stack; returns its object path.
-    func register(_ appId: String, _ options: [String: DBusValue], child: ChildProcess?) throws(BenchError) -> String {
+    func register(_ appId: String, _ options: RegistrationOptions, child: ChildProcess?) throws(BenchError) -> String {
         let reply = try CallRunner.once(connection, try Calls.register(appId: appId, options: options),
                                         what: "Register(\(appId))", child: child)
         guard let path = reply.first?.string else { throw BenchError("Register(\(appId)) answered without a path.") }

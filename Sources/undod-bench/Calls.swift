@@ -1,51 +1,52 @@
 import DBus
+import Undo1
 
 /// The messages the bench sends, built before the clock starts so that
-/// both sides of a ratio pay only for the round trip.
+/// both sides of a ratio pay only for the round trip. The contract's calls
+/// come from `Undo1Call`.
 enum Calls {
-    /// undod's well-known name.
-    static let busName = "org.undod.Undo1"
-    /// The manager object.
-    static let managerPath = "/org/undod/Undo1"
-
     /// `org.freedesktop.DBus.Peer.Ping` to `destination` (a unique name):
     /// libdbus answers it inside the peer's dispatch, so it costs the peer
     /// only its loop turn — the floor.
     static func ping(_ destination: String) throws(BenchError) -> Message {
-        try make(destination, managerPath, "org.freedesktop.DBus.Peer", "Ping", [])
+        try make("Ping") { () throws(DBusError) in
+            try Message.methodCall(destination: destination, path: Undo1.managerPath,
+                                   interface: "org.freedesktop.DBus.Peer", member: "Ping")
+        }
     }
 
     /// `Stack.Push` of one action with these payloads, no hints.
     static func push(stack: String, name: String = "Typing", undo: [UInt8], redo: [UInt8]) throws(BenchError) -> Message {
-        try make(busName, stack, "org.undod.Undo1.Stack", "Push",
-                 [.string(name), .bytes(undo), .bytes(redo), .vardict([:])])
+        try make("Push") { () throws(DBusError) in try Undo1Call.push(stack, name: name, undo: undo, redo: redo) }
     }
 
     /// `Manager.UndoFocused`.
     static func undoFocused() throws(BenchError) -> Message {
-        try make(busName, managerPath, "org.undod.Undo1.Manager", "UndoFocused", [])
+        try make("UndoFocused") { () throws(DBusError) in try Undo1Call.applyFocused(.undo) }
     }
 
     /// `Manager.Register`.
-    static func register(appId: String, options: [String: DBusValue]) throws(BenchError) -> Message {
-        try make(busName, managerPath, "org.undod.Undo1.Manager", "Register", [.string(appId), .vardict(options)])
+    static func register(appId: String, options: RegistrationOptions) throws(BenchError) -> Message {
+        try make("Register") { () throws(DBusError) in try Undo1Call.register(appId: appId, options: options) }
     }
 
     /// `org.freedesktop.DBus.GetNameOwner`.
     static func nameOwner(_ name: String) throws(BenchError) -> Message {
-        try make("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
-                 [.string(name)])
+        try make("GetNameOwner") { () throws(DBusError) in try Undo1Call.nameOwner(name) }
     }
 
     /// `ObjectManager.GetManagedObjects` on the manager.
     static func managedObjects() throws(BenchError) -> Message {
-        try make(busName, managerPath, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects", [])
+        try make("GetManagedObjects") { () throws(DBusError) in try Undo1Call.managedObjects() }
     }
 
     /// `Peer.Ping` to the bus itself: a round trip that proves every
     /// message sent before it (an `AddMatch`) has been read.
     static func pingBus() throws(BenchError) -> Message {
-        try make("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.Peer", "Ping", [])
+        try make("Ping") { () throws(DBusError) in
+            try Message.methodCall(destination: Undo1.busService, path: Undo1.busPath,
+                                   interface: "org.freedesktop.DBus.Peer", member: "Ping")
+        }
     }
 
     /// `count` unsent copies of `template` (copying is far cheaper than
@@ -63,13 +64,11 @@ enum Calls {
         return copy
     }
 
-    private static func make(_ destination: String, _ path: String, _ interface: String, _ member: String,
-                             _ arguments: [DBusValue]) throws(BenchError) -> Message {
+    private static func make(_ what: String, _ build: () throws(DBusError) -> Message) throws(BenchError) -> Message {
         do {
-            return try Message.methodCall(destination: destination, path: path, interface: interface,
-                                          member: member, arguments: arguments)
+            return try build()
         } catch {
-            throw BenchError("Cannot build \(interface).\(member): \(error.message)")
+            throw BenchError("Cannot build \(what): \(error.message)")
         }
     }
 }

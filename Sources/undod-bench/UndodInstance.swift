@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import DBus
+import Undo1
 
 /// One run of the built `undod` on the private bus, with its own config and
 /// state directory, started the way a user would start it.
@@ -30,7 +31,7 @@ final class UndodInstance {
 
         var owner: String?
         var ownedAt: Int64 = 0
-        let subscription = watcher.subscribe(.nameOwnerChanged(name: Calls.busName)) { message in
+        let subscription = watcher.subscribe(.nameOwnerChanged(name: Undo1.busName)) { message in
             guard let newOwner = message.arguments.last?.string, !newOwner.isEmpty else { return }
             owner = newOwner
             ownedAt = Clock.now()
@@ -45,7 +46,7 @@ final class UndodInstance {
             arguments: ["--address", address, "--config", configPath, "--state-dir", stateDirectory],
             name: "undod (\(label))", stderr: log.fd)
         do {
-            try watcher.loop.wait(for: "undod to own \(Calls.busName)", timeoutMilliseconds: 20_000, child: process) {
+            try watcher.loop.wait(for: "undod to own \(Undo1.busName)", timeoutMilliseconds: 20_000, child: process) {
                 owner != nil
             }
         } catch {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Undo1
 import UndoDaemon
 
 /// undod's command line: `undod [--address ADDR] [--config FILE]

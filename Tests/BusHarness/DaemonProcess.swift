@@ -1,4 +1,5 @@
 import DBus
+import Undo1
 import Foundation
 
 /// A real `undod`, the built binary, on a test's private bus, with its own
@@ -52,7 +53,7 @@ public final class DaemonProcess {
         self.stateDirectory = stateDirectory ?? bus.directory.appendingPathComponent("state")
         self.loop = loop
         var owned = false
-        let subscription = watcher.subscribe(.nameOwnerChanged(name: "org.undod.Undo1")) { message in
+        let subscription = watcher.subscribe(.nameOwnerChanged(name: Undo1.busName)) { message in
             if let newOwner = message.arguments.last?.string, !newOwner.isEmpty { owned = true }
         }
         defer { watcher.unsubscribe(subscription) }
@@ -97,7 +98,7 @@ public final class DaemonProcess {
         }
         uniqueOwner = try watcher.callAndWait(
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-            member: "GetNameOwner", arguments: [.string("org.undod.Undo1")]).first?.string ?? ""
+            member: "GetNameOwner", arguments: [.string(Undo1.busName)]).first?.string ?? ""
     }
 
     /// What undod wrote to stderr so far.
@@ -133,7 +134,7 @@ public final class DaemonProcess {
     /// Kills undod with SIGKILL and waits until its name has left the bus.
     public func crash(loop: EventLoop, watcher: Connection) {
         var gone = false
-        let subscription = watcher.subscribe(.nameOwnerChanged(name: "org.undod.Undo1")) { message in
+        let subscription = watcher.subscribe(.nameOwnerChanged(name: Undo1.busName)) { message in
             if message.arguments.last?.string == "" { gone = true }
         }
         defer { watcher.unsubscribe(subscription) }

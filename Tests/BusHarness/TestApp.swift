@@ -1,4 +1,5 @@
 import DBus
+import Undo1
 
 /// A desktop application as undod sees it: its own connection, a stack it
 /// registers and pushes to, and the `org.undod.Undo1.Client` object whose
@@ -50,13 +51,12 @@ public final class TestApp {
     public init(address: String, loop: EventLoop) throws(DBusError) {
         connection = try Connection(address: address, loop: loop)
         objects = ObjectServer(connection: connection)
-        let client = Interface("org.undod.Undo1.Client", methods: [
-            .init("Apply", inputs: [.init("stack", "o"), .init("group", "t"), .init("direction", "s"),
-                                    .init("payloads", "aay")]) { [unowned self] call in
-                self.applied.append(Applied(
-                    stack: call.arguments[0].string ?? "", group: call.arguments[1].uint64 ?? 0,
-                    direction: call.arguments[2].string ?? "",
-                    payloads: (call.arguments[3].elements ?? []).compactMap(\.bytes)))
+        let client = Undo1Interfaces.client.binding(methods: [
+            "Apply": { [unowned self] call in
+                if let apply = ApplyArguments(call.arguments) {
+                    self.applied.append(Applied(stack: apply.stack, group: apply.group,
+                                                direction: apply.direction.rawValue, payloads: apply.payloads))
+                }
                 switch self.behaviour {
                 case .apply: call.reply()
                 case .fail(let error): call.fail(error)
@@ -64,8 +64,8 @@ public final class TestApp {
                 case .custom(let handler): handler(call)
                 }
             },
-        ])
-        objects.export(path: "/org/undod/Undo1/Client", interfaces: [client])
+        ], properties: [:])
+        objects.export(path: Undo1.clientPath, interfaces: [client])
     }
 
     /// The app's unique name.
@@ -73,16 +73,16 @@ public final class TestApp {
 
     /// Calls a Manager method.
     public func manager(_ member: String, _ arguments: [DBusValue] = [], timeout: Int = 15_000) throws(DBusError) -> [DBusValue] {
-        try connection.callAndWait(destination: "org.undod.Undo1", path: "/org/undod/Undo1",
-                                   interface: "org.undod.Undo1.Manager", member: member, arguments: arguments,
+        try connection.callAndWait(destination: Undo1.busName, path: Undo1.managerPath,
+                                   interface: Undo1.managerInterface, member: member, arguments: arguments,
                                    timeoutMilliseconds: timeout)
     }
 
     /// Calls a Stack method on `path` (the app's own stack by default).
     public func call(_ member: String, _ arguments: [DBusValue] = [], on path: String? = nil,
                      timeout: Int = 15_000) throws(DBusError) -> [DBusValue] {
-        try connection.callAndWait(destination: "org.undod.Undo1", path: path ?? stack,
-                                   interface: "org.undod.Undo1.Stack", member: member, arguments: arguments,
+        try connection.callAndWait(destination: Undo1.busName, path: path ?? stack,
+                                   interface: Undo1.stackInterface, member: member, arguments: arguments,
                                    timeoutMilliseconds: timeout)
     }
 
@@ -103,9 +103,9 @@ public final class TestApp {
 
     /// Reads a property of the app's stack (or of `path`).
     public func property(_ name: String, on path: String? = nil) throws(DBusError) -> DBusValue? {
-        try connection.callAndWait(destination: "org.undod.Undo1", path: path ?? stack,
-                                   interface: "org.freedesktop.DBus.Properties", member: "Get",
-                                   arguments: [.string("org.undod.Undo1.Stack"), .string(name)])
+        try connection.callAndWait(destination: Undo1.busName, path: path ?? stack,
+                                   interface: Undo1.propertiesInterface, member: "Get",
+                                   arguments: [.string(Undo1.stackInterface), .string(name)])
             .first?.variantValue
     }
 

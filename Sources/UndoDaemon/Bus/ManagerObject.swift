@@ -1,4 +1,5 @@
 import DBus
+import Undo1
 import UndoCore
 
 /// The manager object `/org/undod/Undo1`: binds `Undo1Interfaces.manager`

@@ -1,4 +1,5 @@
 import DBus
+import Undo1
 import UndoCore
 
 /// A stack object `/org/undod/Undo1/stack/N`: binds `Undo1Interfaces.stack`
@@ -84,8 +85,6 @@ enum StackObject {
     }
 
     private static func entries(_ side: [HistoryEntry]) -> DBusValue {
-        .array(element: "(tsxt)", side.map {
-            .structure([.uint64($0.id), .string($0.name), .int64($0.time), .uint64($0.bytes)])
-        })
+        .array(element: "(tsxt)", side.map { HistoryItem(group: $0.id, name: $0.name, time: $0.time, bytes: $0.bytes).value })
     }
 }

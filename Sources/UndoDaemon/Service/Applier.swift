@@ -1,4 +1,5 @@
 import DBus
+import Undo1
 import UndoCore
 
 /// Runs each stack's `ApplyQueue`: takes the top group in flight, calls the
@@ -71,7 +72,7 @@ final class Applier {
         let message: Message
         do {
             message = try Message.methodCall(
-                destination: record.owner, path: Undo1Interfaces.clientPath, interface: Undo1Interfaces.clientName,
+                destination: record.owner, path: Undo1.clientPath, interface: Undo1.clientInterface,
                 member: "Apply", arguments: [.objectPath(record.path), .uint64(apply.group),
                                              .string(apply.direction.wireName), .byteArrays(apply.payloads)])
         } catch {
@@ -107,7 +108,7 @@ final class Applier {
                 service.applied(record, outcome, dropped: move.dropped)
                 completion(.success(outcome))
             }
-        case .failure(let error) where error.name == ServiceError.errorPrefix + "Obsolete":
+        case .failure(let error) where error.name == Undo1ErrorName.obsolete.rawValue:
             if let dropped = record.stack.dropInFlightAsObsolete() {
                 service.droppedObsolete(record, group: dropped.group)
             }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import DBus
+import Undo1
 import UndoCore
 import UndoStore
 
@@ -99,12 +100,12 @@ public final class Daemon {
         // the name appears must find its handler.
         installSignals(loop: loop, service: service, loader: loader, desktop: desktop)
         do {
-            guard try connection.requestName(Undo1Interfaces.busName) else {
+            guard try connection.requestName(Undo1.busName) else {
                 log.error("another undod is already running on this bus")
                 return 1
             }
         } catch {
-            log.error("cannot take the name \(Undo1Interfaces.busName): \(error.message)")
+            log.error("cannot take the name \(Undo1.busName): \(error.message)")
             return 1
         }
 
@@ -117,7 +118,7 @@ public final class Daemon {
             self.exitCode = 1
             loop.stop()
         }
-        log.notice("undod \(Self.version) serves \(Undo1Interfaces.busName) as \(connection.uniqueName) "
+        log.notice("undod \(Self.version) serves \(Undo1.busName) as \(connection.uniqueName) "
             + "(focus: \(focus.name)).")
         loop.run()
         do {

@@ -1,4 +1,5 @@
 import DBus
+import Undo1
 import UndoCore
 
 /// A refusal by the service, as the caller will read it: every error of the
@@ -42,8 +43,6 @@ public enum ServiceError: Error, Sendable, Equatable {
     /// An option or hint of the wrong type.
     case invalidArgs(String)
 
-    /// The prefix of every undod error name.
-    public static let errorPrefix = "org.undod.Undo1.Error."
 
     /// The D-Bus error a caller receives; `stack` describes the stack, e.g.
     /// `“Text Editor” (stack 3)`, or nil when none is involved.
@@ -51,7 +50,7 @@ public enum ServiceError: Error, Sendable, Equatable {
         let subject = stack ?? "the stack"
         switch self {
         case .model(let error):
-            return DBusError(name: Self.errorPrefix + error.name, message: error.sentence(stack: subject))
+            return DBusError(name: Undo1ErrorName.prefix + error.name, message: error.sentence(stack: subject))
         case .notOwner(let caller):
             return named("NotOwner", "Only the owner of \(subject) may change it, and \(caller) is not: "
                 + "register the stack from this connection first.")
@@ -105,6 +104,6 @@ public enum ServiceError: Error, Sendable, Equatable {
     }
 
     private func named(_ name: String, _ message: String) -> DBusError {
-        DBusError(name: Self.errorPrefix + name, message: message)
+        DBusError(name: Undo1ErrorName.prefix + name, message: message)
     }
 }

@@ -1,4 +1,5 @@
 import DBus
+import Undo1
 import UndoCore
 
 /// Everything the daemon knows of one stack: its identity, its owner, the
@@ -55,25 +56,13 @@ public final class StackRecord {
     }
 
     /// The stack's object path.
-    public var path: String { StackRecord.path(of: number) }
+    public var path: String { StackPath(number: number).path }
 
     /// Whether the stack has a live owner.
     public var isAttached: Bool { !owner.isEmpty }
 
     /// How errors and logs name the stack: `“Text Editor” (stack 3)`.
     public var displayName: String { "“\(title)” (stack \(number))" }
-
-    /// The object path of stack `number`.
-    public static func path(of number: UInt64) -> String { "/org/undod/Undo1/stack/\(number)" }
-
-    /// The number in a stack object path, or nil for any other path.
-    public static func number(inPath path: String) -> UInt64? {
-        let prefix = "/org/undod/Undo1/stack/"
-        guard path.hasPrefix(prefix) else { return nil }
-        let digits = path.dropFirst(prefix.count)
-        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.first != "0" else { return nil }
-        return UInt64(digits)
-    }
 
     /// The settings in force: what the owner asked, or the config's values.
     func settings(config: DaemonConfig) -> StackSettings {

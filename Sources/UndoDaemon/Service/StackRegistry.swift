@@ -1,3 +1,4 @@
+import Undo1
 import UndoCore
 
 /// Every stack the daemon holds, by number and by identity (app id and
@@ -28,7 +29,7 @@ public final class StackRegistry {
 
     /// The stack at an object path, if any.
     public func stack(atPath path: String) -> StackRecord? {
-        StackRecord.number(inPath: path).flatMap { byNumber[$0] }
+        StackPath(path).flatMap { byNumber[$0.number] }
     }
 
     /// Every stack, by number.

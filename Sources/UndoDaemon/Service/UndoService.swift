@@ -1,4 +1,5 @@
 import DBus
+import Undo1
 import UndoCore
 import UndoStore
 
@@ -76,8 +77,8 @@ public final class UndoService {
         let (stacks, counters) = try store.load(config: config, now: clock.now)
         registry.nextNumber = counters.nextStackNumber
         registry.groupIDs = GroupIDGenerator(next: counters.nextGroupID)
-        objects.export(path: Undo1Interfaces.managerPath, interfaces: [ManagerObject.interface(for: self)])
-        objects.enableObjectManager(at: Undo1Interfaces.managerPath)
+        objects.export(path: Undo1.managerPath, interfaces: [ManagerObject.interface(for: self)])
+        objects.enableObjectManager(at: Undo1.managerPath)
         for record in stacks {
             registry.add(record)
             let dropped = applySettings(to: record)
@@ -101,7 +102,7 @@ public final class UndoService {
     /// `Register`: opens, re-opens or adopts the caller's stack.
     public func register(caller: String, appId: String, options raw: [String: DBusValue]) throws(ServiceError) -> StackRecord {
         do { try AppIdRule().validate(appId) } catch { throw .model(error) }
-        let options = try RegisterOptions(raw)
+        let options = try OptionRules.registration(raw)
         let document = options.document ?? ""
         let record: StackRecord
         var changes: [GroupChange] = []
@@ -131,7 +132,7 @@ public final class UndoService {
         if let maxBytes = options.maxBytes { record.requestedMaxBytes = maxBytes }
         if let persist = options.persist { record.persistent = canPersist && persist }
         if let globalTrigger = options.globalTrigger { record.globalTrigger = globalTrigger }
-        if let windows = options.windows { record.windows = windows }
+        if let windows = options.windowIDs { record.windows = windows }
         changes += applySettings(to: record).map { GroupChange(id: $0) }
         noteActivity(of: record)
         if !objects.isExported(record.path) { export(record) }
@@ -203,10 +204,9 @@ public final class UndoService {
     public func push(_ record: StackRecord, caller: String, name: String, actions: [Action],
                      hints raw: [String: DBusValue]) throws(ServiceError) -> PushResult {
         try requireOwner(record, caller)
-        let hints = PushHints(
-            mergeKey: try OptionReader.string(raw, "merge_key") ?? "",
-            mergeWindowMilliseconds: try OptionReader.uint32(raw, "merge_window_ms"),
-            stateTag: try OptionReader.string(raw, "state_tag") ?? "")
+        let options = try OptionRules.push(raw)
+        let hints = PushHints(mergeKey: options.mergeKey ?? "", mergeWindowMilliseconds: options.mergeWindowMilliseconds,
+                              stateTag: options.stateTag ?? "")
         if let inFlight = record.stack.inFlight { throw .model(.busy(inFlight.direction)) }
         try requireReserved(stacks: 0, groups: 1)
         loadTopActions(of: record)
@@ -227,7 +227,7 @@ public final class UndoService {
         changed(record, groups: [written] + (result.discarded + result.dropped).map { GroupChange(id: $0) })
         let path = record.path
         queueSignal(unlessTakenBack: record) { [objects] in
-            objects.emitSignal(path: path, interface: Undo1Interfaces.stackName, member: "Pushed",
+            objects.emitSignal(path: path, interface: Undo1.stackInterface, member: "Pushed",
                                arguments: [.uint64(result.group), .string(name), .bool(result.merged)])
         }
         return result
@@ -330,7 +330,7 @@ public final class UndoService {
         changed(record, groups: ([outcome.group] + dropped).map { GroupChange(id: $0) })
         let path = record.path
         queueSignal { [objects] in
-            objects.emitSignal(path: path, interface: Undo1Interfaces.stackName, member: "Applied",
+            objects.emitSignal(path: path, interface: Undo1.stackInterface, member: "Applied",
                                arguments: [.string(outcome.direction.wireName), .uint64(outcome.group),
                                            .string(outcome.name)])
         }
@@ -517,7 +517,7 @@ public final class UndoService {
         guard !changed.isEmpty else { return }
         let path = record.path
         queueSignal(unlessTakenBack: record) { [objects] in
-            objects.propertiesChanged(path: path, interface: Undo1Interfaces.stackName, values: changed)
+            objects.propertiesChanged(path: path, interface: Undo1.stackInterface, values: changed)
         }
     }
 
@@ -538,7 +538,7 @@ public final class UndoService {
         }
         guard !changed.isEmpty else { return }
         queueSignal { [objects] in
-            objects.propertiesChanged(path: Undo1Interfaces.managerPath, interface: Undo1Interfaces.managerName,
+            objects.propertiesChanged(path: Undo1.managerPath, interface: Undo1.managerInterface,
                                       values: changed)
         }
     }

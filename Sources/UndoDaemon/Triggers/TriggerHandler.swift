@@ -1,4 +1,5 @@
 import DBus
+import Undo1
 import UndoCore
 
 /// What every trigger asks for, carried out in one place: undo or redo on
@@ -128,7 +129,7 @@ final class TriggerHandler {
     /// Moves exactly `group` of stack `number` (unchanged since offered), or nothing.
     private func apply(_ direction: Direction, stack number: UInt64, group: ExpectedGroup, source: String) {
         guard let record = service.registry.byNumber[number] else {
-            return report(direction, on: nil, .failure(.unknownStack(StackRecord.path(of: number))), source: source)
+            return report(direction, on: nil, .failure(.unknownStack(StackPath(number: number).path)), source: source)
         }
         service.apply(direction, on: record, caller: nil, expecting: group) { [weak self] result in
             self?.report(direction, on: record, result, source: source)

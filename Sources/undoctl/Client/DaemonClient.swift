@@ -1,22 +1,10 @@
 import DBus
+import Undo1
 
 /// undoctl's one connection to undod: every call it makes, each answered
 /// in Swift types, every failure already a `CommandError` with the right
 /// exit status. Runs the loop while it waits, which is fine for a CLI.
 final class DaemonClient {
-    /// The daemon's well-known bus name.
-    static let busName = "org.undod.Undo1"
-    /// The manager object.
-    static let managerPath = "/org/undod/Undo1"
-    /// The manager's interface.
-    static let managerInterface = "org.undod.Undo1.Manager"
-    /// Each stack's interface.
-    static let stackInterface = "org.undod.Undo1.Stack"
-    /// The standard properties interface.
-    static let propertiesInterface = "org.freedesktop.DBus.Properties"
-    /// The standard object-manager interface.
-    static let objectManagerInterface = "org.freedesktop.DBus.ObjectManager"
-
     /// How long an undo or redo may take: the daemon answers within its own
     /// `apply.timeout_ms` per queued request, so this only ends a hung daemon.
     static let applyTimeoutMilliseconds = 120_000
@@ -51,33 +39,25 @@ final class DaemonClient {
     // MARK: Manager
 
     /// The manager's properties.
-    func managerState() throws(CommandError) -> ManagerState {
-        let reply = try call(path: Self.managerPath, interface: Self.propertiesInterface, member: "GetAll",
-                             arguments: [.string(Self.managerInterface)])
-        return ManagerState(reply.first?.stringDictionary ?? [:])
+    func managerState() throws(CommandError) -> ManagerProperties {
+        let reply = try send { () throws(DBusError) in try Undo1Call.properties(of: nil) }
+        return ManagerProperties(reply.first?.stringDictionary ?? [:])
     }
 
     /// Every stack, by number.
     func stacks() throws(CommandError) -> [StackInfo] {
-        let reply = try call(path: Self.managerPath, interface: Self.objectManagerInterface,
-                             member: "GetManagedObjects")
+        let reply = try send { () throws(DBusError) in try Undo1Call.managedObjects() }
         return Self.stacks(inManagedObjects: reply.first)
     }
 
     /// The stacks in a `GetManagedObjects` answer (`a{oa{sa{sv}}}`), by number.
     static func stacks(inManagedObjects value: DBusValue?) -> [StackInfo] {
-        guard case .dict(_, _, let entries)? = value else { return [] }
-        return entries.compactMap { entry in
-            guard let path = entry.key.string,
-                  let properties = entry.value.stringDictionary?[stackInterface]?.stringDictionary else { return nil }
-            return StackInfo(path: path, properties: properties)
-        }.sorted { $0.number < $1.number }
+        StackProperties.all(inManagedObjects: value).map { StackInfo(stack: $0.0, properties: $0.1) }
     }
 
     /// One stack's present properties.
     func stack(at path: String) throws(CommandError) -> StackInfo {
-        let reply = try call(path: path, interface: Self.propertiesInterface, member: "GetAll",
-                             arguments: [.string(Self.stackInterface)])
+        let reply = try send { () throws(DBusError) in try Undo1Call.properties(of: path) }
         guard let stack = StackInfo(path: path, properties: reply.first?.stringDictionary ?? [:]) else {
             throw .refused("There is no stack at \(path): run `undoctl list` to see the stacks.")
         }
@@ -86,66 +66,62 @@ final class DaemonClient {
 
     /// Undoes or redoes once: on the stack at `path`, or on the focused stack
     /// when `path` is nil (`UndoFocused`/`RedoFocused`).
-    func apply(_ direction: Direction, on path: String?) throws(CommandError) -> AppliedStep {
-        if let path {
-            let reply = try call(path: path, interface: Self.stackInterface, member: direction.stackMember,
-                                 timeout: Self.applyTimeoutMilliseconds)
-            return AppliedStep(stack: path, group: reply.first?.uint64 ?? 0,
-                               name: reply.dropFirst().first?.string ?? "")
+    func apply(_ direction: Direction, on path: String?) throws(CommandError) -> AppliedReply {
+        let wire: WireDirection = direction == .undo ? .undo : .redo
+        let reply = try send(timeout: Self.applyTimeoutMilliseconds) { () throws(DBusError) in
+            if let path { try Undo1Call.apply(wire, on: path) } else { try Undo1Call.applyFocused(wire) }
         }
-        let reply = try call(path: Self.managerPath, interface: Self.managerInterface,
-                             member: direction.focusedMember, timeout: Self.applyTimeoutMilliseconds)
-        return AppliedStep(stack: reply.first?.string ?? "/", group: reply.dropFirst().first?.uint64 ?? 0,
-                           name: reply.dropFirst(2).first?.string ?? "")
+        return AppliedReply(reply, stack: path) ?? AppliedReply(stack: path ?? "/", group: 0, name: "")
     }
 
     /// Both sides of a stack's history, top first.
     func history(of path: String) throws(CommandError) -> (undo: [HistoryItem], redo: [HistoryItem]) {
-        let reply = try call(path: path, interface: Self.stackInterface, member: "History")
-        let undo = reply.first?.elements?.compactMap(HistoryItem.init) ?? []
-        let redo = reply.dropFirst().first?.elements?.compactMap(HistoryItem.init) ?? []
-        return (undo, redo)
+        let reply = try send { () throws(DBusError) in try Undo1Call.stack(path, .history) }
+        return HistoryItem.sides(of: reply) ?? ([], [])
     }
 
     /// `SetFocus`.
     func setFocus(_ path: String) throws(CommandError) {
-        _ = try call(path: Self.managerPath, interface: Self.managerInterface, member: "SetFocus",
-                     arguments: [.objectPath(path)])
+        _ = try send { () throws(DBusError) in try Undo1Call.setFocus(try Self.stackPath(path)) }
     }
 
     /// `Forget`.
     func forget(_ path: String) throws(CommandError) {
-        _ = try call(path: Self.managerPath, interface: Self.managerInterface, member: "Forget",
-                     arguments: [.objectPath(path)])
+        _ = try send { () throws(DBusError) in try Undo1Call.forget(try Self.stackPath(path)) }
     }
 
     /// The unique name that owns `org.undod.Undo1` now.
     func daemonOwner() throws(CommandError) -> String {
-        let reply = try call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                             interface: "org.freedesktop.DBus", member: "GetNameOwner",
-                             arguments: [.string(Self.busName)])
+        let reply = try send { () throws(DBusError) in try Undo1Call.nameOwner() }
         return reply.first?.string ?? ""
     }
 
     /// Checks that the daemon answers (starting it if the bus can activate
     /// it): `org.freedesktop.DBus.Peer.Ping`.
     func ping() throws(CommandError) {
-        _ = try call(path: Self.managerPath, interface: "org.freedesktop.DBus.Peer", member: "Ping")
+        _ = try send { () throws(DBusError) in
+            try Message.methodCall(destination: Undo1.busName, path: Undo1.managerPath,
+                                   interface: "org.freedesktop.DBus.Peer", member: "Ping")
+        }
     }
 
     // MARK: Calls
 
-    /// Calls a method of undod (or of `destination`) and waits for the answer.
-    func call(destination: String = busName, path: String, interface: String, member: String,
-              arguments: [DBusValue] = [], timeout: Int = callTimeoutMilliseconds) throws(CommandError) -> [DBusValue] {
+    /// Builds a call with `message` and waits for its answer.
+    func send(timeout: Int = callTimeoutMilliseconds,
+              _ message: () throws(DBusError) -> Message) throws(CommandError) -> [DBusValue] {
         do {
-            return try connection.callAndWait(destination: destination, path: path, interface: interface,
-                                              member: member, arguments: arguments, timeoutMilliseconds: timeout)
+            return try connection.callAndWait(try message(), timeoutMilliseconds: timeout).arguments
         } catch {
             throw Self.commandError(error)
         }
     }
 
+    /// A stack path TARGET resolution produced (always a stack's).
+    private static func stackPath(_ path: String) throws(DBusError) -> StackPath {
+        guard let stack = StackPath(path) else { throw DBusError.invalidArgs("\(path) is no stack path.") }
+        return stack
+    }
     /// The one place where D-Bus errors become exit statuses: a daemon that
     /// is missing or out of reach is 3, a refusal (any error undod answers) 1.
     static func commandError(_ error: DBusError) -> CommandError {
@@ -154,7 +130,7 @@ final class DaemonClient {
         let reason = Format.clause(text)
         switch error.name {
         case base + "ServiceUnknown", base + "NameHasNoOwner":
-            return .unreachable("undod is not running on this bus (nothing owns \(busName)); "
+            return .unreachable("undod is not running on this bus (nothing owns \(Undo1.busName)); "
                 + "start it with `undod &` or `systemctl --user start undod`", errorName: error.name)
         case base + "NoReply", base + "Timeout", base + "TimedOut":
             return .unreachable("undod did not answer in time (\(reason)); check that it is running and responding",

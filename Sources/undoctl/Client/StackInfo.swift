@@ -1,88 +1,65 @@
 import DBus
+import Undo1
 
-/// One stack as the daemon describes it on the narrow interface: identity,
-/// owner and the properties of `org.undod.Undo1.Stack`. Never payloads.
+/// One stack as the daemon describes it on the narrow interface: its path
+/// and the properties of `org.undod.Undo1.Stack` (identity, owner,
+/// depths, names). Never payloads.
 struct StackInfo: Sendable, Equatable {
-    /// The object path, `/org/undod/Undo1/stack/N`.
-    var path: String
-    /// N in the path.
-    var number: UInt64
-    /// `AppId`.
-    var appId: String
-    /// `Document` (`""` for the app's main stack).
-    var document: String
-    /// `Title`.
-    var title: String
-    /// `Owner`: the owner's unique bus name, `""` when detached.
-    var owner: String
-    /// `UndoName` (`""` when there is nothing to undo).
-    var undoName: String
-    /// `RedoName` (`""` when there is nothing to redo).
-    var redoName: String
-    /// `UndoDepth`.
-    var undoDepth: UInt32
-    /// `RedoDepth`.
-    var redoDepth: UInt32
-    /// `Limit`.
-    var limit: UInt32
-    /// `Bytes`.
-    var bytes: UInt64
-    /// `MaxBytes`.
-    var maxBytes: UInt64
-    /// `Clean`.
-    var clean: Bool
-    /// `Persistent`.
-    var persistent: Bool
-    /// `GlobalTrigger`.
-    var globalTrigger: Bool
-
-    /// The prefix of every stack object path.
-    static let pathPrefix = "/org/undod/Undo1/stack/"
+    /// The stack's path and number.
+    let stack: StackPath
+    /// Its properties.
+    var properties: StackProperties
 
     /// Reads a stack from its path and its `org.undod.Undo1.Stack`
     /// properties; nil for a path that is not a stack's.
     init?(path: String, properties: [String: DBusValue]) {
-        guard let number = Self.number(inPath: path) else { return nil }
-        self.path = path
-        self.number = number
-        appId = properties["AppId"]?.string ?? ""
-        document = properties["Document"]?.string ?? ""
-        title = properties["Title"]?.string ?? ""
-        owner = properties["Owner"]?.string ?? ""
-        undoName = properties["UndoName"]?.string ?? ""
-        redoName = properties["RedoName"]?.string ?? ""
-        undoDepth = properties["UndoDepth"]?.uint32 ?? 0
-        redoDepth = properties["RedoDepth"]?.uint32 ?? 0
-        limit = properties["Limit"]?.uint32 ?? 0
-        bytes = properties["Bytes"]?.uint64 ?? 0
-        maxBytes = properties["MaxBytes"]?.uint64 ?? 0
-        clean = properties["Clean"]?.bool ?? false
-        persistent = properties["Persistent"]?.bool ?? false
-        globalTrigger = properties["GlobalTrigger"]?.bool ?? true
+        guard let stack = StackPath(path) else { return nil }
+        self.init(stack: stack, properties: StackProperties(properties))
+    }
+
+    /// A stack from its typed parts.
+    init(stack: StackPath, properties: StackProperties) {
+        self.stack = stack
+        self.properties = properties
     }
 
     /// Takes in the values of a `PropertiesChanged` signal.
     mutating func update(_ changed: [String: DBusValue]) {
-        var properties = asProperties
-        for (key, value) in changed { properties[key] = value }
-        if let updated = StackInfo(path: path, properties: properties) { self = updated }
+        properties = properties.updated(with: changed)
     }
 
-    private var asProperties: [String: DBusValue] {
-        ["AppId": .string(appId), "Document": .string(document), "Title": .string(title), "Owner": .string(owner),
-         "UndoName": .string(undoName), "RedoName": .string(redoName), "UndoDepth": .uint32(undoDepth),
-         "RedoDepth": .uint32(redoDepth), "Limit": .uint32(limit), "Bytes": .uint64(bytes),
-         "MaxBytes": .uint64(maxBytes), "Clean": .bool(clean), "Persistent": .bool(persistent),
-         "GlobalTrigger": .bool(globalTrigger)]
-    }
-
-    /// The number in a stack object path, or nil for any other path.
-    static func number(inPath path: String) -> UInt64? {
-        guard path.hasPrefix(pathPrefix) else { return nil }
-        let digits = path.dropFirst(pathPrefix.count)
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        return UInt64(digits)
-    }
+    /// The object path, `/org/undod/Undo1/stack/N`.
+    var path: String { stack.path }
+    /// N in the path.
+    var number: UInt64 { stack.number }
+    /// `AppId`.
+    var appId: String { properties.appId }
+    /// `Document` (`""` for the app's main stack).
+    var document: String { properties.document }
+    /// `Title`.
+    var title: String { properties.title }
+    /// `Owner`: the owner's unique bus name, `""` when detached.
+    var owner: String { properties.owner }
+    /// `UndoName` (`""` when there is nothing to undo).
+    var undoName: String { properties.undoName }
+    /// `RedoName` (`""` when there is nothing to redo).
+    var redoName: String { properties.redoName }
+    /// `UndoDepth`.
+    var undoDepth: UInt32 { properties.undoDepth }
+    /// `RedoDepth`.
+    var redoDepth: UInt32 { properties.redoDepth }
+    /// `Limit`.
+    var limit: UInt32 { properties.limit }
+    /// `Bytes`.
+    var bytes: UInt64 { properties.bytes }
+    /// `MaxBytes`.
+    var maxBytes: UInt64 { properties.maxBytes }
+    /// `Clean`.
+    var clean: Bool { properties.clean }
+    /// `Persistent`.
+    var persistent: Bool { properties.persistent }
+    /// `GlobalTrigger`.
+    var globalTrigger: Bool { properties.globalTrigger }
 
     /// Whether no live application owns the stack.
     var isDetached: Bool { owner.isEmpty }
@@ -99,14 +76,15 @@ struct StackInfo: Sendable, Equatable {
 
     /// The stack as `--json` prints it (see Docs/undoctl-json.md).
     func json(focused: Bool) -> JSONValue {
-        .object([
-            "number": .uint(number), "path": .string(path), "app_id": .string(appId),
-            "document": .string(document), "title": .string(title), "owner": .stringOrNull(owner),
+        let p = properties
+        return .object([
+            "number": .uint(number), "path": .string(path), "app_id": .string(p.appId),
+            "document": .string(p.document), "title": .string(p.title), "owner": .stringOrNull(p.owner),
             "detached": .bool(isDetached), "focused": .bool(focused),
-            "undo_name": .stringOrNull(undoName), "redo_name": .stringOrNull(redoName),
-            "undo_depth": .uint(UInt64(undoDepth)), "redo_depth": .uint(UInt64(redoDepth)),
-            "limit": .uint(UInt64(limit)), "bytes": .uint(bytes), "max_bytes": .uint(maxBytes),
-            "clean": .bool(clean), "persistent": .bool(persistent), "global_trigger": .bool(globalTrigger),
+            "undo_name": .stringOrNull(p.undoName), "redo_name": .stringOrNull(p.redoName),
+            "undo_depth": .uint(UInt64(p.undoDepth)), "redo_depth": .uint(UInt64(p.redoDepth)),
+            "limit": .uint(UInt64(p.limit)), "bytes": .uint(p.bytes), "max_bytes": .uint(p.maxBytes),
+            "clean": .bool(p.clean), "persistent": .bool(p.persistent), "global_trigger": .bool(p.globalTrigger),
         ])
     }
 }

@@ -1,3 +1,4 @@
+import Undo1
 /// `undoctl history [TARGET]`: both sides of a stack's history.
 struct HistoryCommand: Command {
     static let name = "history"
@@ -29,7 +30,7 @@ struct HistoryCommand: Command {
         let stack = try context.stack(target)
         let history = try client.history(of: stack.path)
         if context.json {
-            let focused = try client.managerState().focusedStack == stack.path
+            let focused = try client.managerState().focusedPath == stack.path
             Output.line(JSONValue.object([
                 "stack": stack.json(focused: focused),
                 "undo": .array(history.undo.map(\.json)), "redo": .array(history.redo.map(\.json)),

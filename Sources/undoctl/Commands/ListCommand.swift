@@ -1,3 +1,4 @@
+import Undo1
 /// `undoctl list`: every stack, one line each.
 struct ListCommand: Command {
     static let name = "list"
@@ -30,7 +31,7 @@ struct ListCommand: Command {
     func run(_ context: CommandContext) throws(CommandError) {
         let client = try context.client()
         let stacks = try client.stacks()
-        let focused = try client.managerState().focusedStack
+        let focused = try client.managerState().focusedPath
         if context.json {
             Output.line(JSONValue.object([
                 "stacks": .array(stacks.map { $0.json(focused: $0.path == focused) }),

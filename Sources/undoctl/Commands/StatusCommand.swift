@@ -1,3 +1,4 @@
+import Undo1
 /// `undoctl status [TARGET]`, the default command: the focused stack (or
 /// TARGET) at a glance — title, app, the next undo and redo, depths, and
 /// whether the document is clean.
@@ -33,10 +34,10 @@ struct StatusCommand: Command {
         if let target {
             stack = try TargetResolver.resolve(target, among: client.stacks())
         } else {
-            guard let focused = manager.focusedStack else { throw CommandContext.noFocusedStack }
+            guard let focused = manager.focusedPath else { throw CommandContext.noFocusedStack }
             stack = try client.stack(at: focused)
         }
-        let focused = stack.path == manager.focusedStack
+        let focused = stack.path == manager.focusedPath
         if context.json {
             Output.line(JSONValue.object(["stack": stack.json(focused: focused), "daemon": manager.json]).text)
         } else {

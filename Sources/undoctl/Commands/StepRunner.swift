@@ -1,3 +1,4 @@
+import Undo1
 /// What `undo` and `redo` share: read `[TARGET] [-n N]`, then undo or redo
 /// N times, printing each step as it is done and stopping at the first
 /// failure.
@@ -42,7 +43,7 @@ struct StepRunner {
         var done: [JSONValue] = []
         var failure: CommandError?
         for _ in 0..<count {
-            let step: AppliedStep
+            let step: AppliedReply
             do {
                 step = try client.apply(direction, on: path)
             } catch {
@@ -52,14 +53,14 @@ struct StepRunner {
             if context.json {
                 // The stack as this step left it (JSON readers get the new top names).
                 let stack = try? client.stack(at: step.stack)
-                let focused = (try? client.managerState().focusedStack) == step.stack
+                let focused = (try? client.managerState().focusedPath) == step.stack
                 done.append(.object([
                     "group": .uint(step.group), "name": .string(step.name),
                     "stack": stack?.json(focused: focused) ?? .object(["path": .string(step.stack)]),
                 ]))
             } else {
                 if titles[step.stack] == nil { titles[step.stack] = (try? client.stack(at: step.stack))?.displayTitle }
-                let place = titles[step.stack] ?? "stack \(StackInfo.number(inPath: step.stack).map(String.init) ?? step.stack)"
+                let place = titles[step.stack] ?? "stack \(StackPath(step.stack).map { $0.number }.map(String.init) ?? step.stack)"
                 Output.line("\(direction.pastTense) \(Format.quoted(step.name)) in \(place)")
             }
         }

@@ -1,3 +1,4 @@
+import Undo1
 /// What every command runs with: the global options and, once asked for,
 /// the connection to undod.
 final class CommandContext {
@@ -26,7 +27,7 @@ final class CommandContext {
     func stack(_ target: String?) throws(CommandError) -> StackInfo {
         let client = try client()
         guard let target else {
-            guard let focused = try client.managerState().focusedStack else { throw Self.noFocusedStack }
+            guard let focused = try client.managerState().focusedPath else { throw Self.noFocusedStack }
             return try client.stack(at: focused)
         }
         return try TargetResolver.resolve(target, among: client.stacks())

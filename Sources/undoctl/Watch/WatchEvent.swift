@@ -1,3 +1,4 @@
+import Undo1
 /// One thing `watch` reports, with how it prints as text and as a JSON line.
 struct WatchEvent {
     /// What happened.
@@ -63,7 +64,7 @@ struct WatchEvent {
             object["stack"] = stack.json(focused: focused)
         } else if let path {
             object["stack"] = .object(["path": .string(path),
-                                       "number": StackInfo.number(inPath: path).map(JSONValue.uint) ?? .null])
+                                       "number": StackPath(path).map { $0.number }.map(JSONValue.uint) ?? .null])
         } else {
             object["stack"] = .null
         }
@@ -72,7 +73,7 @@ struct WatchEvent {
 
     /// The text line: the time, a word for the event, and a sentence.
     var text: String {
-        let place = stack?.label ?? path.map { p in StackInfo.number(inPath: p).map { "stack \($0)" } ?? p } ?? ""
+        let place = stack?.label ?? path.map { p in StackPath(p).map { "stack \($0.number)" } ?? p } ?? ""
         let (word, detail): (String, String)
         switch kind {
         case .pushed(let group, let name, let merged):

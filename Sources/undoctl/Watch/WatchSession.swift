@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import DBus
+import Undo1
 
 /// `watch`'s state: the stacks and focus as last seen, kept current from
 /// undod's signals (subscribed with sender = undod's unique name), and one
@@ -34,7 +35,7 @@ final class WatchSession {
             self.failure = .unreachable("lost the bus while watching")
         }
         try client.ping()
-        client.connection.subscribe(.nameOwnerChanged(name: DaemonClient.busName)) { [unowned self] message in
+        client.connection.subscribe(.nameOwnerChanged(name: Undo1.busName)) { [unowned self] message in
             let names = message.arguments.compactMap(\.string)
             guard names.count == 3 else { return }
             self.daemonMoved(to: names[2])
@@ -44,7 +45,7 @@ final class WatchSession {
         // Every match above is in force once the daemon has answered this.
         let snapshot = try client.stacks()
         let state = try client.managerState()
-        take(snapshot, focus: state.focusedStack)
+        take(snapshot, focus: state.focusedPath)
         emit(.focus, at: focused)
         drainEarly()
         while !stopped, failure == nil, !Output.readerGone {
@@ -60,18 +61,18 @@ final class WatchSession {
         for id in subscriptions { client.connection.unsubscribe(id) }
         daemon = owner
         let connection = client.connection
-        let properties = DaemonClient.propertiesInterface
+        let properties = Undo1.propertiesInterface
         let matches = [
-            SignalMatch(sender: owner, interface: DaemonClient.stackInterface, member: "Pushed"),
-            SignalMatch(sender: owner, interface: DaemonClient.stackInterface, member: "Applied"),
-            SignalMatch(sender: owner, path: DaemonClient.managerPath, interface: properties,
-                        member: "PropertiesChanged", arg0: DaemonClient.managerInterface),
+            SignalMatch(sender: owner, interface: Undo1.stackInterface, member: "Pushed"),
+            SignalMatch(sender: owner, interface: Undo1.stackInterface, member: "Applied"),
+            SignalMatch(sender: owner, path: Undo1.managerPath, interface: properties,
+                        member: "PropertiesChanged", arg0: Undo1.managerInterface),
             SignalMatch(sender: owner, interface: properties, member: "PropertiesChanged",
-                        arg0: DaemonClient.stackInterface),
-            SignalMatch(sender: owner, path: DaemonClient.managerPath,
-                        interface: DaemonClient.objectManagerInterface, member: "InterfacesAdded"),
-            SignalMatch(sender: owner, path: DaemonClient.managerPath,
-                        interface: DaemonClient.objectManagerInterface, member: "InterfacesRemoved"),
+                        arg0: Undo1.stackInterface),
+            SignalMatch(sender: owner, path: Undo1.managerPath,
+                        interface: Undo1.objectManagerInterface, member: "InterfacesAdded"),
+            SignalMatch(sender: owner, path: Undo1.managerPath,
+                        interface: Undo1.objectManagerInterface, member: "InterfacesRemoved"),
         ]
         subscriptions = matches.map { match in
             connection.subscribe(match) { [unowned self] message in self.received(message) }
@@ -103,12 +104,12 @@ final class WatchSession {
     private func resynchronise() {
         let connection = client.connection
         guard let objects = try? Message.methodCall(
-                  destination: DaemonClient.busName, path: DaemonClient.managerPath,
-                  interface: DaemonClient.objectManagerInterface, member: "GetManagedObjects"),
+                  destination: Undo1.busName, path: Undo1.managerPath,
+                  interface: Undo1.objectManagerInterface, member: "GetManagedObjects"),
               let manager = try? Message.methodCall(
-                  destination: DaemonClient.busName, path: DaemonClient.managerPath,
-                  interface: DaemonClient.propertiesInterface, member: "GetAll",
-                  arguments: [.string(DaemonClient.managerInterface)])
+                  destination: Undo1.busName, path: Undo1.managerPath,
+                  interface: Undo1.propertiesInterface, member: "GetAll",
+                  arguments: [.string(Undo1.managerInterface)])
         else { return }
         var snapshot: [StackInfo]?
         connection.call(objects, timeoutMilliseconds: DaemonClient.callTimeoutMilliseconds) { result in
@@ -116,9 +117,9 @@ final class WatchSession {
         }
         connection.call(manager, timeoutMilliseconds: DaemonClient.callTimeoutMilliseconds) {
             [unowned self] result in
-            let state = ManagerState((try? result.get())?.arguments.first?.stringDictionary ?? [:])
+            let state = ManagerProperties((try? result.get())?.arguments.first?.stringDictionary ?? [:])
             let restored = snapshot ?? []
-            self.take(restored, focus: state.focusedStack)
+            self.take(restored, focus: state.focusedPath)
             self.print(WatchEvent(kind: .daemon(version: state.version), stack: nil, path: nil, focused: false,
                                   time: Clock.nowMicroseconds))
             for stack in restored { self.emit(.added, at: stack.path) }
@@ -153,17 +154,17 @@ final class WatchSession {
         let arguments = message.arguments
         let path = message.path ?? ""
         switch (message.interface, message.member) {
-        case (DaemonClient.stackInterface, "Pushed"):
+        case (Undo1.stackInterface, "Pushed"):
             guard arguments.count == 3, let group = arguments[0].uint64, let name = arguments[1].string,
                   let merged = arguments[2].bool else { return }
             emit(.pushed(group: group, name: name, merged: merged), at: path)
-        case (DaemonClient.stackInterface, "Applied"):
+        case (Undo1.stackInterface, "Applied"):
             guard arguments.count == 3, let direction = arguments[0].string, let group = arguments[1].uint64,
                   let name = arguments[2].string else { return }
             emit(.applied(direction: direction, group: group, name: name), at: path)
-        case (DaemonClient.propertiesInterface, "PropertiesChanged"):
+        case (Undo1.propertiesInterface, "PropertiesChanged"):
             let changed = arguments.dropFirst().first?.stringDictionary ?? [:]
-            if path == DaemonClient.managerPath {
+            if path == Undo1.managerPath {
                 guard let value = changed["FocusedStack"]?.string else { return }
                 let focus = value == "/" ? nil : value
                 guard focus != focused else { return }
@@ -172,16 +173,16 @@ final class WatchSession {
             } else {
                 stacks[path]?.update(changed)
             }
-        case (DaemonClient.objectManagerInterface, "InterfacesAdded"):
+        case (Undo1.objectManagerInterface, "InterfacesAdded"):
             guard let added = arguments.first?.string,
-                  let properties = arguments.dropFirst().first?.stringDictionary?[DaemonClient.stackInterface]?
+                  let properties = arguments.dropFirst().first?.stringDictionary?[Undo1.stackInterface]?
                       .stringDictionary,
                   let stack = StackInfo(path: added, properties: properties) else { return }
             let known = stacks[added] != nil
             stacks[added] = stack
             if !known { emit(.added, at: added) }
-        case (DaemonClient.objectManagerInterface, "InterfacesRemoved"):
-            guard let removed = arguments.first?.string, StackInfo.number(inPath: removed) != nil else { return }
+        case (Undo1.objectManagerInterface, "InterfacesRemoved"):
+            guard let removed = arguments.first?.string, StackPath(removed)?.number != nil else { return }
             let stack = stacks.removeValue(forKey: removed)
             print(WatchEvent(kind: .removed, stack: stack, path: removed, focused: false,
                              time: Clock.nowMicroseconds))

@@ -1,27 +1,14 @@
-import DBus
+public import DBus
 
 /// The declarations of undod's three interfaces, with their documentation:
-/// the one table from which the daemon's objects, its `Introspect` answers
-/// and `Service/org.undod.Undo1.xml` are all made.
+/// the one table from which the daemon's objects, its `Introspect` answers,
+/// `Service/org.undod.Undo1.xml` and UndoKit's client object are all made.
 public enum Undo1Interfaces {
-    /// The well-known bus name.
-    public static let busName = "org.undod.Undo1"
-    /// The manager object's path.
-    public static let managerPath = "/org/undod/Undo1"
-    /// The path at which applications export the client interface.
-    public static let clientPath = "/org/undod/Undo1/Client"
-    /// The manager interface's name.
-    public static let managerName = "org.undod.Undo1.Manager"
-    /// The stack interface's name.
-    public static let stackName = "org.undod.Undo1.Stack"
-    /// The client interface's name.
-    public static let clientName = "org.undod.Undo1.Client"
-
     private typealias A = Interface.Argument
 
     /// `org.undod.Undo1.Manager`, on the manager object.
     public static var manager: Interface { Interface(
-        managerName,
+        Undo1.managerInterface,
         doc: "The undo daemon: registers stacks, and undoes or redoes on the focused one.",
         methods: [
             Interface.declare("Register", inputs: [A("app_id", "s"), A("options", "a{sv}")], outputs: [A("stack", "o")],
@@ -43,7 +30,7 @@ public enum Undo1Interfaces {
 
     /// `org.undod.Undo1.Stack`, on each stack object.
     public static var stack: Interface { Interface(
-        stackName,
+        Undo1.stackInterface,
         doc: "One application's (or document's) undo history.",
         methods: [
             Interface.declare("Push", inputs: [A("name", "s"), A("undo", "ay"), A("redo", "ay"), A("hints", "a{sv}")],
@@ -91,7 +78,7 @@ public enum Undo1Interfaces {
 
     /// `org.undod.Undo1.Client`, which applications export and undod calls.
     public static var client: Interface { Interface(
-        clientName,
+        Undo1.clientInterface,
         doc: "Exported by an application at /org/undod/Undo1/Client; undod calls it on the stack's owner only.",
         methods: [
             Interface.declare("Apply", inputs: [A("stack", "o"), A("group", "t"), A("direction", "s"),

@@ -1,0 +1,60 @@
+public import DBus
+
+/// The options of `Manager.Register`, typed: each one optional (left out,
+/// the stored or default value holds). A client turns them into the
+/// `a{sv}` it sends (`values`); the daemon reads that back
+/// (`init(decoding:)`), refusing a known key of another type.
+public struct RegistrationOptions: Sendable, Equatable {
+    /// `document`: one stack per document of an app.
+    public var document: String?
+    /// `title`: the human name in `undoctl` and notifications.
+    public var title: String?
+    /// `limit`: most undo groups kept (0: the config's value).
+    public var limit: UInt32?
+    /// `max_bytes`: most payload bytes kept (0: the config's value).
+    public var maxBytes: UInt64?
+    /// `persist`: keep the history on disk.
+    public var persist: Bool?
+    /// `global_trigger`: whether the system-wide trigger may undo the stack.
+    public var globalTrigger: Bool?
+    /// `windows`: the X11 ids of the app's top-level windows.
+    public var windows: [UInt64]?
+    /// `state_tag`: a tag of the document's present state.
+    public var stateTag: String?
+
+    /// Options with these values; nil leaves an option out.
+    public init(document: String? = nil, title: String? = nil, limit: UInt32? = nil, maxBytes: UInt64? = nil,
+                persist: Bool? = nil, globalTrigger: Bool? = nil, windows: [UInt64]? = nil, stateTag: String? = nil) {
+        self.document = document
+        self.title = title
+        self.limit = limit
+        self.maxBytes = maxBytes
+        self.persist = persist
+        self.globalTrigger = globalTrigger
+        self.windows = windows
+        self.stateTag = stateTag
+    }
+
+    /// Reads the options of a `Register` call; unknown keys are ignored.
+    public init(decoding values: [String: DBusValue]) throws(OptionTypeError) {
+        let reader = OptionReader(values)
+        self.init(document: try reader.string("document"), title: try reader.string("title"),
+                  limit: try reader.uint32("limit"), maxBytes: try reader.uint64("max_bytes"),
+                  persist: try reader.bool("persist"), globalTrigger: try reader.bool("global_trigger"),
+                  windows: try reader.uint64s("windows"), stateTag: try reader.string("state_tag"))
+    }
+
+    /// The options given, as the `a{sv}` entries `Register` takes.
+    public var values: [String: DBusValue] {
+        var all: [String: DBusValue] = [:]
+        if let document { all["document"] = .string(document) }
+        if let title { all["title"] = .string(title) }
+        if let limit { all["limit"] = .uint32(limit) }
+        if let maxBytes { all["max_bytes"] = .uint64(maxBytes) }
+        if let persist { all["persist"] = .bool(persist) }
+        if let globalTrigger { all["global_trigger"] = .bool(globalTrigger) }
+        if let windows { all["windows"] = .array(element: "t", windows.map(DBusValue.uint64)) }
+        if let stateTag { all["state_tag"] = .string(stateTag) }
+        return all
+    }
+}

@@ -1,0 +1,101 @@
+public import DBus
+
+/// The method calls of the contract, built as messages: the one place a
+/// client spells a member's name and arguments. Each is an unsent message
+/// to undod (`Undo1.busName`, or `destination` where one is given).
+public enum Undo1Call {
+    /// `Manager.Register(app_id, options)`.
+    public static func register(appId: String, options: RegistrationOptions = RegistrationOptions(),
+                                destination: String = Undo1.busName) throws(DBusError) -> Message {
+        try manager("Register", [.string(appId), .vardict(options.values)], destination)
+    }
+
+    /// `Manager.UndoFocused` or `RedoFocused`.
+    public static func applyFocused(_ direction: WireDirection, destination: String = Undo1.busName) throws(DBusError) -> Message {
+        try manager(direction == .undo ? "UndoFocused" : "RedoFocused", [], destination)
+    }
+
+    /// `Manager.SetFocus(stack)`.
+    public static func setFocus(_ stack: StackPath) throws(DBusError) -> Message {
+        try manager("SetFocus", [.objectPath(stack.path)], Undo1.busName)
+    }
+
+    /// `Manager.Forget(stack)`.
+    public static func forget(_ stack: StackPath) throws(DBusError) -> Message {
+        try manager("Forget", [.objectPath(stack.path)], Undo1.busName)
+    }
+
+    /// `Stack.Push(name, undo, redo, hints)`.
+    public static func push(_ stack: String, name: String, undo: [UInt8], redo: [UInt8],
+                            options: PushOptions = PushOptions(), destination: String = Undo1.busName) throws(DBusError) -> Message {
+        try onStack(stack, "Push", [.string(name), .bytes(undo), .bytes(redo), .vardict(options.values)], destination)
+    }
+
+    /// `Stack.PushGroup(name, actions, hints)`; `actions` in the order they were done.
+    public static func pushGroup(_ stack: String, name: String, actions: [(undo: [UInt8], redo: [UInt8])],
+                                 options: PushOptions = PushOptions(),
+                                 destination: String = Undo1.busName) throws(DBusError) -> Message {
+        let pairs = DBusValue.array(element: "(ayay)", actions.map { .structure([.bytes($0.undo), .bytes($0.redo)]) })
+        return try onStack(stack, "PushGroup", [.string(name), pairs, .vardict(options.values)], destination)
+    }
+
+    /// `Stack.Undo` or `Stack.Redo`.
+    public static func apply(_ direction: WireDirection, on stack: String,
+                             destination: String = Undo1.busName) throws(DBusError) -> Message {
+        try onStack(stack, direction == .undo ? "Undo" : "Redo", [], destination)
+    }
+
+    /// A Stack method without arguments: `SetClean`, `Activate`, `Clear`, `History`.
+    public static func stack(_ stack: String, _ member: StackMember,
+                             destination: String = Undo1.busName) throws(DBusError) -> Message {
+        try onStack(stack, member.rawValue, [], destination)
+    }
+
+    /// `Stack.Close(discard)`.
+    public static func close(_ stack: String, discard: Bool, destination: String = Undo1.busName) throws(DBusError) -> Message {
+        try onStack(stack, "Close", [.bool(discard)], destination)
+    }
+
+    /// `Properties.GetAll` of the stack interface on `stack`, or of the
+    /// manager interface when `stack` is nil.
+    public static func properties(of stack: String?, destination: String = Undo1.busName) throws(DBusError) -> Message {
+        try Message.methodCall(destination: destination, path: stack ?? Undo1.managerPath,
+                               interface: Undo1.propertiesInterface, member: "GetAll",
+                               arguments: [.string(stack == nil ? Undo1.managerInterface : Undo1.stackInterface)])
+    }
+
+    /// `ObjectManager.GetManagedObjects` on the manager: every stack and its properties.
+    public static func managedObjects(destination: String = Undo1.busName) throws(DBusError) -> Message {
+        try Message.methodCall(destination: destination, path: Undo1.managerPath,
+                               interface: Undo1.objectManagerInterface, member: "GetManagedObjects")
+    }
+
+    /// `org.freedesktop.DBus.GetNameOwner(name)`, to the bus.
+    public static func nameOwner(_ name: String = Undo1.busName) throws(DBusError) -> Message {
+        try Message.methodCall(destination: Undo1.busService, path: Undo1.busPath, interface: Undo1.busService,
+                               member: "GetNameOwner", arguments: [.string(name)])
+    }
+
+    /// The Stack methods that take no arguments and only say done.
+    public enum StackMember: String, Sendable {
+        /// `SetClean`.
+        case setClean = "SetClean"
+        /// `Activate`.
+        case activate = "Activate"
+        /// `Clear`.
+        case clear = "Clear"
+        /// `History`.
+        case history = "History"
+    }
+
+    private static func manager(_ member: String, _ arguments: [DBusValue], _ destination: String) throws(DBusError) -> Message {
+        try Message.methodCall(destination: destination, path: Undo1.managerPath, interface: Undo1.managerInterface,
+                               member: member, arguments: arguments)
+    }
+
+    private static func onStack(_ stack: String, _ member: String, _ arguments: [DBusValue],
+                                _ destination: String) throws(DBusError) -> Message {
+        try Message.methodCall(destination: destination, path: stack, interface: Undo1.stackInterface,
+                               member: member, arguments: arguments)
+    }
+}

@@ -1,0 +1,66 @@
+import DBus
+import Undo1
+
+/// What undod accepts in `Register`'s options and a push's hints beyond
+/// their types (which `Undo1` checks): bounded strings, no control
+/// characters in names people read, bounded window lists of 32-bit ids.
+/// Every refusal is `InvalidArgs` with a sentence.
+enum OptionRules {
+    /// The longest string option or hint accepted, in UTF-8 bytes: names
+    /// and tags are short, and a client must not grow undod without bound.
+    static let maximumLength = 4_096
+    /// The most window ids one `Register` may declare.
+    static let maximumWindows = 4_096
+
+    /// `Register`'s options, read and checked.
+    static func registration(_ raw: [String: DBusValue]) throws(ServiceError) -> RegistrationOptions {
+        let options: RegistrationOptions
+        do { options = try RegistrationOptions(decoding: raw) } catch { throw .invalidArgs(error.description) }
+        for (key, value) in [("title", options.title), ("document", options.document), ("state_tag", options.stateTag)] {
+            try checkLength(key, value)
+        }
+        for (key, value) in [("title", options.title), ("document", options.document)] {
+            if let value, value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                throw .invalidArgs("The option \(key) must not contain control characters")
+            }
+        }
+        if let ids = options.windows {
+            guard ids.count <= maximumWindows else {
+                throw .invalidArgs("The option windows may name at most \(maximumWindows) windows, not \(ids.count)")
+            }
+            if let tooLarge = ids.first(where: { $0 > UInt64(UInt32.max) }) {
+                throw .invalidArgs("The option windows holds \(tooLarge), which is no X11 window id (they fit 32 bits)")
+            }
+        }
+        return options
+    }
+
+    /// A push's hints, read and checked.
+    static func push(_ raw: [String: DBusValue]) throws(ServiceError) -> PushOptions {
+        let hints: PushOptions
+        do { hints = try PushOptions(decoding: raw) } catch { throw .invalidArgs(error.description) }
+        try checkLength("merge_key", hints.mergeKey)
+        try checkLength("state_tag", hints.stateTag)
+        return hints
+    }
+
+    private static func checkLength(_ key: String, _ value: String?) throws(ServiceError) {
+        if let value, value.utf8.count > maximumLength {
+            throw .invalidArgs("The option \(key) must be at most \(maximumLength) bytes")
+        }
+    }
+}
+
+extension RegistrationOptions {
+    /// Whether any option other than `document` was given ("Register again
+    /// with options" is a mutation).
+    var changesSomething: Bool {
+        title != nil || limit != nil || maxBytes != nil || persist != nil || globalTrigger != nil || stateTag != nil
+            || windows != nil
+    }
+
+    /// The declared windows as X11 ids (checked to fit 32 bits).
+    var windowIDs: Set<UInt32>? {
+        windows.map { Set($0.map { UInt32(truncatingIfNeeded: $0) }) }
+    }
+}

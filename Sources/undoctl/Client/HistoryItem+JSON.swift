@@ -1,0 +1,9 @@
+import Undo1
+
+extension HistoryItem {
+    /// The entry as `history --json` prints it.
+    var json: JSONValue {
+        .object(["group": .uint(group), "name": .string(name), "time_us": .int(time),
+                 "time": .string(Format.utcTimestamp(microseconds: time)), "bytes": .uint(bytes)])
+    }
+}
