@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "undoctl", targets: ["undoctl"]),
         .executable(name: "undod-bench", targets: ["undod-bench"]),
         .library(name: "DBus", targets: ["DBus"]),
+        .library(name: "UndoKit", targets: ["UndoKit"]),
     ],
     targets: [
         // C libraries from Debian.
@@ -40,6 +41,7 @@ let package = Package(
         .target(name: "DBus", dependencies: ["CDBus", "CShim"], swiftSettings: strict),
         .target(name: "X11", dependencies: ["DBus", "CXCB", "CXCBShim", "CXKBCommon"], swiftSettings: strict),
         .target(name: "Undo1", dependencies: ["DBus"], swiftSettings: strict),
+        .target(name: "UndoKit", dependencies: ["DBus", "Undo1"], swiftSettings: strict),
         .target(name: "UndoCore", swiftSettings: strict),
         .target(name: "UndoStore", dependencies: ["UndoCore", "CSQLite"], swiftSettings: strict),
         .target(name: "UndoDaemon", dependencies: ["DBus", "Undo1", "X11", "UndoCore", "UndoStore"], swiftSettings: strict),
@@ -47,7 +49,9 @@ let package = Package(
         // Executables.
         .executableTarget(name: "undod", dependencies: ["UndoDaemon", "Undo1"], swiftSettings: strict),
         .executableTarget(name: "undoctl", dependencies: ["DBus", "Undo1"], swiftSettings: strict),
-        .executableTarget(name: "undod-bench", dependencies: ["DBus", "Undo1", "CBench"], swiftSettings: strict),
+        .executableTarget(name: "line-editor", dependencies: ["UndoKit"], path: "Examples/LineEditor",
+                          swiftSettings: strict),
+        .executableTarget(name: "undod-bench", dependencies: ["DBus", "Undo1", "UndoKit", "CBench"], swiftSettings: strict),
 
         // Tests.
         .target(name: "BusHarness", dependencies: ["DBus", "Undo1"], path: "Tests/BusHarness", swiftSettings: strict),
@@ -57,6 +61,7 @@ let package = Package(
         .testTarget(
             name: "UndoDaemonTests", dependencies: ["DBus", "BusHarness", "UndoCore", "UndoDaemon"],
             exclude: [], swiftSettings: strict),
+        .testTarget(name: "UndoKitTests", dependencies: ["UndoKit", "DBus", "BusHarness"], swiftSettings: strict),
         .testTarget(name: "UndoctlTests", dependencies: ["DBus", "BusHarness"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -137,6 +137,16 @@ final class Bench {
             progress("row 6 done in \(Report.format(Clock.seconds(since: start), digits: 1)) s")
             rows.append(row)
         }
+        if wanted.contains(7) {
+            var row = Self.row7()
+            let start = Clock.now()
+            do {
+                try checkBudget("row 7")
+                try measureUndoKitPush(&row)
+            } catch { row.error = error.description }
+            progress("row 7 done in \(Report.format(Clock.seconds(since: start), digits: 1)) s")
+            rows.append(row)
+        }
         return rows
     }
 

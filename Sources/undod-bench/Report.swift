@@ -21,7 +21,7 @@ struct Target: Sendable {
 
 /// One line of the table: a measurement, its figures and its goal.
 struct Row {
-    /// 1…6, as the issue numbers them.
+    /// 1…7, as the issues number them.
     let number: Int
     /// A stable key for JSON (`latency`, `throughput`, …).
     let key: String
@@ -31,8 +31,8 @@ struct Row {
     let unit: String
     /// Digits after the point.
     let digits: Int
-    /// The goal.
-    let target: Target
+    /// The goal, or nil for a figure only reported.
+    let target: Target?
     /// The figures (one per round), or nil when the measurement failed.
     var summary: Summary?
     /// The absolute figures behind the ratio, in words.
@@ -43,7 +43,10 @@ struct Row {
     var error: String?
 
     /// Whether the median meets the goal (nil: not measured).
-    var met: Bool? { summary.map { target.isMet(by: $0.median) } }
+    var met: Bool? {
+        guard let target, let summary else { return nil }
+        return target.isMet(by: summary.median)
+    }
 }
 
 /// The machine the figures come from.
@@ -99,10 +102,10 @@ enum Report {
                     "\(row.number)", row.title, format(summary.median, digits: row.digits) + unit,
                     single ? "–" : format(summary.min, digits: row.digits),
                     single ? "–" : format(summary.max, digits: row.digits),
-                    row.target.text + unit, row.met == true ? "✓" : "✗",
+                    row.target.map { $0.text + unit } ?? "(reported)", row.target == nil ? "" : row.met == true ? "✓" : "✗",
                 ])
             } else {
-                lines.append(["\(row.number)", row.title, "failed", "", "", row.target.text + unit, "✗"])
+                lines.append(["\(row.number)", row.title, "failed", "", "", row.target.map { $0.text + unit } ?? "", "✗"])
             }
         }
         var widths = [Int](repeating: 0, count: header.count)
@@ -122,8 +125,9 @@ enum Report {
                 if !row.detail.isEmpty { out += "\(indent)\(row.detail)\n" }
             }
         }
-        let missed = rows.filter { $0.met != true }.count
-        out += "\n\(rows.count - missed) of \(rows.count) targets met; \(format(seconds, digits: 1)) s.\n"
+        let targeted = rows.filter { $0.target != nil }
+        let missed = targeted.filter { $0.met != true }.count
+        out += "\n\(targeted.count - missed) of \(targeted.count) targets met; \(format(seconds, digits: 1)) s.\n"
         return out
     }
 
@@ -144,8 +148,12 @@ enum Report {
                 parts.append("\"max\":\(number(summary.max))")
                 parts.append("\"rounds\":\(summary.count)")
             }
-            parts.append("\"target\":{\"bound\":\(quote(row.target.bound == .atMost ? "at_most" : "at_least")),"
-                + "\"limit\":\(number(row.target.limit))}")
+            if let target = row.target {
+                parts.append("\"target\":{\"bound\":\(quote(target.bound == .atMost ? "at_most" : "at_least")),"
+                    + "\"limit\":\(number(target.limit))}")
+            } else {
+                parts.append("\"target\":null")
+            }
             parts.append("\"met\":\(row.met.map { $0 ? "true" : "false" } ?? "null")")
             parts.append("\"values\":{" + row.values.map { "\(quote($0.0)):\(number($0.1))" }.joined(separator: ",") + "}")
             if !row.detail.isEmpty { parts.append("\"detail\":\(quote(row.detail))") }

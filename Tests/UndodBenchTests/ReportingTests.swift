@@ -49,11 +49,26 @@ import Testing
         #expect(json.contains("\"round_trip_cpu\":1"))
     }
 
+    @Test func aReportedRowHasNoTargetAndCountsForNone() {
+        var reported = Bench.row7()
+        reported.summary = Summary([1.5])
+        var met = Bench.row6()
+        met.summary = Summary([10])
+        let machine = Machine(processors: 2, cpuModel: "Test CPU", memoryBytes: 1 << 30, kernel: "6.0")
+        let table = Report.table([met, reported], machine: machine, mode: "quick", seconds: 1, pinnedCPU: nil)
+        #expect(table.contains("(reported)"))
+        #expect(table.contains("1 of 1 targets met"))
+        #expect(reported.met == nil)
+        let json = Report.json([reported], machine: machine, mode: "quick", seconds: 1, pinnedCPU: nil)
+        #expect(json.contains("\"target\":null") && json.contains("\"met\":null"))
+    }
+
     @Test func commandLines() throws {
         let parsed = try BenchOptions.parse(["--quick", "--json", "--only", "1,3", "--no-pin", "--time-limit", "30"]).get()
         #expect(parsed.quick && parsed.json && !parsed.pin)
         #expect(parsed.only == [1, 3] && parsed.timeLimit == 30)
-        #expect(throws: BenchOptions.ExitRequest.self) { try BenchOptions.parse(["--only", "7"]).get() }
+        #expect(try BenchOptions.parse(["--only", "7"]).get().only == [7])
+        #expect(throws: BenchOptions.ExitRequest.self) { try BenchOptions.parse(["--only", "8"]).get() }
         #expect(throws: BenchOptions.ExitRequest.self) { try BenchOptions.parse(["--frobnicate"]).get() }
         #expect(throws: BenchOptions.ExitRequest.self) { try BenchOptions.parse(["--help"]).get() }
     }

@@ -1,0 +1,293 @@
+import DBus
+import Dispatch
+import Foundation
+import Synchronization
+import Undo1
+
+/// The thread that runs one `UndoClient`'s bus connection: its own
+/// `EventLoop`, the connection, the exported `org.undod.Undo1.Client`
+/// object, and what follows undod's comings and goings. Calls from any task
+/// are queued onto the loop in the order they are made, so pushes keep their
+/// order and no caller's thread ever waits on the bus.
+final class BusThread: @unchecked Sendable {
+    // @unchecked: `loop` may be used from any thread (`perform`, `stop`);
+    // `shared` is behind its mutex; every other property is touched only on
+    // the loop's thread, inside `perform` or the loop's own callbacks.
+
+    /// The loop the connection runs on.
+    let loop = EventLoop()
+    private var connection: Connection?
+    private var objects: ObjectServer?
+    /// undod's unique name while it runs: only it may call `Apply`.
+    private var daemon: String?
+    /// The undod the stacks last registered with: a new one means undod
+    /// restarted, and they register again.
+    private var registeredWith: String?
+    private var stacks: [ObjectIdentifier: Weak] = [:]
+    private var applies: [Int: MethodCall] = [:]
+    private var outstanding: [Int: @Sendable (Result<[DBusValue], UndoKitError>) -> Void] = [:]
+    private var nextID = 0
+    private let shared = Mutex(Shared())
+
+    /// What other threads may ask: whether the client is closed, whether
+    /// undod runs, and who follows that.
+    private struct Shared {
+        var closed = false
+        var daemonRunning = false
+        var watchers: [Int: AsyncStream<Bool>.Continuation] = [:]
+        var nextWatcher = 0
+    }
+
+    /// A stack known weakly: the app owns its `UndoStackClient`.
+    private struct Weak {
+        weak var stack: UndoStackClient?
+    }
+
+    /// How long an undo or redo may take: undod bounds the app's `Apply` by
+    /// its own `apply.timeout_ms` per queued request; this only ends a hung daemon.
+    static let applyTimeoutMilliseconds = 120_000
+    /// How long any other call may take.
+    static let callTimeoutMilliseconds = 25_000
+
+    /// Connects on a new thread to the bus at `address` (nil: the session
+    /// bus) and waits for the connection to stand.
+    init(address: String?) throws(UndoKitError) {
+        let ready = DispatchSemaphore(value: 0)
+        let outcome = Mutex<UndoKitError?>(nil)
+        let thread = Thread { [self] in
+            do throws(DBusError) {
+                let connection = if let address {
+                    try Connection(address: address, loop: loop)
+                } else {
+                    try Connection.session(loop: loop)
+                }
+                setUp(connection)
+                ready.signal()
+                loop.run()
+                tearDown()
+            } catch {
+                outcome.withLock {
+                    $0 = UndoKitError(name: UndoKitError.daemonUnavailable.name,
+                                      message: "Cannot reach the bus: \(error.message)")
+                }
+                ready.signal()
+            }
+        }
+        thread.name = "UndoKit bus"
+        thread.start()
+        ready.wait()
+        if let error = outcome.withLock({ $0 }) { throw error }
+    }
+
+    // MARK: Any thread
+
+    /// Whether `close` was called.
+    var isClosed: Bool { shared.withLock { $0.closed } }
+
+    /// Whether undod runs (owns its name), as last seen.
+    var isDaemonRunning: Bool { shared.withLock { $0.daemonRunning } }
+
+    /// Calls `build`'s method and waits for the answer. Cancelled before it
+    /// is sent, nothing is sent and `cancelled` is thrown; once sent, the
+    /// answer is awaited (undod does what it was asked either way).
+    func call(timeout: Int = callTimeoutMilliseconds,
+              _ build: @escaping @Sendable () throws(DBusError) -> Message) async throws(UndoKitError) -> [DBusValue] {
+        let gate = SendGate()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<[DBusValue], UndoKitError>, Never>) in
+                post(timeout: timeout, gate: gate, build) { continuation.resume(returning: $0) }
+            }
+        } onCancel: {
+            gate.cancel()
+        }
+        return try result.get()
+    }
+
+    /// Queues `build`'s method to be sent in order, and `done` to be called
+    /// (on the bus thread) with its answer. Never blocks.
+    func post(timeout: Int = callTimeoutMilliseconds, gate: SendGate? = nil,
+              _ build: @escaping @Sendable () throws(DBusError) -> Message,
+              done: @escaping @Sendable (Result<[DBusValue], UndoKitError>) -> Void) {
+        // Under the mutex, so that nothing is queued behind `close`'s last turn.
+        let queued = shared.withLock { shared -> Bool in
+            guard !shared.closed else { return false }
+            loop.perform { [self] in
+                guard gate?.mayBeSent() ?? true else { return done(.failure(.cancelled)) }
+                send(build, timeout: timeout, done)
+            }
+            return true
+        }
+        if !queued { done(.failure(.closed)) }
+    }
+
+    /// Runs `body` on the bus thread, in order with the calls.
+    func perform(_ body: @escaping @Sendable (BusThread) -> Void) {
+        shared.withLock { shared in
+            guard !shared.closed else { return }
+            loop.perform { [self] in body(self) }
+        }
+    }
+
+    /// A stream of whether undod runs: now, then at every change.
+    func availability() -> AsyncStream<Bool> {
+        AsyncStream { continuation in
+            let id = shared.withLock { shared -> Int? in
+                guard !shared.closed else { return nil }
+                shared.nextWatcher += 1
+                shared.watchers[shared.nextWatcher] = continuation
+                continuation.yield(shared.daemonRunning)
+                return shared.nextWatcher
+            }
+            guard let id else { return continuation.finish() }
+            continuation.onTermination = { [weak self] _ in
+                _ = self?.shared.withLock { $0.watchers.removeValue(forKey: id) }
+            }
+        }
+    }
+
+    /// Ends the connection: calls still waiting fail with `closed`.
+    func close() {
+        let watchers = shared.withLock { shared -> [AsyncStream<Bool>.Continuation]? in
+            guard !shared.closed else { return nil }
+            shared.closed = true
+            loop.perform { [self] in
+                failOutstanding()
+                loop.stop()
+            }
+            defer { shared.watchers.removeAll() }
+            return Array(shared.watchers.values)
+        }
+        for watcher in watchers ?? [] { watcher.finish() }
+    }
+
+    // MARK: The bus thread
+
+    /// Tracks `stack`, to route its `Apply` calls and register it again
+    /// when undod restarts.
+    func track(_ stack: UndoStackClient) {
+        stacks[ObjectIdentifier(stack)] = Weak(stack: stack)
+    }
+
+    /// Forgets `stack` (closed).
+    func forget(_ stack: UndoStackClient) {
+        stacks[ObjectIdentifier(stack)] = nil
+    }
+
+    private func send(_ build: () throws(DBusError) -> Message, timeout: Int,
+                      _ done: @escaping @Sendable (Result<[DBusValue], UndoKitError>) -> Void) {
+        guard let connection, connection.isConnected else { return done(.failure(.daemonUnavailable)) }
+        let message: Message
+        do { message = try build() } catch { return done(.failure(UndoKitError(error))) }
+        nextID += 1
+        let id = nextID
+        outstanding[id] = done
+        connection.call(message, timeoutMilliseconds: timeout) { [self] answer in
+            guard let done = outstanding.removeValue(forKey: id) else { return }
+            done(answer.map(\.arguments).mapError(UndoKitError.init))
+        }
+    }
+
+    private func failOutstanding() {
+        let waiting = outstanding.values
+        outstanding.removeAll()
+        for done in waiting { done(.failure(.closed)) }
+        for call in applies.values { call.fail(DBusError(name: UndoKitError.closed.name, message: UndoKitError.closed.message)) }
+        applies.removeAll()
+    }
+
+    private func setUp(_ connection: Connection) {
+        self.connection = connection
+        let objects = ObjectServer(connection: connection)
+        objects.export(path: Undo1.clientPath, interfaces: [
+            Undo1Interfaces.client.binding(methods: ["Apply": { [unowned self] call in self.apply(call) }], properties: [:]),
+        ])
+        self.objects = objects
+        connection.onNameOwnerChanged { [unowned self] name, _, owner in
+            guard name == Undo1.busName else { return }
+            daemonChanged(owner.isEmpty ? nil : owner)
+        }
+        connection.onDisconnect = { [unowned self] in
+            daemonChanged(nil)
+            failOutstanding()
+        }
+        if let message = try? Undo1Call.nameOwner() {
+            connection.call(message, timeoutMilliseconds: Self.callTimeoutMilliseconds) { [unowned self] answer in
+                if daemon == nil, case .success(let reply) = answer, let owner = reply.arguments.first?.string {
+                    daemonChanged(owner)
+                }
+            }
+        }
+    }
+
+    private func tearDown() {
+        connection?.close()
+        connection = nil
+        objects = nil
+    }
+
+    /// undod came, went or restarted: say so, and on its return register
+    /// every live stack again (adopting its history where it kept it).
+    private func daemonChanged(_ owner: String?) {
+        daemon = owner
+        let watchers = shared.withLock { shared -> [AsyncStream<Bool>.Continuation] in
+            let changed = shared.daemonRunning != (owner != nil)
+            shared.daemonRunning = owner != nil
+            return changed ? Array(shared.watchers.values) : []
+        }
+        for watcher in watchers { watcher.yield(owner != nil) }
+        guard let owner, owner != registeredWith else { return }
+        let restarted = registeredWith != nil
+        registeredWith = owner
+        guard restarted else { return }
+        stacks = stacks.filter { $0.value.stack != nil }
+        for entry in stacks.values { entry.stack?.registerAgain() }
+    }
+
+    /// `Client.Apply` from undod: routed to the stack's handler, answered
+    /// when it is done.
+    private func apply(_ call: MethodCall) {
+        guard let daemon, call.sender == daemon else {
+            return call.fail(DBusError(name: "org.freedesktop.DBus.Error.AccessDenied",
+                                       message: "Only undod may ask this application to apply changes."))
+        }
+        guard let arguments = ApplyArguments(call.arguments) else {
+            return call.fail(.invalidArgs("Apply takes (o stack, t group, s direction, aay payloads)."))
+        }
+        guard let stack = stacks.values.lazy.compactMap(\.stack).first(where: { $0.path == arguments.stack }) else {
+            return call.fail(DBusError(name: UndoKitError.prefix + "UnknownStack",
+                                       message: "This application has no stack at \(arguments.stack)."))
+        }
+        nextID += 1
+        let id = nextID
+        applies[id] = call
+        let request = ApplyRequest(direction: arguments.direction == .undo ? .undo : .redo, group: arguments.group,
+                                   payloads: arguments.payloads, stack: arguments.stack)
+        stack.deliver(request) { [self] outcome in
+            loop.perform { [self] in
+                guard let call = applies.removeValue(forKey: id) else { return }
+                switch outcome {
+                case .success: call.reply()
+                case .failure(let error): call.fail(DBusError(name: error.name, message: error.message))
+                }
+            }
+        }
+    }
+}
+
+/// Whether a call may still be sent: cancelling before it is sent keeps it
+/// from being sent; after, it changes nothing.
+final class SendGate: Sendable {
+    private let state = Mutex<(cancelled: Bool, sent: Bool)>((false, false))
+
+    /// The task was cancelled.
+    func cancel() { state.withLock { $0.cancelled = true } }
+
+    /// Marks the call sent, unless it was cancelled first.
+    func mayBeSent() -> Bool {
+        state.withLock { state in
+            guard !state.cancelled else { return false }
+            state.sent = true
+            return true
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import BusHarness
+import DBus
+import Foundation
+import Testing
+import UndoKit
+
+/// A document as an app keeps it: edits register their inverse, as they
+/// would with NSUndoManager.
+@MainActor
+final class Shelf {
+    var items: [String] = []
+    let undo: UndoManager
+
+    init(_ undo: UndoManager) { self.undo = undo }
+
+    func add(_ item: String) {
+        items.append(item)
+        undo.registerUndo(withTarget: self) { $0.remove(item) }
+    }
+
+    func remove(_ item: String) {
+        items.removeAll { $0 == item }
+        undo.registerUndo(withTarget: self) { $0.add(item) }
+    }
+}
+
+/// Waits for the manager's next change of `kind` (at most 10 s).
+@MainActor
+func next(_ kind: UndoManager.Change.Kind, in changes: AsyncStream<UndoManager.Change>) async -> UndoManager.Change? {
+    await withTaskGroup(of: UndoManager.Change?.self) { group in
+        group.addTask {
+            for await change in changes where change.kind == kind { return change }
+            return nil
+        }
+        group.addTask {
+            try? await Task.sleep(for: .seconds(10))
+            return nil
+        }
+        let first = await group.next() ?? nil
+        group.cancelAll()
+        return first
+    }
+}
+
+/// UndoKit's `UndoManager` in the scenarios of NSUndoManager's
+/// documentation, against the built undod.
+@Suite struct ManagerTests {
+    @MainActor @Test func registrationsInOneTurnAreOneGroupAndUndoRegistersRedo() async throws {
+        let f = try KitFixture()
+        let manager = try await UndoManager(client: try f.client(), appId: "org.example.Shelf")
+        let shelf = Shelf(manager)
+        let changes = manager.changes()
+        #expect(manager.undoMenuItemTitle == "Undo" && !manager.canUndo)
+
+        shelf.add("a")
+        shelf.add("b")
+        manager.setActionName("Add Two")
+        #expect(await next(.registered, in: changes) != nil)
+        #expect(manager.canUndo && manager.undoActionName == "Add Two" && manager.undoMenuItemTitle == "Undo Add Two")
+        let state = try await manager.stack.state()
+        #expect(state.undoDepth == 1 && state.undoName == "Add Two", "one group in undod")
+
+        try await manager.undo()
+        #expect(shelf.items.isEmpty)
+        #expect(!manager.canUndo && manager.canRedo && manager.redoMenuItemTitle == "Redo Add Two")
+        try await manager.redo()
+        #expect(shelf.items == ["a", "b"])
+        try await manager.undo()
+        #expect(shelf.items.isEmpty, "the redo registered the undo again")
+    }
+
+    @MainActor @Test func nestedGroupsAreOneGroup() async throws {
+        let f = try KitFixture()
+        let manager = try await UndoManager(client: try f.client(), appId: "org.example.Nested")
+        let shelf = Shelf(manager)
+        manager.beginUndoGrouping()
+        shelf.add("a")
+        manager.beginUndoGrouping()
+        shelf.add("b")
+        manager.endUndoGrouping()
+        shelf.add("c")
+        manager.setActionName("Fill")
+        manager.endUndoGrouping()
+        #expect(manager.undoActionName == "Fill")
+        shelf.add("d")
+        manager.setActionName("One More")
+        try await manager.undo()
+        #expect(shelf.items == ["a", "b", "c"])
+        try await manager.undo()
+        #expect(shelf.items.isEmpty)
+        #expect(try await manager.stack.state().redoDepth == 2)
+    }
+
+    @MainActor @Test func withoutGroupingByEventEachRegistrationIsAGroup() async throws {
+        let f = try KitFixture()
+        let manager = try await UndoManager(client: try f.client(), appId: "org.example.Single")
+        manager.groupsByEvent = false
+        let shelf = Shelf(manager)
+        shelf.add("a")
+        shelf.add("b")
+        try await manager.undo()
+        #expect(shelf.items == ["a"])
+    }
+
+    @MainActor @Test func removeAllActionsForgetsEverything() async throws {
+        let f = try KitFixture()
+        let manager = try await UndoManager(client: try f.client(), appId: "org.example.Remove")
+        let shelf = Shelf(manager)
+        shelf.add("a")
+        try await manager.undo()
+        shelf.add("b")
+        try await manager.removeAllActions()
+        #expect(!manager.canUndo && !manager.canRedo && manager.undoMenuItemTitle == "Undo")
+        let state = try await manager.stack.state()
+        #expect(state.undoDepth == 0 && state.redoDepth == 0)
+        #expect(await kitError { () async throws(UndoKitError) in try await manager.undo() } == .nothingToUndo)
+    }
+
+    @MainActor @Test func anUndoFromOutsideMovesTheTitles() async throws {
+        let f = try KitFixture()
+        let manager = try await UndoManager(client: try f.client(), appId: "org.example.Outside")
+        let shelf = Shelf(manager)
+        let changes = manager.changes()
+        shelf.add("a")
+        manager.setActionName("Add")
+        #expect(await next(.registered, in: changes) != nil)
+        // The global key, or undoctl: another connection asks undod.
+        let undone = try await f.client().undoFocused()
+        #expect(undone.stack == manager.stack.path)
+        #expect(shelf.items.isEmpty)
+        let change = await next(.undone, in: changes)
+        #expect(change?.fromOutside == true && change?.canRedo == true && change?.redoActionName == "Add")
+        #expect(manager.redoMenuItemTitle == "Redo Add" && !manager.canUndo)
+    }
+
+    @MainActor @Test func levelsOfUndoKeepsTheNewest() async throws {
+        let f = try KitFixture()
+        let manager = try await UndoManager(client: try f.client(), appId: "org.example.Levels")
+        manager.groupsByEvent = false
+        manager.levelsOfUndo = 2
+        let shelf = Shelf(manager)
+        for item in ["a", "b", "c"] { shelf.add(item) }
+        try await manager.undo()
+        try await manager.undo()
+        #expect(shelf.items == ["a"])
+        #expect(!manager.canUndo)
+        #expect(await kitError { () async throws(UndoKitError) in try await manager.undo() } == .nothingToUndo)
+    }
+
+    @MainActor @Test func undodRestartingUnderALiveManager() async throws {
+        let f = try KitFixture()
+        let manager = try await UndoManager(client: try f.client(), appId: "org.example.Survivor")
+        let shelf = Shelf(manager)
+        let changes = manager.changes()
+        shelf.add("before")
+        #expect(await next(.registered, in: changes) != nil)
+        let reattached = manager.stack.reattachments()
+        try f.restart()
+        var iterator = reattached.makeAsyncIterator()
+        #expect(await iterator.next() != nil)
+        // The memory-only stack started empty: the manager follows.
+        #expect(await next(.synchronized, in: changes) != nil)
+        #expect(!manager.canUndo)
+        shelf.add("after")
+        try await manager.undo()
+        #expect(shelf.items == ["before"])
+    }
+}
