@@ -64,6 +64,13 @@ public final class Connection {
         teardown()
     }
 
+    /// Writes out every message still queued, waiting for the socket (for
+    /// a client about to close, so that what it sent last is not lost).
+    public func flush() {
+        guard isConnected else { return }
+        dbus_connection_flush(raw)
+    }
+
     /// Closes the connection. Pending calls fail with `Disconnected`.
     public func close() {
         teardown()

@@ -58,5 +58,9 @@ extension DBusError {
         public static let noServer = "org.freedesktop.DBus.Error.NoServer"
         /// The bus address was malformed.
         public static let badAddress = "org.freedesktop.DBus.Error.BadAddress"
+        /// `NameHasNoOwner`: nobody owns the name asked about.
+        public static let nameHasNoOwner = "org.freedesktop.DBus.Error.NameHasNoOwner"
+        /// `AccessDenied`: the caller may not do that.
+        public static let accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
     }
 }

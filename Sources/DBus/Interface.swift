@@ -110,6 +110,12 @@ extension Interface {
     /// bind every property.
     public func binding(methods handlers: [String: (MethodCall) -> Void],
                         properties getters: [String: () -> DBusValue]) -> Interface {
+        // A key that names nothing declared is a typo that would leave a
+        // method answering UnknownMethod: caught in every debug build.
+        assert(Set(handlers.keys).isSubset(of: methods.map(\.name)),
+               "\(name): handlers for undeclared methods \(Set(handlers.keys).subtracting(methods.map(\.name)))")
+        assert(Set(getters.keys).isSubset(of: properties.map(\.name)),
+               "\(name): getters for undeclared properties \(Set(getters.keys).subtracting(properties.map(\.name)))")
         var bound = self
         bound.methods = methods.map { method in
             var method = method

@@ -12,6 +12,19 @@ public struct ApplyArguments: Sendable, Equatable {
     /// The payloads, in the order to apply them.
     public var payloads: [[UInt8]]
 
+    /// Arguments with these fields.
+    public init(stack: String, group: UInt64, direction: WireDirection, payloads: [[UInt8]]) {
+        self.stack = stack
+        self.group = group
+        self.direction = direction
+        self.payloads = payloads
+    }
+
+    /// The arguments on the wire.
+    public var values: [DBusValue] {
+        [.objectPath(stack), .uint64(group), .string(direction.rawValue), .byteArrays(payloads)]
+    }
+
     /// Reads `Apply(o stack, t group, s direction, aay payloads)`; nil for
     /// any other shape or direction.
     public init?(_ arguments: [DBusValue]) {

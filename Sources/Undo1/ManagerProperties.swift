@@ -9,10 +9,19 @@ public struct ManagerProperties: Sendable, Equatable {
     /// `Version`.
     public var version: String
 
+    /// The property `FocusedStack`.
+    public static let focusedStackName = "FocusedStack"
+    /// The property `FocusStrategy`.
+    public static let focusStrategyName = "FocusStrategy"
+    /// The property `Version`.
+    public static let versionName = "Version"
+    /// What `FocusedStack` holds when no stack has the focus.
+    public static let noStack = "/"
+
     /// Reads the answer of `GetAll(org.undod.Undo1.Manager)`.
     public init(_ values: [String: DBusValue]) {
-        focusedStack = (values["FocusedStack"]?.string).flatMap(StackPath.init)
-        focusStrategy = values["FocusStrategy"]?.string ?? ""
-        version = values["Version"]?.string ?? ""
+        focusedStack = (values[Self.focusedStackName]?.string).flatMap(StackPath.init)
+        focusStrategy = values[Self.focusStrategyName]?.string ?? ""
+        version = values[Self.versionName]?.string ?? ""
     }
 }

@@ -70,6 +70,13 @@ public enum Undo1Call {
                                interface: Undo1.objectManagerInterface, member: "GetManagedObjects")
     }
 
+    /// `Client.Apply(stack, group, direction, payloads)` to the application
+    /// `owner` (a unique name): what undod sends to have a group applied.
+    public static func applyInClient(_ owner: String, _ arguments: ApplyArguments) throws(DBusError) -> Message {
+        try Message.methodCall(destination: owner, path: Undo1.clientPath, interface: Undo1.clientInterface,
+                               member: "Apply", arguments: arguments.values)
+    }
+
     /// `org.freedesktop.DBus.GetNameOwner(name)`, to the bus.
     public static func nameOwner(_ name: String = Undo1.busName) throws(DBusError) -> Message {
         try Message.methodCall(destination: Undo1.busService, path: Undo1.busPath, interface: Undo1.busService,

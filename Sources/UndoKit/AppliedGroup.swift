@@ -6,4 +6,11 @@ public struct AppliedGroup: Sendable, Equatable {
     public let group: UInt64
     /// Its name ("Typing").
     public let name: String
+
+    /// A group with these fields.
+    public init(stack: String, group: UInt64, name: String) {
+        self.stack = stack
+        self.group = group
+        self.name = name
+    }
 }

@@ -10,4 +10,13 @@ public struct ApplyRequest: Sendable {
     public let payloads: [[UInt8]]
     /// The stack's path.
     public let stack: String
+
+    /// A request with these fields (undod's calls arrive as them; an app's
+    /// tests can make their own to try the handler without undod).
+    public init(direction: UndoDirection, group: UInt64, payloads: [[UInt8]], stack: String) {
+        self.direction = direction
+        self.group = group
+        self.payloads = payloads
+        self.stack = stack
+    }
 }

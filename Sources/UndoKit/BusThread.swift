@@ -8,7 +8,9 @@ import Undo1
 /// `EventLoop`, the connection, the exported `org.undod.Undo1.Client`
 /// object, and what follows undod's comings and goings. Calls from any task
 /// are queued onto the loop in the order they are made, so pushes keep their
-/// order and no caller's thread ever waits on the bus.
+/// order and no caller's thread ever waits on the bus. While a stack
+/// registers again (undod restarted), its calls wait, and then go to the
+/// stack's new path.
 final class BusThread: @unchecked Sendable {
     // @unchecked: `loop` may be used from any thread (`perform`, `stop`);
     // `shared` is behind its mutex; every other property is touched only on
@@ -24,6 +26,8 @@ final class BusThread: @unchecked Sendable {
     /// restarted, and they register again.
     private var registeredWith: String?
     private var stacks: [ObjectIdentifier: Weak] = [:]
+    /// Stacks registering again, with the calls that wait for their new path.
+    private var held: [ObjectIdentifier: [() -> Void]] = [:]
     private var applies: [Int: MethodCall] = [:]
     private var outstanding: [Int: @Sendable (Result<[DBusValue], UndoKitError>) -> Void] = [:]
     private var nextID = 0
@@ -50,7 +54,7 @@ final class BusThread: @unchecked Sendable {
     static let callTimeoutMilliseconds = 25_000
 
     /// Connects on a new thread to the bus at `address` (nil: the session
-    /// bus) and waits for the connection to stand.
+    /// bus), learns whether undod runs, and returns once that is known.
     init(address: String?) throws(UndoKitError) {
         let ready = DispatchSemaphore(value: 0)
         let outcome = Mutex<UndoKitError?>(nil)
@@ -81,7 +85,7 @@ final class BusThread: @unchecked Sendable {
 
     // MARK: Any thread
 
-    /// Whether `close` was called.
+    /// Whether the client is closed (by `close`, or because the bus went away).
     var isClosed: Bool { shared.withLock { $0.closed } }
 
     /// Whether undod runs (owns its name), as last seen.
@@ -89,13 +93,14 @@ final class BusThread: @unchecked Sendable {
 
     /// Calls `build`'s method and waits for the answer. Cancelled before it
     /// is sent, nothing is sent and `cancelled` is thrown; once sent, the
-    /// answer is awaited (undod does what it was asked either way).
-    func call(timeout: Int = callTimeoutMilliseconds,
-              _ build: @escaping @Sendable () throws(DBusError) -> Message) async throws(UndoKitError) -> [DBusValue] {
+    /// answer is awaited (undod does what it was asked either way). With
+    /// `stack`, the call goes to the stack's path at the time it is sent.
+    func call(on stack: UndoStackClient? = nil, timeout: Int = callTimeoutMilliseconds,
+              _ build: @escaping @Sendable (_ path: String) throws(DBusError) -> Message) async throws(UndoKitError) -> [DBusValue] {
         let gate = SendGate()
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<[DBusValue], UndoKitError>, Never>) in
-                post(timeout: timeout, gate: gate, build) { continuation.resume(returning: $0) }
+                post(on: stack, timeout: timeout, gate: gate, build) { continuation.resume(returning: $0) }
             }
         } onCancel: {
             gate.cancel()
@@ -104,23 +109,31 @@ final class BusThread: @unchecked Sendable {
     }
 
     /// Queues `build`'s method to be sent in order, and `done` to be called
-    /// (on the bus thread) with its answer. Never blocks.
-    func post(timeout: Int = callTimeoutMilliseconds, gate: SendGate? = nil,
-              _ build: @escaping @Sendable () throws(DBusError) -> Message,
+    /// with its answer — on the bus thread, or at once on the caller's thread
+    /// when the client is closed. Never blocks.
+    func post(on stack: UndoStackClient? = nil, timeout: Int = callTimeoutMilliseconds, gate: SendGate? = nil,
+              _ build: @escaping @Sendable (_ path: String) throws(DBusError) -> Message,
               done: @escaping @Sendable (Result<[DBusValue], UndoKitError>) -> Void) {
         // Under the mutex, so that nothing is queued behind `close`'s last turn.
         let queued = shared.withLock { shared -> Bool in
             guard !shared.closed else { return false }
             loop.perform { [self] in
-                guard gate?.mayBeSent() ?? true else { return done(.failure(.cancelled)) }
-                send(build, timeout: timeout, done)
+                let send = { [self] in
+                    guard gate?.mayBeSent() ?? true else { return done(.failure(.cancelled)) }
+                    self.send({ () throws(DBusError) in try build(stack?.path ?? "") }, timeout: timeout, done)
+                }
+                if let stack, held[ObjectIdentifier(stack)] != nil {
+                    held[ObjectIdentifier(stack)]?.append(send)
+                } else {
+                    send()
+                }
             }
             return true
         }
         if !queued { done(.failure(.closed)) }
     }
 
-    /// Runs `body` on the bus thread, in order with the calls.
+    /// Runs `body` on the bus thread, in order with the calls (nothing once closed).
     func perform(_ body: @escaping @Sendable (BusThread) -> Void) {
         shared.withLock { shared in
             guard !shared.closed else { return }
@@ -128,7 +141,8 @@ final class BusThread: @unchecked Sendable {
         }
     }
 
-    /// A stream of whether undod runs: now, then at every change.
+    /// A stream of whether undod runs: now, then at every change; it ends
+    /// when the client closes.
     func availability() -> AsyncStream<Bool> {
         AsyncStream { continuation in
             let id = shared.withLock { shared -> Int? in
@@ -145,13 +159,19 @@ final class BusThread: @unchecked Sendable {
         }
     }
 
-    /// Ends the connection: calls still waiting fail with `closed`.
+    /// Ends the connection after writing out what was sent: calls still
+    /// waiting for an answer fail with `closed` (undod may have done them).
     func close() {
+        end(with: .closed, flushing: true)
+    }
+
+    private func end(with error: UndoKitError, flushing: Bool) {
         let watchers = shared.withLock { shared -> [AsyncStream<Bool>.Continuation]? in
             guard !shared.closed else { return nil }
             shared.closed = true
             loop.perform { [self] in
-                failOutstanding()
+                if flushing { connection?.flush() }
+                failOutstanding(error)
                 loop.stop()
             }
             defer { shared.watchers.removeAll() }
@@ -163,9 +183,13 @@ final class BusThread: @unchecked Sendable {
     // MARK: The bus thread
 
     /// Tracks `stack`, to route its `Apply` calls and register it again
-    /// when undod restarts.
-    func track(_ stack: UndoStackClient) {
+    /// when undod restarts; false when a live stack of this client has that
+    /// path already (registered twice).
+    func track(_ stack: UndoStackClient) -> Bool {
+        stacks = stacks.filter { $0.value.stack != nil }
+        guard !stacks.values.contains(where: { $0.stack?.path == stack.path }) else { return false }
         stacks[ObjectIdentifier(stack)] = Weak(stack: stack)
+        return true
     }
 
     /// Forgets `stack` (closed).
@@ -187,12 +211,15 @@ final class BusThread: @unchecked Sendable {
         }
     }
 
-    private func failOutstanding() {
+    private func failOutstanding(_ error: UndoKitError) {
         let waiting = outstanding.values
         outstanding.removeAll()
-        for done in waiting { done(.failure(.closed)) }
-        for call in applies.values { call.fail(DBusError(name: UndoKitError.closed.name, message: UndoKitError.closed.message)) }
+        for done in waiting { done(.failure(error)) }
+        for call in applies.values { call.fail(DBusError(name: error.name, message: error.message)) }
         applies.removeAll()
+        let waitingOnPaths = held.values.flatMap { $0 }
+        held.removeAll()
+        for send in waitingOnPaths { send() }
     }
 
     private func setUp(_ connection: Connection) {
@@ -202,20 +229,21 @@ final class BusThread: @unchecked Sendable {
             Undo1Interfaces.client.binding(methods: ["Apply": { [unowned self] call in self.apply(call) }], properties: [:]),
         ])
         self.objects = objects
-        connection.onNameOwnerChanged { [unowned self] name, _, owner in
-            guard name == Undo1.busName else { return }
-            daemonChanged(owner.isEmpty ? nil : owner)
+        connection.subscribe(.nameOwnerChanged(name: Undo1.busName)) { [unowned self] message in
+            let names = message.arguments.compactMap(\.string)
+            guard names.count == 3 else { return }
+            daemonChanged(names[2].isEmpty ? nil : names[2])
         }
         connection.onDisconnect = { [unowned self] in
             daemonChanged(nil)
-            failOutstanding()
+            end(with: UndoKitError(name: UndoKitError.daemonUnavailable.name,
+                                   message: "The bus went away; this UndoClient is closed."), flushing: false)
         }
-        if let message = try? Undo1Call.nameOwner() {
-            connection.call(message, timeoutMilliseconds: Self.callTimeoutMilliseconds) { [unowned self] answer in
-                if daemon == nil, case .success(let reply) = answer, let owner = reply.arguments.first?.string {
-                    daemonChanged(owner)
-                }
-            }
+        // Known before `init` returns: whether undod runs now.
+        if let message = try? Undo1Call.nameOwner(),
+           let reply = try? connection.callAndWait(message, timeoutMilliseconds: Self.callTimeoutMilliseconds),
+           let owner = reply.arguments.first?.string {
+            daemonChanged(owner)
         }
     }
 
@@ -240,54 +268,58 @@ final class BusThread: @unchecked Sendable {
         registeredWith = owner
         guard restarted else { return }
         stacks = stacks.filter { $0.value.stack != nil }
-        for entry in stacks.values { entry.stack?.registerAgain() }
+        for entry in stacks.values {
+            if let stack = entry.stack { registerAgain(stack) }
+        }
+    }
+
+    /// Registers `stack` again; its calls wait meanwhile, and then go to the
+    /// path undod answers with.
+    private func registerAgain(_ stack: UndoStackClient) {
+        let id = ObjectIdentifier(stack)
+        guard held[id] == nil else { return }
+        held[id] = []
+        let registration = stack.reregistration
+        let appId = stack.appId
+        send({ () throws(DBusError) in try Undo1Call.register(appId: appId, options: registration) },
+             timeout: Self.callTimeoutMilliseconds) { [weak stack] result in
+            // On the bus thread: the reply handler.
+            if let stack, case .success(let reply) = result, let path = reply.first?.string {
+                stack.reattached(at: path)
+            }
+            let waiting = self.held.removeValue(forKey: id) ?? []
+            for send in waiting { send() }
+        }
     }
 
     /// `Client.Apply` from undod: routed to the stack's handler, answered
     /// when it is done.
     private func apply(_ call: MethodCall) {
         guard let daemon, call.sender == daemon else {
-            return call.fail(DBusError(name: "org.freedesktop.DBus.Error.AccessDenied",
-                                       message: "Only undod may ask this application to apply changes."))
+            return call.fail(DBusError(name: UndoKitError.accessDenied.name, message: UndoKitError.accessDenied.message))
         }
         guard let arguments = ApplyArguments(call.arguments) else {
             return call.fail(.invalidArgs("Apply takes (o stack, t group, s direction, aay payloads)."))
         }
         guard let stack = stacks.values.lazy.compactMap(\.stack).first(where: { $0.path == arguments.stack }) else {
-            return call.fail(DBusError(name: UndoKitError.prefix + "UnknownStack",
-                                       message: "This application has no stack at \(arguments.stack)."))
+            return call.fail(DBusError(name: UndoKitError.noSuchStackHere.name,
+                                       message: "This application holds no stack at \(arguments.stack)."))
         }
         nextID += 1
         let id = nextID
         applies[id] = call
         let request = ApplyRequest(direction: arguments.direction == .undo ? .undo : .redo, group: arguments.group,
                                    payloads: arguments.payloads, stack: arguments.stack)
-        stack.deliver(request) { [self] outcome in
-            loop.perform { [self] in
-                guard let call = applies.removeValue(forKey: id) else { return }
-                switch outcome {
-                case .success: call.reply()
-                case .failure(let error): call.fail(DBusError(name: error.name, message: error.message))
-                }
-            }
+        stack.deliver(request) { [weak self] outcome in
+            self?.perform { bus in bus.answer(id, outcome) }
         }
     }
-}
 
-/// Whether a call may still be sent: cancelling before it is sent keeps it
-/// from being sent; after, it changes nothing.
-final class SendGate: Sendable {
-    private let state = Mutex<(cancelled: Bool, sent: Bool)>((false, false))
-
-    /// The task was cancelled.
-    func cancel() { state.withLock { $0.cancelled = true } }
-
-    /// Marks the call sent, unless it was cancelled first.
-    func mayBeSent() -> Bool {
-        state.withLock { state in
-            guard !state.cancelled else { return false }
-            state.sent = true
-            return true
+    private func answer(_ id: Int, _ outcome: Result<Void, UndoKitError>) {
+        guard let call = applies.removeValue(forKey: id) else { return }
+        switch outcome {
+        case .success: call.reply()
+        case .failure(let error): call.fail(DBusError(name: error.name, message: error.message))
         }
     }
 }

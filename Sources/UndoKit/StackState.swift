@@ -17,6 +17,18 @@ public struct StackState: Sendable, Equatable {
     /// Whether the present state is the clean (saved) one.
     public let clean: Bool
 
+    /// A state with these fields (for an app's tests).
+    public init(canUndo: Bool, canRedo: Bool, undoName: String, redoName: String, undoDepth: UInt32,
+                redoDepth: UInt32, clean: Bool) {
+        self.canUndo = canUndo
+        self.canRedo = canRedo
+        self.undoName = undoName
+        self.redoName = redoName
+        self.undoDepth = undoDepth
+        self.redoDepth = redoDepth
+        self.clean = clean
+    }
+
     /// The state in `properties`.
     init(_ properties: StackProperties) {
         canUndo = properties.canUndo

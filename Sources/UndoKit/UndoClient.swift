@@ -35,18 +35,24 @@ public final class UndoClient: Sendable {
         let bus = self.bus
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<UndoStackClient, UndoKitError>, Never>) in
-                bus.post(gate: gate, { () throws(DBusError) in
+                bus.post(gate: gate, { _ throws(DBusError) in
                     try Undo1Call.register(appId: appId, options: registration)
-                }) { answer in
+                }) { [self] answer in
                     // On the bus thread, as the answer arrives: the stack is
                     // tracked before any Apply for it can be dispatched.
                     continuation.resume(returning: answer.flatMap { reply in
                         guard let path = reply.first?.string else {
-                            return .failure(UndoKitError(name: "org.freedesktop.DBus.Error.InvalidArgs",
-                                                         message: "Register answered without a stack."))
+                            return .failure(UndoKitError(name: UndoKitError.badReply.name,
+                                                         message: "undod answered Register without a stack."))
                         }
-                        let stack = UndoStackClient(bus: bus, appId: appId, options: options, path: path, handler: handler)
-                        bus.track(stack)
+                        let stack = UndoStackClient(client: self, appId: appId, options: options, path: path,
+                                                    handler: handler)
+                        guard bus.track(stack) else {
+                            stack.forgetWithoutClosing()
+                            return .failure(UndoKitError(name: UndoKitError.alreadyOwned.name, message:
+                                "This UndoClient holds the stack of \(appId) for that document already: use it, "
+                                + "or update(_:) to change its options."))
+                        }
                         return .success(stack)
                     })
                 }
@@ -69,11 +75,11 @@ public final class UndoClient: Sendable {
 
     private func applyFocused(_ direction: UndoDirection) async throws(UndoKitError) -> AppliedGroup {
         let wire = direction.wire
-        let reply = try await bus.call(timeout: BusThread.applyTimeoutMilliseconds) { () throws(DBusError) in
+        let reply = try await bus.call(timeout: BusThread.applyTimeoutMilliseconds) { _ throws(DBusError) in
             try Undo1Call.applyFocused(wire)
         }
         guard let applied = AppliedReply(reply) else {
-            throw UndoKitError(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "An undo answered in another shape.")
+            throw UndoKitError(name: UndoKitError.badReply.name, message: "undod answered an undo in an unexpected shape.")
         }
         return AppliedGroup(stack: applied.stack, group: applied.group, name: applied.name)
     }

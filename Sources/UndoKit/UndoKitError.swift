@@ -84,6 +84,18 @@ public struct UndoKitError: Error, Sendable, Equatable, CustomStringConvertible 
     /// gone. Keep working without undo; UndoKit registers again by itself
     /// when undod comes back.
     public static let daemonUnavailable = UndoKitError(own: "DaemonUnavailable", "undod is not running on this bus.")
+    /// undod called `Apply` for a stack this client does not hold (a stack
+    /// closed meanwhile).
+    public static let noSuchStackHere = UndoKitError(own: "NoSuchStackHere", "This application holds no such stack.")
+    /// The app's apply handler threw an error that is not an `UndoKitError`.
+    public static let handlerFailed = UndoKitError(own: "HandlerFailed", "The apply handler failed.")
+    /// The app set no apply handler before undod asked it to apply something.
+    public static let noHandler = UndoKitError(own: "NoHandler", "The application set no apply handler.")
+    /// undod answered in a shape the contract does not give that call.
+    public static let badReply = UndoKitError(own: "BadReply", "undod answered in an unexpected shape.")
+    /// Someone other than undod called the application's `Apply`.
+    public static let accessDenied = UndoKitError(name: DBusError.Names.accessDenied,
+                                                  message: "Only undod may ask this application to apply changes.")
     /// The task was cancelled before the call was sent; nothing was done.
     public static let cancelled = UndoKitError(own: "Cancelled", "The call was cancelled before it was sent.")
     /// The client was closed.
@@ -91,10 +103,12 @@ public struct UndoKitError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// The error an answer from the bus or undod means.
     init(_ error: DBusError) {
-        let base = "org.freedesktop.DBus.Error."
         switch error.name {
-        case base + "ServiceUnknown", base + "NameHasNoOwner", base + "Disconnected", base + "NoServer":
+        case DBusError.Names.serviceUnknown, DBusError.Names.nameHasNoOwner, DBusError.Names.disconnected,
+             DBusError.Names.noServer:
             self.init(name: Self.daemonUnavailable.name, message: "undod is not there to answer (\(error.message)).")
+        case DBusError.Names.unknownObject:
+            self.init(name: Self.unknownStack.name, message: "There is no such stack (\(error.message)).")
         default:
             self.init(name: error.name, message: error.message)
         }

@@ -2,24 +2,25 @@ import Undo1
 
 /// The `UndoManager` Foundation on Linux lacks, in NSUndoManager's shape,
 /// with its history hosted by undod: registrations made during one turn of
-/// the main actor form one group (or those between `beginUndoGrouping` and
-/// `endUndoGrouping`); undo runs a group's closures in reverse order, and
-/// what they register becomes the group's redo (and the redo's, its undo).
+/// the main actor form one group (explicit `beginUndoGrouping` /
+/// `endUndoGrouping` pairs in that turn nest inside it); undo runs a group's
+/// closures in reverse order, and what they register becomes the group's
+/// redo (and the redo's, its undo).
 ///
 /// The closures stay in this process; undod keeps an opaque token per group,
 /// orders the groups, applies limits and the clean state, and answers the
 /// global undo key and `undoctl undo` by calling back here — so titles and
 /// `canUndo` follow undos from outside too, and `changes()` reports them.
-/// Closures do not survive the process: a group whose closures are gone (a
-/// stack adopted after a restart) answers Obsolete, and undod drops it. So
-/// a manager's stack is memory-only unless its options say `persist: true`.
+/// Closures do not survive the process: the manager's stack is memory-only
+/// unless its options say `persist: true`, and groups it finds there from an
+/// earlier run are cleared.
 @MainActor
 public final class UndoManager {
     /// A change of what the undo and redo menu items should say.
     public struct Change: Sendable, Equatable {
         /// What happened.
         public enum Kind: Sendable, Equatable {
-            /// A group was registered (it closed and went to undod).
+            /// A group was registered.
             case registered
             /// A group was undone (here, by the global key, or by undoctl).
             case undone
@@ -60,6 +61,8 @@ public final class UndoManager {
     /// registration outside an explicit group is a group of its own.
     public var groupsByEvent = true
     /// Most undo groups kept; 0 = the daemon's default (`limits.levels`).
+    /// Setting it registers the stack again with the new limit (which, as
+    /// every `Register`, makes it the focused stack under `recent`).
     public var levelsOfUndo: Int = 0 {
         didSet { applyLevels() }
     }
@@ -67,12 +70,18 @@ public final class UndoManager {
     public private(set) var isUndoing = false
     /// Whether a redo is running its closures now.
     public private(set) var isRedoing = false
+    /// How many explicit groups are open (0: none).
+    public var groupingLevel: Int { open?.depth ?? 0 }
+    /// Whether registrations are recorded (see `disableUndoRegistration`).
+    public var isUndoRegistrationEnabled: Bool { disabled == 0 }
 
-    /// One group's closures, by token.
+    /// One group's closures and what undod calls it.
     private struct Entry {
         var name: String
         var undo: [@MainActor () -> Void]
         var redo: [@MainActor () -> Void]
+        /// undod's id of the group, once its push was answered.
+        var group: UInt64?
     }
 
     /// The group registrations go to now.
@@ -93,17 +102,30 @@ public final class UndoManager {
     private var open: OpenGroup?
     /// While an undo or redo runs its closures: what they register, and the group.
     private var applying: (token: UInt64, registered: [@MainActor () -> Void])?
-    private var pendingPushes = 0
+    /// Groups closed here, in order, not yet answered by undod; the first is
+    /// out (one at a time, so that a push refused as Busy is sent again
+    /// before the ones after it).
+    private var outgoing: [UInt64] = []
+    private var sending = false
+    private var sendScheduled = false
+    private var drained: [CheckedContinuation<Void, Never>] = []
     /// This manager's own `undo()`/`redo()` calls out now.
     private var ownApplies = 0
+    private var disabled = 0
     /// Counts every change of the local history, so that an answer from
     /// undod older than a change is not taken for the truth.
     private var epoch = 0
     private var observers: [Int: AsyncStream<Change>.Continuation] = [:]
     private var nextObserver = 0
 
+    /// How long a push refused as Busy (an undo being applied) is retried.
+    static let busyRetryMilliseconds = 25
+    /// How many times, at most.
+    static let busyRetries = 400
+
     /// Registers `appId`'s stack (memory-only unless `options.persist` says
-    /// otherwise) and starts serving undod's undo and redo calls.
+    /// otherwise), clears what an earlier run left in it (its closures are
+    /// gone), and starts serving undod's undo and redo calls.
     public init(client: UndoClient, appId: String, options: StackOptions = StackOptions()) async throws(UndoKitError) {
         var options = options
         if options.persist == nil { options.persist = false }
@@ -114,7 +136,10 @@ public final class UndoManager {
         stack = try await client.register(appId: appId, options: options) { request in
             try await box.apply(request)
         }
+        stack.discardWhenDropped = true
         nonce = UInt64.random(in: 1...UInt64.max)
+        let left = try await stack.state()
+        if left.undoDepth > 0 || left.redoDepth > 0 { try await stack.clear() }
         box.manager = self
         let reattachments = stack.reattachments()
         Task { [weak self] in
@@ -125,12 +150,28 @@ public final class UndoManager {
         }
     }
 
+    isolated deinit {
+        for observer in observers.values { observer.finish() }
+        for waiter in drained { waiter.resume() }
+    }
+
+    /// Gives the stack up for good (nobody else could apply its groups) and
+    /// ends `changes()`.
+    public func close() async throws(UndoKitError) {
+        open = nil
+        await sendAllNow()
+        for observer in observers.values { observer.finish() }
+        observers.removeAll()
+        try await stack.close(discard: true)
+    }
+
     // MARK: Registering
 
     /// Registers `handler` to run on `target` when the group it joins is
     /// undone (or, while undoing, redone). The target is held weakly: a
     /// target that is gone by then is skipped.
     public func registerUndo<Target: AnyObject>(withTarget target: Target, handler: @escaping @MainActor (Target) -> Void) {
+        guard disabled == 0 else { return }
         let action: @MainActor () -> Void = { [weak target] in
             if let target { handler(target) }
         }
@@ -146,16 +187,15 @@ public final class UndoManager {
             redoTokens.removeAll()
             post(.synchronized)
         }
-        if open == nil {
-            open = OpenGroup(byEvent: groupsByEvent)
-            if groupsByEvent { closeAtEndOfTurn() }
-        }
+        if open == nil { openGroup(depth: 0) }
         open?.actions.append(action)
         if !groupsByEvent, open?.depth == 0 { closeGroup() }
     }
 
-    /// Names the group being built (while undoing: the redo's name; while
-    /// redoing: the undo's). Call it in the turn that registers the group.
+    /// Names the group being built — or, when it has just closed, the group
+    /// closed last, as long as it has not been sent (it is sent at the end
+    /// of the main actor's turn). While undoing, names the redo (in the
+    /// menus here: undod keeps the group's first name).
     public func setActionName(_ name: String) {
         if let applying {
             entries[applying.token]?.name = name
@@ -167,17 +207,31 @@ public final class UndoManager {
         }
     }
 
-    /// Opens a group (nested groups join the outermost one).
+    /// Opens a group; groups opened inside it (or inside the group of this
+    /// turn, with `groupsByEvent`) join the outermost one.
     public func beginUndoGrouping() {
-        if open == nil { open = OpenGroup() }
+        if open == nil { openGroup(depth: 0) }
         open?.depth += 1
     }
 
-    /// Closes the innermost open group; the outermost one's close registers it.
+    /// Closes the innermost open group; the outermost one's close registers
+    /// it (with `groupsByEvent`, at the end of the turn).
     public func endUndoGrouping() {
         guard let group = open, group.depth > 0 else { return }
         open?.depth -= 1
         if group.depth == 1, !group.byEvent { closeGroup() }
+    }
+
+    /// Stops recording registrations until `enableUndoRegistration` (they
+    /// nest): for changes that must not be undone, such as loading a file.
+    public func disableUndoRegistration() { disabled += 1 }
+
+    /// Undoes one `disableUndoRegistration`.
+    public func enableUndoRegistration() { disabled = max(0, disabled - 1) }
+
+    private func openGroup(depth: Int) {
+        open = OpenGroup(depth: depth, byEvent: groupsByEvent)
+        if groupsByEvent { closeAtEndOfTurn() }
     }
 
     private func closeAtEndOfTurn() {
@@ -187,7 +241,9 @@ public final class UndoManager {
         }
     }
 
-    /// Sends the open group to undod (an empty one is dropped).
+    /// Closes the open group here (an empty one is dropped); it goes to
+    /// undod at the end of the turn, so that a name given right after it is
+    /// sent with it.
     private func closeGroup() {
         guard let group = open else { return }
         open = nil
@@ -200,33 +256,85 @@ public final class UndoManager {
         redoTokens.removeAll()
         undoTokens.append(token)
         if levelsOfUndo > 0, undoTokens.count > levelsOfUndo { dropOldest(undoTokens.count - levelsOfUndo) }
-        pendingPushes += 1
-        let payload = self.payload(token)
-        stack.pushLater(group.name.isEmpty ? Self.unnamedGroupName : group.name,
-                        actions: [UndoAction(undo: payload, redo: payload)]) { [weak self] result in
-            Task { @MainActor in self?.pushed(token, result) }
-        }
+        outgoing.append(token)
+        scheduleSend()
         post(.registered)
     }
 
-    private func pushed(_ token: UInt64, _ result: Result<UInt64, UndoKitError>) {
-        pendingPushes -= 1
-        if case .failure = result {
+    // MARK: Sending to undod
+
+    private func scheduleSend() {
+        guard !sendScheduled else { return }
+        sendScheduled = true
+        Task { @MainActor [weak self] in
+            guard let self else { return }
+            self.sendScheduled = false
+            self.sendNext()
+        }
+    }
+
+    /// Sends the first group waiting, unless one is out.
+    private func sendNext(attempt: Int = 0) {
+        guard !sending else { return }
+        guard let token = outgoing.first else {
+            let waiters = drained
+            drained.removeAll()
+            for waiter in waiters { waiter.resume() }
+            return
+        }
+        guard let entry = entries[token] else {
+            outgoing.removeFirst()
+            return sendNext()
+        }
+        sending = true
+        let payload = self.payload(token)
+        stack.pushLater(entry.name.isEmpty ? Self.unnamedGroupName : entry.name,
+                        actions: [UndoAction(undo: payload, redo: payload)]) { [weak self] result in
+            Task { @MainActor in self?.answered(token, result, attempt: attempt) }
+        }
+    }
+
+    private func answered(_ token: UInt64, _ result: Result<UInt64, UndoKitError>, attempt: Int) {
+        sending = false
+        switch result {
+        case .success(let group):
+            entries[token]?.group = group
+            outgoing.removeAll { $0 == token }
+        case .failure(.busy) where attempt < Self.busyRetries:
+            // An undo is being applied: nothing changed; send it again soon,
+            // before the groups after it.
+            Task { @MainActor [weak self] in
+                try? await Task.sleep(for: .milliseconds(Self.busyRetryMilliseconds))
+                self?.sendNext(attempt: attempt + 1)
+            }
+            return
+        case .failure:
             // undod does not hold it: nothing could undo it.
             epoch += 1
+            outgoing.removeAll { $0 == token }
             entries[token] = nil
             undoTokens.removeAll { $0 == token }
             post(.synchronized)
         }
-        if pendingPushes == 0 { Task { await synchronize() } }
+        if outgoing.isEmpty { Task { await synchronize() } }
+        sendNext()
+    }
+
+    /// Sends every group closed here and waits until undod answered them:
+    /// what follows (an undo) then finds them in undod.
+    private func sendAllNow() async {
+        closeAllGroups()
+        guard !outgoing.isEmpty else { return }
+        sendNext()
+        await withCheckedContinuation { drained.append($0) }
     }
 
     // MARK: Undo and redo
 
     /// Whether there is something to undo.
     public var canUndo: Bool { !undoTokens.isEmpty || !(open?.actions.isEmpty ?? true) }
-    /// Whether there is something to redo.
-    public var canRedo: Bool { !redoTokens.isEmpty }
+    /// Whether there is something to redo (a group whose undo registered nothing does not count).
+    public var canRedo: Bool { redoTokens.contains { !(entries[$0]?.redo.isEmpty ?? true) } }
     /// The next undo's name (`""` when unnamed or none).
     public var undoActionName: String {
         if let open, !open.actions.isEmpty { return open.name }
@@ -239,10 +347,10 @@ public final class UndoManager {
     /// "Redo Typing", or "Redo" when unnamed.
     public var redoMenuItemTitle: String { redoActionName.isEmpty ? "Redo" : "Redo \(redoActionName)" }
 
-    /// Undoes the last group (closing an open one first): undod calls back
-    /// with its token, and its closures run here.
+    /// Undoes the last group (closing any open group first, explicit ones
+    /// included): undod calls back with its token, and its closures run here.
     public func undo() async throws(UndoKitError) {
-        closeAllGroups()
+        await sendAllNow()
         ownApplies += 1
         defer { ownApplies -= 1 }
         do {
@@ -255,7 +363,7 @@ public final class UndoManager {
 
     /// Redoes the last undone group.
     public func redo() async throws(UndoKitError) {
-        closeAllGroups()
+        await sendAllNow()
         ownApplies += 1
         defer { ownApplies -= 1 }
         do {
@@ -268,13 +376,18 @@ public final class UndoManager {
 
     /// Forgets every group, here and in undod.
     public func removeAllActions() async throws(UndoKitError) {
-        open = nil
+        await sendAllNow()
         epoch += 1
         entries.removeAll()
         undoTokens.removeAll()
         redoTokens.removeAll()
         post(.removedAll)
-        try await stack.clear()
+        do {
+            try await stack.clear()
+        } catch {
+            await synchronize()
+            throw error
+        }
     }
 
     private func closeAllGroups() {
@@ -286,12 +399,21 @@ public final class UndoManager {
     }
 
     /// undod's `Apply`: runs the group's closures, last registered first,
-    /// and keeps what they register as the other direction's closures.
+    /// and keeps what they register as the other direction's closures. The
+    /// group must be the one undod's side holds on top — the last this
+    /// manager knows undod has — else it is obsolete here (an undo that
+    /// timed out in undod and ran late must not run twice).
     fileprivate func apply(_ request: ApplyRequest) throws {
         guard request.payloads.count == 1, let token = token(in: request.payloads[0]), let entry = entries[token] else {
             throw UndoKitError.obsolete
         }
         let undoing = request.direction == .undo
+        if undoing {
+            guard let index = undoTokens.lastIndex(of: token),
+                  undoTokens[(index + 1)...].allSatisfy({ entries[$0]?.group == nil }) else { throw UndoKitError.obsolete }
+        } else {
+            guard redoTokens.last == token, !entry.redo.isEmpty else { throw UndoKitError.obsolete }
+        }
         epoch += 1
         applying = (token, [])
         if undoing { isUndoing = true } else { isRedoing = true }
@@ -313,23 +435,21 @@ public final class UndoManager {
 
     // MARK: Keeping in line with undod
 
-    /// Reads the stack's depths and drops, from the bottom, what undod no
-    /// longer holds (a limit dropped it, it restarted without the stack) —
-    /// unless the history changed here meanwhile.
+    /// Reads undod's history and keeps, of the groups answered by undod, only
+    /// those it still holds on the same side (a limit or the budget dropped
+    /// some, undod restarted) — unless something changed here meanwhile.
     private func synchronize() async {
         let before = epoch
-        guard pendingPushes == 0, let state = try? await stack.state(), epoch == before, pendingPushes == 0 else { return }
-        var changed = false
-        if undoTokens.count > Int(state.undoDepth) {
-            dropOldest(undoTokens.count - Int(state.undoDepth))
-            changed = true
-        }
-        if redoTokens.count > Int(state.redoDepth) {
-            for token in redoTokens.prefix(redoTokens.count - Int(state.redoDepth)) { entries[token] = nil }
-            redoTokens.removeFirst(redoTokens.count - Int(state.redoDepth))
-            changed = true
-        }
-        if changed { post(.synchronized) }
+        guard outgoing.isEmpty, let history = try? await stack.history(), epoch == before, outgoing.isEmpty else { return }
+        let undoIDs = Set(history.undo.map(\.group))
+        let redoIDs = Set(history.redo.map(\.group))
+        let keptUndo = undoTokens.filter { entries[$0]?.group.map(undoIDs.contains) ?? true }
+        let keptRedo = redoTokens.filter { entries[$0]?.group.map(redoIDs.contains) ?? true }
+        guard keptUndo != undoTokens || keptRedo != redoTokens else { return }
+        for token in Set(undoTokens + redoTokens).subtracting(keptUndo + keptRedo) { entries[token] = nil }
+        undoTokens = keptUndo
+        redoTokens = keptRedo
+        post(.synchronized)
     }
 
     private func dropOldest(_ count: Int) {
@@ -374,7 +494,8 @@ public final class UndoManager {
     // MARK: Changes
 
     /// Every change of what the undo and redo items should say, from now on,
-    /// for a menu to follow (each call makes a stream of its own).
+    /// for a menu to follow (each call makes a stream of its own; they end
+    /// when the manager closes or goes).
     public func changes() -> AsyncStream<Change> {
         AsyncStream { continuation in
             nextObserver += 1

@@ -3,10 +3,14 @@ import Dispatch
 import Synchronization
 import Undo1
 
-/// One registered stack; the app owns it. Pushes from one task arrive in
-/// the order they were made; none blocks the caller's thread.
+/// One registered stack; the app owns it. Pushes arrive in the order they
+/// are made; none blocks the caller's thread. The stack keeps its client
+/// alive; dropped without `close`, it detaches (undod keeps its history for
+/// a later `register`).
 public final class UndoStackClient: Sendable {
     private let bus: BusThread
+    /// The client it came from, kept alive as long as the stack is.
+    private let client: UndoClient
     /// The app id it was registered with.
     public let appId: String
     private let state: Mutex<State>
@@ -18,6 +22,8 @@ public final class UndoStackClient: Sendable {
         var handler: Handler?
         var reattached: [Int: AsyncStream<String>.Continuation] = [:]
         var nextObserver = 0
+        var closed = false
+        var discardWhenDropped = false
     }
 
     /// Where `Apply` calls land.
@@ -28,18 +34,41 @@ public final class UndoStackClient: Sendable {
         case queue(DispatchQueue, @Sendable (ApplyRequest) throws -> Void)
     }
 
-    init(bus: BusThread, appId: String, options: StackOptions, path: String, handler: Handler? = nil) {
-        self.bus = bus
+    init(client: UndoClient, appId: String, options: StackOptions, path: String, handler: Handler? = nil) {
+        self.client = client
+        bus = client.bus
         self.appId = appId
         state = Mutex(State(path: path, options: options, handler: handler))
     }
 
-    /// The options it registers with (again, after undod restarted).
-    public var options: StackOptions { state.withLock { $0.options } }
+    deinit {
+        // Dropped without `close`: give the stack up, so that it neither
+        // stays owned by a connection that no longer serves it, nor focused.
+        let (closed, discard, path) = state.withLock { ($0.closed, $0.discardWhenDropped, $0.path) }
+        for observer in state.withLock({ Array($0.reattached.values) }) { observer.finish() }
+        guard !closed else { return }
+        bus.post({ _ throws(DBusError) in try Undo1Call.close(path, discard: discard) }) { _ in }
+    }
 
     /// The stack's object path, `/org/undod/Undo1/stack/<n>` (a new one
     /// when undod restarted without keeping the stack).
     public var path: String { state.withLock { $0.path } }
+
+    /// The options it registers with (again, after undod restarted).
+    public var options: StackOptions { state.withLock { $0.options } }
+
+    /// Marks a stack object that never became this client's (registered
+    /// twice): going, it must not close the stack the first one holds.
+    func forgetWithoutClosing() {
+        state.withLock { $0.closed = true }
+    }
+
+    /// Whether dropping the stack without `close` discards it (an
+    /// `UndoManager`'s stack: nobody else could apply its groups).
+    var discardWhenDropped: Bool {
+        get { state.withLock { $0.discardWhenDropped } }
+        set { state.withLock { $0.discardWhenDropped = newValue } }
+    }
 
     // MARK: Applying
 
@@ -67,11 +96,12 @@ public final class UndoStackClient: Sendable {
         let outcome: @Sendable ((any Error)?) -> Void = { error in
             guard let error else { return done(.success(())) }
             if let error = error as? UndoKitError { return done(.failure(error)) }
-            done(.failure(UndoKitError(name: UndoKitError.prefix + "HandlerFailed", message: "\(error)")))
+            done(.failure(UndoKitError(name: UndoKitError.handlerFailed.name,
+                                       message: "The apply handler threw \(error).")))
         }
         switch state.withLock({ $0.handler }) {
         case nil:
-            done(.failure(UndoKitError(name: UndoKitError.prefix + "NoHandler",
+            done(.failure(UndoKitError(name: UndoKitError.noHandler.name,
                                        message: "The application set no apply handler for \(request.stack).")))
         case .task(let handler):
             Task {
@@ -102,8 +132,9 @@ public final class UndoStackClient: Sendable {
     /// Records a group of several actions with every hint a push takes.
     @discardableResult
     public func push(_ name: String, actions: [UndoAction], hints: PushHints) async throws(UndoKitError) -> UInt64 {
-        let reply = try await bus.call(message(name, actions: actions, hints: hints))
-        return reply.first?.uint64 ?? 0
+        let reply = try await bus.call(on: self, Self.message(name, actions: actions, hints: hints))
+        guard let group = reply.first?.uint64 else { throw Self.badReply("a push") }
+        return group
     }
 
     /// Queues a push without waiting for it, for code that cannot await (a
@@ -112,19 +143,20 @@ public final class UndoStackClient: Sendable {
     /// group id or the error.
     public func pushLater(_ name: String, actions: [UndoAction], hints: PushHints = PushHints(),
                           done: (@Sendable (Result<UInt64, UndoKitError>) -> Void)? = nil) {
-        bus.post(message(name, actions: actions, hints: hints)) { result in
-            done?(result.map { $0.first?.uint64 ?? 0 })
+        bus.post(on: self, Self.message(name, actions: actions, hints: hints)) { result in
+            done?(result.flatMap { reply in
+                reply.first?.uint64.map { .success($0) } ?? .failure(Self.badReply("a push"))
+            })
         }
     }
 
-    private func message(_ name: String, actions: [UndoAction], hints: PushHints) -> @Sendable () throws(DBusError) -> Message {
-        let path = self.path
-        let options = hints.options
-        return { () throws(DBusError) in
+    private static func message(_ name: String, actions: [UndoAction],
+                                hints: PushHints) -> @Sendable (String) throws(DBusError) -> Message {
+        { path throws(DBusError) in
             if actions.count == 1, let action = actions.first {
-                return try Undo1Call.push(path, name: name, undo: action.undo, redo: action.redo, options: options)
+                return try Undo1Call.push(path, name: name, undo: action.undo, redo: action.redo, options: hints)
             }
-            return try Undo1Call.pushGroup(path, name: name, actions: actions.map { ($0.undo, $0.redo) }, options: options)
+            return try Undo1Call.pushGroup(path, name: name, actions: actions.map { ($0.undo, $0.redo) }, options: hints)
         }
     }
 
@@ -138,12 +170,11 @@ public final class UndoStackClient: Sendable {
     public func redo() async throws(UndoKitError) -> AppliedGroup { try await apply(.redo) }
 
     private func apply(_ direction: UndoDirection) async throws(UndoKitError) -> AppliedGroup {
-        let path = self.path
         let wire = direction.wire
-        let reply = try await bus.call(timeout: BusThread.applyTimeoutMilliseconds) { () throws(DBusError) in
+        let reply = try await bus.call(on: self, timeout: BusThread.applyTimeoutMilliseconds) { path throws(DBusError) in
             try Undo1Call.apply(wire, on: path)
         }
-        let applied = AppliedReply(reply, stack: path) ?? AppliedReply(stack: path, group: 0, name: "")
+        guard let applied = AppliedReply(reply, stack: path) else { throw Self.badReply("an \(direction.rawValue)") }
         return AppliedGroup(stack: applied.stack, group: applied.group, name: applied.name)
     }
 
@@ -161,44 +192,66 @@ public final class UndoStackClient: Sendable {
     /// Gives the stack up: `discard` deletes it; otherwise undod keeps it for
     /// a later `register` to adopt.
     public func close(discard: Bool) async throws(UndoKitError) {
-        let path = self.path
-        _ = try await bus.call { () throws(DBusError) in try Undo1Call.close(path, discard: discard) }
+        _ = try await bus.call(on: self) { path throws(DBusError) in try Undo1Call.close(path, discard: discard) }
+        state.withLock { $0.closed = true }
         bus.perform { [self] in $0.forget(self) }
     }
 
     /// The stack's properties, read now.
     public func state() async throws(UndoKitError) -> StackState {
-        let path = self.path
-        let reply = try await bus.call { () throws(DBusError) in try Undo1Call.properties(of: path) }
-        return StackState(StackProperties(reply.first?.stringDictionary ?? [:]))
+        let reply = try await bus.call(on: self) { path throws(DBusError) in try Undo1Call.properties(of: path) }
+        guard let values = reply.first?.stringDictionary else { throw Self.badReply("GetAll") }
+        return StackState(StackProperties(values))
+    }
+
+    /// Both sides of the history, next first: group ids, names, times and
+    /// sizes (never payloads).
+    public func history() async throws(UndoKitError) -> (undo: [HistoryItem], redo: [HistoryItem]) {
+        let reply = try await bus.call(on: self) { path throws(DBusError) in try Undo1Call.stack(path, .history) }
+        guard let sides = HistoryItem.sides(of: reply) else { throw Self.badReply("History") }
+        return sides
     }
 
     /// Registers again with changed options (a new title, declared windows,
-    /// a limit); options left nil keep their values.
+    /// a limit); options left nil keep their values. The document stays the
+    /// stack's own: another document is another stack (`register`).
     public func update(_ options: StackOptions) async throws(UndoKitError) {
-        state.withLock { $0.options = options }
+        let registration = pin(options)
         let appId = self.appId
-        let registration = options.registration
-        _ = try await bus.call { () throws(DBusError) in try Undo1Call.register(appId: appId, options: registration) }
+        _ = try await bus.call { _ throws(DBusError) in try Undo1Call.register(appId: appId, options: registration) }
     }
 
     /// Queues `update(options)` in order with every other call, without waiting.
     func updateLater(_ options: StackOptions) {
-        state.withLock { $0.options = options }
+        let registration = pin(options)
         let appId = self.appId
-        let registration = options.registration
-        bus.post({ () throws(DBusError) in try Undo1Call.register(appId: appId, options: registration) }) { _ in }
+        bus.post({ _ throws(DBusError) in try Undo1Call.register(appId: appId, options: registration) }) { _ in }
+    }
+
+    /// Keeps `options` (their document pinned to the stack's) for later
+    /// registrations, and returns them as `Register` takes them.
+    private func pin(_ options: StackOptions) -> RegistrationOptions {
+        state.withLock { state in
+            var options = options
+            options.document = state.options.document
+            state.options = options
+            return options.registration
+        }
     }
 
     private func simple(_ member: Undo1Call.StackMember) async throws(UndoKitError) {
-        let path = self.path
-        _ = try await bus.call { () throws(DBusError) in try Undo1Call.stack(path, member) }
+        _ = try await bus.call(on: self) { path throws(DBusError) in try Undo1Call.stack(path, member) }
+    }
+
+    private static func badReply(_ what: String) -> UndoKitError {
+        UndoKitError(name: UndoKitError.badReply.name, message: "undod answered \(what) in an unexpected shape.")
     }
 
     // MARK: undod restarting
 
     /// The new path each time the stack registers again after undod
-    /// restarted (the same path when undod kept it on disk).
+    /// restarted (the same path when undod kept it on disk). The stream ends
+    /// when the stack goes.
     public func reattachments() -> AsyncStream<String> {
         AsyncStream { continuation in
             let id = state.withLock { state -> Int in
@@ -212,24 +265,23 @@ public final class UndoStackClient: Sendable {
         }
     }
 
-    /// Registers again (undod restarted), adopting the stack it kept. The
-    /// state tag is left out: it described the document when the app first
-    /// registered, and the history since has moved it on.
-    func registerAgain() {
-        let appId = self.appId
-        let registration = state.withLock { state in
+    /// How the stack registers again: its options without the first state
+    /// tag, which described the document when the app first registered (the
+    /// history since has moved it on).
+    var reregistration: RegistrationOptions {
+        state.withLock { state in
             var registration = state.options.registration
             registration.stateTag = nil
             return registration
         }
-        bus.post({ () throws(DBusError) in try Undo1Call.register(appId: appId, options: registration) }) {
-            [weak self] result in
-            guard let self, case .success(let reply) = result, let path = reply.first?.string else { return }
-            let observers = state.withLock { state -> [AsyncStream<String>.Continuation] in
-                state.path = path
-                return Array(state.reattached.values)
-            }
-            for observer in observers { observer.yield(path) }
+    }
+
+    /// undod answered the registration again with `path`.
+    func reattached(at path: String) {
+        let observers = state.withLock { state -> [AsyncStream<String>.Continuation] in
+            state.path = path
+            return Array(state.reattached.values)
         }
+        for observer in observers { observer.yield(path) }
     }
 }

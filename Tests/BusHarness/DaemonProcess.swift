@@ -96,9 +96,7 @@ public final class DaemonProcess {
             stop()
             throw HarnessError("undod did not take its name: \(log)")
         }
-        uniqueOwner = try watcher.callAndWait(
-            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-            member: "GetNameOwner", arguments: [.string(Undo1.busName)]).first?.string ?? ""
+        uniqueOwner = try watcher.callAndWait(Undo1Call.nameOwner()).arguments.first?.string ?? ""
     }
 
     /// What undod wrote to stderr so far.

@@ -109,7 +109,7 @@ import UndoKit
         try await stack.push("Save", undo: bytes("u"), redo: bytes("r"))
         let error = await kitError { () async throws(UndoKitError) in try await stack.undo() }
         #expect(error == .clientFailed)
-        #expect(error?.message.contains("DiskFull") == true)
+        #expect(error?.message.contains("The apply handler threw DiskFull()") == true)
         let state = try await stack.state()
         #expect(state.undoDepth == 1 && state.redoDepth == 0)
     }
@@ -168,6 +168,60 @@ import UndoKit
             let mine = names.filter { $0.hasPrefix("t\(task) ") }
             #expect(mine == (0..<each).map { "t\(task) \($0)" }, "task \(task)'s pushes arrived in order")
         }
+    }
+
+    @Test func aStackKeepsItsClientAlive() async throws {
+        let f = try KitFixture()
+        let stack = try await f.client().register(appId: "org.example.Orphan")
+        stack.setApplyHandler { _ in }
+        try await stack.push("Kept", undo: bytes("u"), redo: bytes("r"))
+        #expect(try await stack.undo().name == "Kept")
+    }
+
+    @Test func aStackRegisteredTwiceByOneClientIsRefused() async throws {
+        let f = try KitFixture()
+        let client = try f.client()
+        let first = try await client.register(appId: "org.example.Twice")
+        #expect(await kitError { () async throws(UndoKitError) in
+            try await client.register(appId: "org.example.Twice")
+        } == .alreadyOwned)
+        // The refused second object did not close the first's stack.
+        try await first.push("Still mine", undo: bytes("u"), redo: bytes("r"))
+        // Dropped, a stack detaches: another client may adopt it.
+        let path = first.path
+        _ = consume first
+        #expect(f.waitUntilDetached(path))
+        let adopted = try await f.client().register(appId: "org.example.Twice")
+        #expect(adopted.path == path)
+        #expect(try await adopted.state().undoName == "Still mine")
+    }
+
+    @Test func closingSendsWhatWasQueuedFirst() async throws {
+        let f = try KitFixture()
+        let client = try f.client()
+        let stack = try await client.register(appId: "org.example.Flush", options: StackOptions(persist: false))
+        for index in 0..<50 { stack.pushLater("Push \(index)", actions: [UndoAction(undo: bytes("u"), redo: bytes("r"))]) }
+        client.close()
+        #expect(await kitError { () async throws(UndoKitError) in try await stack.state() } == .closed)
+        let reader = try f.client()
+        let history = try f.watcher.callAndWait(destination: "org.undod.Undo1", path: stack.path,
+                                                interface: "org.undod.Undo1.Stack", member: "History")
+        #expect((history.first?.elements ?? []).count == 50, "every push queued before close reached undod")
+        reader.close()
+    }
+
+    @Test func pushesQueuedWhileUndodRestartsGoToTheNewStack() async throws {
+        let f = try KitFixture()
+        let client = try f.client()
+        let stack = try await client.register(appId: "org.example.Requeued", options: StackOptions(persist: false))
+        let reattached = stack.reattachments()
+        try f.restart()
+        // Right away: the stack may still be registering again.
+        for index in 0..<20 { stack.pushLater("Push \(index)", actions: [UndoAction(undo: bytes("u"), redo: bytes("r"))]) }
+        var iterator = reattached.makeAsyncIterator()
+        #expect(await iterator.next() != nil)
+        let state = try await stack.state()
+        #expect(state.undoDepth == 20)
     }
 
     @Test func aCancelledCallIsNotSent() async throws {

@@ -40,6 +40,19 @@ final class KitFixture: @unchecked Sendable {
                                    stateDirectory: daemon.stateDirectory)
     }
 
+    /// Waits (at most 10 s) until the stack at `path` has no live owner,
+    /// reading its `Owner` property as a third party.
+    func waitUntilDetached(_ path: String) -> Bool {
+        for _ in 0..<500 {
+            let owner = try? watcher.callAndWait(destination: "org.undod.Undo1", path: path,
+                                                 interface: "org.freedesktop.DBus.Properties", member: "Get",
+                                                 arguments: [.string("org.undod.Undo1.Stack"), .string("Owner")])
+            if owner?.first?.variantValue?.string == "" { return true }
+            loop.run(until: { false }, timeoutMilliseconds: 20)
+        }
+        return false
+    }
+
     /// Stops undod for good (SIGKILL), waiting until its name has left.
     func stopDaemon() {
         daemon.crash(loop: loop, watcher: watcher)

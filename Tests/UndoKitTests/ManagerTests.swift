@@ -69,26 +69,104 @@ func next(_ kind: UndoManager.Change.Kind, in changes: AsyncStream<UndoManager.C
         #expect(shelf.items.isEmpty, "the redo registered the undo again")
     }
 
-    @MainActor @Test func nestedGroupsAreOneGroup() async throws {
+    @MainActor @Test func nestedGroupsJoinTheGroupOfTheTurn() async throws {
         let f = try KitFixture()
         let manager = try await UndoManager(client: try f.client(), appId: "org.example.Nested")
         let shelf = Shelf(manager)
+        let changes = manager.changes()
         manager.beginUndoGrouping()
         shelf.add("a")
         manager.beginUndoGrouping()
+        #expect(manager.groupingLevel == 2)
         shelf.add("b")
         manager.endUndoGrouping()
-        shelf.add("c")
-        manager.setActionName("Fill")
         manager.endUndoGrouping()
-        #expect(manager.undoActionName == "Fill")
+        manager.beginUndoGrouping()
+        shelf.add("c")
+        manager.endUndoGrouping()
+        manager.setActionName("Fill")
+        #expect(await next(.registered, in: changes) != nil)
+        // A later turn: a group of its own.
         shelf.add("d")
         manager.setActionName("One More")
+        #expect(await next(.registered, in: changes) != nil)
         try await manager.undo()
         #expect(shelf.items == ["a", "b", "c"])
+        #expect(manager.undoActionName == "Fill")
         try await manager.undo()
         #expect(shelf.items.isEmpty)
         #expect(try await manager.stack.state().redoDepth == 2)
+    }
+
+    @MainActor @Test func withoutGroupingByEventExplicitGroupsCloseAtTheirEnd() async throws {
+        let f = try KitFixture()
+        let manager = try await UndoManager(client: try f.client(), appId: "org.example.Explicit")
+        manager.groupsByEvent = false
+        let shelf = Shelf(manager)
+        manager.beginUndoGrouping()
+        shelf.add("a")
+        shelf.add("b")
+        manager.endUndoGrouping()
+        manager.setActionName("Pair")
+        shelf.add("c")
+        try await manager.undo()
+        #expect(shelf.items == ["a", "b"])
+        #expect(manager.undoActionName == "Pair")
+        try await manager.undo()
+        #expect(shelf.items.isEmpty)
+        // The name given right after the group closed reached undod too.
+        #expect(try await manager.stack.state().redoName == "Pair")
+    }
+
+    @MainActor @Test func disabledRegistrationRecordsNothing() async throws {
+        let f = try KitFixture()
+        let manager = try await UndoManager(client: try f.client(), appId: "org.example.Disabled")
+        let shelf = Shelf(manager)
+        manager.disableUndoRegistration()
+        shelf.add("loaded")
+        #expect(!manager.isUndoRegistrationEnabled && !manager.canUndo)
+        manager.enableUndoRegistration()
+        shelf.add("typed")
+        try await manager.undo()
+        #expect(shelf.items == ["loaded"])
+    }
+
+    @MainActor @Test func typingWhileAnUndoIsAppliedLosesNothing() async throws {
+        let f = try KitFixture()
+        let manager = try await UndoManager(client: try f.client(), appId: "org.example.Typing")
+        manager.groupsByEvent = false
+        let shelf = Shelf(manager)
+        shelf.add("a")
+        shelf.add("b")
+        // While the undo of "b" is applied (undod refuses pushes then), the
+        // user adds "c": its push is refused as Busy and sent again.
+        let other = try f.client()
+        let undo = Task { try await other.undoFocused() }
+        shelf.add("c")
+        _ = try await undo.value
+        let changes = manager.changes()
+        if try await manager.stack.state().undoDepth != 2 { _ = await next(.synchronized, in: changes) }
+        let names = try await manager.stack.history().undo.count
+        #expect(names == 2, "a and c are both in undod")
+        try await manager.undo()
+        #expect(!shelf.items.contains("c"))
+    }
+
+    @MainActor @Test func aStackAdoptedFromAnEarlierRunIsCleared() async throws {
+        let f = try KitFixture()
+        do {
+            let client = try f.client()
+            let first = try await UndoManager(client: client, appId: "org.example.Again")
+            let shelf = Shelf(first)
+            shelf.add("old")
+            try await first.undo()
+            try await first.redo()
+            client.close()
+        }
+        let second = try await UndoManager(client: try f.client(), appId: "org.example.Again")
+        #expect(!second.canUndo)
+        let state = try await second.stack.state()
+        #expect(state.undoDepth == 0 && state.redoDepth == 0, "groups whose closures are gone are not left to the global key")
     }
 
     @MainActor @Test func withoutGroupingByEventEachRegistrationIsAGroup() async throws {

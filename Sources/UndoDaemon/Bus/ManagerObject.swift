@@ -15,8 +15,8 @@ enum ManagerObject {
                                                       options: call.arguments[1].stringDictionary ?? [:])
                     service.deliver(.bookkeeping, send: { call.reply([.objectPath(record.path)]) }, fail: call.fail)
                 } catch {
-                    let subject = service.registry.stack(
-                        appId: appId, document: call.arguments[1].stringDictionary?["document"]?.string ?? "")
+                    let options = try? RegistrationOptions(decoding: call.arguments[1].stringDictionary ?? [:])
+                    let subject = service.registry.stack(appId: appId, document: options?.document ?? "")
                     call.fail(error.dbusError(stack: subject?.displayName ?? "the stack of “\(appId)”"))
                 }
             },
@@ -42,9 +42,9 @@ enum ManagerObject {
                 }
             },
         ], properties: [
-            "FocusedStack": { [unowned service] in .objectPath(service.focusedPath) },
-            "FocusStrategy": { [unowned service] in .string(service.focus.name) },
-            "Version": { [unowned service] in .string(service.version) },
+            ManagerProperties.focusedStackName: { [unowned service] in .objectPath(service.focusedPath) },
+            ManagerProperties.focusStrategyName: { [unowned service] in .string(service.focus.name) },
+            ManagerProperties.versionName: { [unowned service] in .string(service.version) },
         ])
     }
 

@@ -71,10 +71,9 @@ final class Applier {
         let timeout = service.config.applyTimeoutMilliseconds
         let message: Message
         do {
-            message = try Message.methodCall(
-                destination: record.owner, path: Undo1.clientPath, interface: Undo1.clientInterface,
-                member: "Apply", arguments: [.objectPath(record.path), .uint64(apply.group),
-                                             .string(apply.direction.wireName), .byteArrays(apply.payloads)])
+            message = try Undo1Call.applyInClient(record.owner, ApplyArguments(
+                stack: record.path, group: apply.group, direction: apply.direction == .undo ? .undo : .redo,
+                payloads: apply.payloads))
         } catch {
             _ = record.stack.abortInFlight()
             request.completion(.failure(.clientFailed(name: error.name, message: error.message)))
@@ -127,6 +126,6 @@ final class Applier {
     /// Errors that mean the owner is no longer there to answer.
     private static let ownerGone: Set<String> = [
         DBusError.Names.noReply, DBusError.Names.serviceUnknown, DBusError.Names.disconnected,
-        "org.freedesktop.DBus.Error.NameHasNoOwner",
+        DBusError.Names.nameHasNoOwner,
     ]
 }

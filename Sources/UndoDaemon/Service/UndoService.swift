@@ -36,7 +36,7 @@ public final class UndoService {
     lazy var triggers = TriggerHandler(service: self)
 
     private var applier: Applier?
-    private var announcedFocus = "/"
+    private var announcedFocus = ManagerProperties.noStack
     private var announcedStrategy = ""
     private var heldReplies: [HeldReply] = []
     /// Signals to send at the end of the turn, after the replies; those with
@@ -196,7 +196,7 @@ public final class UndoService {
     }
 
     /// The focused stack's path, or `/`.
-    public var focusedPath: String { focus.focusedStack(in: registry)?.path ?? "/" }
+    public var focusedPath: String { focus.focusedStack(in: registry)?.path ?? ManagerProperties.noStack }
 
     // MARK: Stack
 
@@ -227,8 +227,8 @@ public final class UndoService {
         changed(record, groups: [written] + (result.discarded + result.dropped).map { GroupChange(id: $0) })
         let path = record.path
         queueSignal(unlessTakenBack: record) { [objects] in
-            objects.emitSignal(path: path, interface: Undo1.stackInterface, member: "Pushed",
-                               arguments: [.uint64(result.group), .string(name), .bool(result.merged)])
+            objects.emitSignal(path: path, interface: Undo1.stackInterface, member: PushedSignal.member,
+                               arguments: PushedSignal(group: result.group, name: name, merged: result.merged).arguments)
         }
         return result
     }
@@ -330,9 +330,10 @@ public final class UndoService {
         changed(record, groups: ([outcome.group] + dropped).map { GroupChange(id: $0) })
         let path = record.path
         queueSignal { [objects] in
-            objects.emitSignal(path: path, interface: Undo1.stackInterface, member: "Applied",
-                               arguments: [.string(outcome.direction.wireName), .uint64(outcome.group),
-                                           .string(outcome.name)])
+            let signal = AppliedSignal(direction: outcome.direction == .undo ? .undo : .redo, group: outcome.group,
+                                       name: outcome.name)
+            objects.emitSignal(path: path, interface: Undo1.stackInterface, member: AppliedSignal.member,
+                               arguments: signal.arguments)
         }
     }
 
@@ -529,12 +530,12 @@ public final class UndoService {
         let path = focusedPath
         if path != announcedFocus {
             announcedFocus = path
-            changed["FocusedStack"] = .objectPath(path)
+            changed[ManagerProperties.focusedStackName] = .objectPath(path)
         }
         let strategy = focus.name
         if strategy != announcedStrategy {
             announcedStrategy = strategy
-            changed["FocusStrategy"] = .string(strategy)
+            changed[ManagerProperties.focusStrategyName] = .string(strategy)
         }
         guard !changed.isEmpty else { return }
         queueSignal { [objects] in

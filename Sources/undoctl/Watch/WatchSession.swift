@@ -63,8 +63,8 @@ final class WatchSession {
         let connection = client.connection
         let properties = Undo1.propertiesInterface
         let matches = [
-            SignalMatch(sender: owner, interface: Undo1.stackInterface, member: "Pushed"),
-            SignalMatch(sender: owner, interface: Undo1.stackInterface, member: "Applied"),
+            SignalMatch(sender: owner, interface: Undo1.stackInterface, member: PushedSignal.member),
+            SignalMatch(sender: owner, interface: Undo1.stackInterface, member: AppliedSignal.member),
             SignalMatch(sender: owner, path: Undo1.managerPath, interface: properties,
                         member: "PropertiesChanged", arg0: Undo1.managerInterface),
             SignalMatch(sender: owner, interface: properties, member: "PropertiesChanged",
@@ -103,14 +103,9 @@ final class WatchSession {
     /// reports the daemon, every stack it has (`added`) and its focus.
     private func resynchronise() {
         let connection = client.connection
-        guard let objects = try? Message.methodCall(
-                  destination: Undo1.busName, path: Undo1.managerPath,
-                  interface: Undo1.objectManagerInterface, member: "GetManagedObjects"),
-              let manager = try? Message.methodCall(
-                  destination: Undo1.busName, path: Undo1.managerPath,
-                  interface: Undo1.propertiesInterface, member: "GetAll",
-                  arguments: [.string(Undo1.managerInterface)])
-        else { return }
+        guard let objects = try? Undo1Call.managedObjects(), let manager = try? Undo1Call.properties(of: nil) else {
+            return
+        }
         var snapshot: [StackInfo]?
         connection.call(objects, timeoutMilliseconds: DaemonClient.callTimeoutMilliseconds) { result in
             snapshot = DaemonClient.stacks(inManagedObjects: (try? result.get())?.arguments.first)
@@ -154,19 +149,17 @@ final class WatchSession {
         let arguments = message.arguments
         let path = message.path ?? ""
         switch (message.interface, message.member) {
-        case (Undo1.stackInterface, "Pushed"):
-            guard arguments.count == 3, let group = arguments[0].uint64, let name = arguments[1].string,
-                  let merged = arguments[2].bool else { return }
-            emit(.pushed(group: group, name: name, merged: merged), at: path)
-        case (Undo1.stackInterface, "Applied"):
-            guard arguments.count == 3, let direction = arguments[0].string, let group = arguments[1].uint64,
-                  let name = arguments[2].string else { return }
-            emit(.applied(direction: direction, group: group, name: name), at: path)
+        case (Undo1.stackInterface, PushedSignal.member):
+            guard let signal = PushedSignal(arguments) else { return }
+            emit(.pushed(group: signal.group, name: signal.name, merged: signal.merged), at: path)
+        case (Undo1.stackInterface, AppliedSignal.member):
+            guard let signal = AppliedSignal(arguments) else { return }
+            emit(.applied(direction: signal.direction.rawValue, group: signal.group, name: signal.name), at: path)
         case (Undo1.propertiesInterface, "PropertiesChanged"):
             let changed = arguments.dropFirst().first?.stringDictionary ?? [:]
             if path == Undo1.managerPath {
-                guard let value = changed["FocusedStack"]?.string else { return }
-                let focus = value == "/" ? nil : value
+                guard let value = changed[ManagerProperties.focusedStackName]?.string else { return }
+                let focus = value == ManagerProperties.noStack ? nil : value
                 guard focus != focused else { return }
                 focused = focus
                 emit(.focus, at: focus)

@@ -1,3 +1,4 @@
+import DBus
 import Foundation
 
 /// Payloads as `Codable` values: an app describes each edit and its inverse
@@ -27,8 +28,7 @@ enum PayloadCoder {
         do {
             return Array(try JSONEncoder().encode(value))
         } catch {
-            throw UndoKitError(name: "org.freedesktop.DBus.Error.InvalidArgs",
-                               message: "The payload could not be encoded: \(error).")
+            throw UndoKitError(name: DBusError.Names.invalidArgs, message: "The payload could not be encoded: \(error).")
         }
     }
 
