@@ -349,25 +349,18 @@ public final class UndoManager {
 
     /// Undoes the last group (closing any open group first, explicit ones
     /// included): undod calls back with its token, and its closures run here.
-    public func undo() async throws(UndoKitError) {
-        await sendAllNow()
-        ownApplies += 1
-        defer { ownApplies -= 1 }
-        do {
-            _ = try await stack.undo()
-        } catch {
-            await synchronize()
-            throw error
-        }
-    }
+    public func undo() async throws(UndoKitError) { try await ask(.undo) }
 
     /// Redoes the last undone group.
-    public func redo() async throws(UndoKitError) {
+    public func redo() async throws(UndoKitError) { try await ask(.redo) }
+
+    /// Asks undod to undo or redo, once every group closed here is there.
+    private func ask(_ direction: UndoDirection) async throws(UndoKitError) {
         await sendAllNow()
         ownApplies += 1
         defer { ownApplies -= 1 }
         do {
-            _ = try await stack.redo()
+            _ = direction == .undo ? try await stack.undo() : try await stack.redo()
         } catch {
             await synchronize()
             throw error
