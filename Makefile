@@ -44,6 +44,7 @@ coverage: deps
 bench: deps
 	$(SWIFT) build -c release --product undod
 	$(SWIFT) build -c release --product undod-bench
+	$(SWIFT) build -c release --product undoctl
 	"$(BIN)/undod-bench" --undod "$(BIN)/undod" $(BENCH_ARGS)
 
 install: release

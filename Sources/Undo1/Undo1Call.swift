@@ -15,6 +15,11 @@ public enum Undo1Call {
         try manager(direction == .undo ? "UndoFocused" : "RedoFocused", [], destination)
     }
 
+    /// `Manager.Subscribe` or `Unsubscribe`: the stacks' signals, or no more of them.
+    public static func subscribe(_ on: Bool = true, destination: String = Undo1.busName) throws(DBusError) -> Message {
+        try manager(on ? "Subscribe" : "Unsubscribe", [], destination)
+    }
+
     /// `Manager.SetFocus(stack)`.
     public static func setFocus(_ stack: StackPath) throws(DBusError) -> Message {
         try manager("SetFocus", [.objectPath(stack.path)], Undo1.busName)

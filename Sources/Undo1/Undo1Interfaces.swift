@@ -21,6 +21,9 @@ public enum Undo1Interfaces {
                               doc: "Pins focus to a stack until an owner's Activate, Register or push moves it."),
             Interface.declare("Forget", inputs: [A("stack", "o")],
                               doc: "Deletes a stack that has no live owner, with its history, from memory and disk."),
+            Interface.declare("Subscribe",
+                              doc: "Asks for the stacks' signals (Pushed, Applied, PropertiesChanged), sent only while someone is subscribed; leaving the bus ends it."),
+            Interface.declare("Unsubscribe", doc: "Ends the caller's subscription; nothing happens if it had none."),
         ],
         properties: [
             Interface.declare(property: "FocusedStack", "o", doc: "The focused stack, or / when none."),

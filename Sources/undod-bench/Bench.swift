@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import DBus
+import Foundation
 import Undo1
 
 /// One run of the benchmark: a private bus, the loop, a connection that
@@ -204,12 +205,80 @@ final class Bench {
             }
             progress("row \(rows[index].number) done in \(Report.format(Clock.seconds(since: start), digits: 1)) s")
         }
+        measureWithASubscriber(&rows, setup, processes: processes)
         do {
             try setup.undod.stop()
         } catch {
             progress("warning: \(error.description)")
         }
         return rows
+    }
+
+    /// Rows 1–3 again with one subscriber on the bus (`undoctl watch`, which
+    /// subscribes to the stacks' signals): reported next to each figure, so
+    /// that the cost of watching surprises nobody. The targets are for the
+    /// figures without one.
+    private func measureWithASubscriber(_ rows: inout [Row], _ setup: Setup, processes: [pid_t]) {
+        let indices = rows.indices.filter { (1...3).contains(rows[$0].number) && rows[$0].summary != nil }
+        guard !indices.isEmpty else { return }
+        let start = Clock.now()
+        let watcher: ChildProcess
+        do {
+            try checkBudget("rows 1-3 with a subscriber")
+            watcher = try startSubscriber(setup)
+        } catch {
+            for index in indices { rows[index].detail += "\n   with a subscriber: not measured (\(error.description))" }
+            return
+        }
+        defer { watcher.kill() }
+        for index in indices {
+            var again = rows[index]
+            let cpu = again.number == 2 ? nil : pinnedCPU
+            CPUPin.set(processes + [watcher.pid], cpu: cpu)
+            do {
+                try checkBudget("row \(again.number) with a subscriber")
+                switch again.number {
+                case 1: try measureLatency(&again, setup)
+                case 2: try measureThroughput(&again, setup)
+                default: try measureTrigger(&again, setup)
+                }
+                guard let summary = again.summary else { continue }
+                let figure = Report.format(summary.median, digits: again.digits) + " " + again.unit
+                rows[index].detail += "\n   with one subscriber on the bus (undoctl watch): \(figure) "
+                    + "(min \(Report.format(summary.min, digits: again.digits)), "
+                    + "max \(Report.format(summary.max, digits: again.digits)))"
+                rows[index].values.append(("with_subscriber", summary.median))
+            } catch {
+                rows[index].detail += "\n   with a subscriber: \(error.description)"
+            }
+        }
+        CPUPin.set(processes + [watcher.pid], cpu: nil)
+        progress("rows 1-3 with a subscriber done in \(Report.format(Clock.seconds(since: start), digits: 1)) s")
+    }
+
+    /// Starts `undoctl watch` (next to undod) on the bus and waits until
+    /// undod announces a push to it: it has subscribed.
+    private func startSubscriber(_ setup: Setup) throws(BenchError) -> ChildProcess {
+        let undoctl = URL(fileURLWithPath: options.undodPath).deletingLastPathComponent().appendingPathComponent("undoctl").path
+        let watch = try ChildProcess(path: undoctl, arguments: ["--address", bus.address, "watch"], name: "undoctl watch")
+        var seen = false
+        let subscription = setup.trigger.subscribe(SignalMatch(sender: setup.undod.uniqueName,
+                                                               interface: Undo1.stackInterface,
+                                                               member: PushedSignal.member)) { _ in seen = true }
+        defer { setup.trigger.unsubscribe(subscription) }
+        _ = try CallRunner.once(setup.trigger, try Calls.pingBus(), what: "a Ping of the bus")
+        for _ in 0..<100 where !seen {
+            _ = try CallRunner.once(setup.app.connection,
+                                    try Calls.push(stack: setup.memoryStack, name: "Probe", undo: [1], redo: [2]),
+                                    what: "a probe push", child: setup.undod.process)
+            try? setup.trigger.loop.wait(for: "undoctl watch to subscribe", timeoutMilliseconds: 100,
+                                         child: setup.undod.process) { seen }
+        }
+        guard seen else {
+            watch.kill()
+            throw BenchError("undoctl watch did not subscribe within 10 s.")
+        }
+        return watch
     }
 
     private func makeSetup() throws(BenchError) -> Setup {

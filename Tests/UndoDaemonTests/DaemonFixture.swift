@@ -68,14 +68,16 @@ final class DaemonFixture {
         loop.run(until: condition, timeoutMilliseconds: timeout)
     }
 
-    /// Records every signal undod emits, in order, from now on.
-    func recordSignals() throws -> SignalLog {
+    /// Records every signal undod emits, in order, from now on; with
+    /// `subscribe`, first asks undod for the stacks' signals (`Subscribe`).
+    func recordSignals(subscribe: Bool = true) throws -> SignalLog {
         let log = SignalLog()
         watcher.subscribe(SignalMatch(sender: nil, path: nil, interface: nil, member: nil)) { message in
             guard message.sender != "org.freedesktop.DBus" else { return }
             log.entries.append((message.path ?? "", message.interface ?? "", message.member ?? "", message.arguments))
         }
         try ping()
+        if subscribe { _ = try manager("Subscribe") }
         return log
     }
 

@@ -110,6 +110,9 @@ final class CtlFixture {
         defer { watcher.unsubscribe(subscription) }
         _ = try watcher.callAndWait(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                     interface: "org.freedesktop.DBus.Peer", member: "Ping")
+        // undod announces a stack's changes only to subscribers.
+        _ = try watcher.callAndWait(destination: "org.undod.Undo1", path: "/org/undod/Undo1",
+                                    interface: "org.undod.Undo1.Manager", member: "Subscribe")
         app.quit()
         #expect(wait { detached }, "undod announced \(path) detached")
     }

@@ -31,6 +31,14 @@ enum ManagerObject {
                     call.fail(error.dbusError(stack: service.registry.stack(atPath: path)?.displayName))
                 }
             },
+            "Subscribe": { [unowned service] (call: MethodCall) in
+                service.subscribe(caller: call.sender)
+                call.reply()
+            },
+            "Unsubscribe": { [unowned service] (call: MethodCall) in
+                service.unsubscribe(caller: call.sender)
+                call.reply()
+            },
             "Forget": { [unowned service] (call: MethodCall) in
                 let path = call.arguments[0].string ?? ""
                 let subject = service.registry.stack(atPath: path)?.displayName

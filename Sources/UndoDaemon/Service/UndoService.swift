@@ -38,6 +38,8 @@ public final class UndoService {
     private var applier: Applier?
     private var announcedFocus = ManagerProperties.noStack
     private var announcedStrategy = ""
+    /// The connections subscribed to the stacks' signals (`Subscribe`).
+    private var subscribers: Set<String> = []
     private var heldReplies: [HeldReply] = []
     /// Signals to send at the end of the turn, after the replies; those with
     /// a stack number announce a change that a failed commit may take back.
@@ -89,9 +91,13 @@ public final class UndoService {
             log.notice("restored \(stacks.count) stacks from the history store, detached until their apps return.")
         }
         connection.onNameOwnerChanged { [unowned self] name, _, newOwner in
-            if newOwner.isEmpty, name.hasPrefix(":") { self.ownerLeft(name) }
+            guard newOwner.isEmpty, name.hasPrefix(":") else { return }
+            self.subscribers.remove(name)
+            self.ownerLeft(name)
         }
         _ = loop.addTurnEndHook { [unowned self] in self.endTurn() }
+        // Made now: the notifier starts following the notification server.
+        _ = triggers
         announcedStrategy = focus.name
         focus.onChange = { [unowned self] in self.announceFocus() }
         scheduleExpiry()
@@ -179,6 +185,25 @@ public final class UndoService {
         }
     }
 
+    /// `Subscribe`: `caller` gets the stacks' signals from now on (once,
+    /// however often it asks). The first subscriber makes every stack's
+    /// present properties the baseline of its next PropertiesChanged.
+    public func subscribe(caller: String) {
+        if subscribers.isEmpty {
+            for record in registry.all where objects.isExported(record.path) { record.announced = record.properties }
+        }
+        subscribers.insert(caller)
+    }
+
+    /// `Unsubscribe`: ends `caller`'s subscription, if it had one.
+    public func unsubscribe(caller: String) {
+        subscribers.remove(caller)
+    }
+
+    /// Whether anyone gets the stacks' signals: without a subscriber, no
+    /// stack signal is built at all (the manager's are always sent).
+    var announcesStacks: Bool { !subscribers.isEmpty }
+
     /// `SetFocus`.
     public func setFocus(path: String) throws(ServiceError) {
         guard let record = registry.stack(atPath: path) else { throw .unknownStack(path) }
@@ -225,6 +250,7 @@ public final class UndoService {
         enforceBudget(protecting: record)
         let written = GroupChange(id: result.group, actionsChanged: true)
         changed(record, groups: [written] + (result.discarded + result.dropped).map { GroupChange(id: $0) })
+        guard announcesStacks else { return result }
         let path = record.path
         queueSignal(unlessTakenBack: record) { [objects] in
             objects.emitSignal(path: path, interface: Undo1.stackInterface, member: PushedSignal.member,
@@ -328,6 +354,7 @@ public final class UndoService {
     func applied(_ record: StackRecord, _ outcome: ApplyOutcome, dropped: [UInt64]) {
         appliedThisTurn.insert(record.number)
         changed(record, groups: ([outcome.group] + dropped).map { GroupChange(id: $0) })
+        guard announcesStacks else { return }
         let path = record.path
         queueSignal { [objects] in
             let signal = AppliedSignal(direction: outcome.direction == .undo ? .undo : .redo, group: outcome.group,
@@ -509,8 +536,9 @@ public final class UndoService {
     }
 
     /// Queues PropertiesChanged for what differs from the last announcement;
-    /// it leaves after this turn's replies.
+    /// it leaves after this turn's replies. Nothing while nobody subscribes.
     private func announce(_ record: StackRecord) {
+        guard announcesStacks else { return }
         guard objects.isExported(record.path) else { return }
         let now = record.properties
         let changed = now.changes(since: record.announced)

@@ -4,8 +4,10 @@ import DBus
 /// `org.freedesktop.Notifications`: one notification, replaced in place
 /// (`replaces_id`) rather than piled up, whose buttons carry an `Offer` (what
 /// pressing them does, decided by `TriggerHandler`). Every call out is
-/// asynchronous: with no notification server on the bus nothing is shown,
-/// nothing fails and nothing waits. Confined to the loop.
+/// asynchronous. Notifications are sent only where a notification server
+/// owns the name (followed by NameOwnerChanged) or the bus can start one:
+/// elsewhere nothing is built, nothing is sent, nothing waits. Confined to
+/// the loop.
 final class FeedbackNotifier<Offer> {
     /// A button: the action key the server reports, and its label.
     struct Button {
@@ -56,16 +58,41 @@ final class FeedbackNotifier<Offer> {
     private var queued: Note?
     private var subscribed = false
     private var reportedAbsence = false
+    /// Whether a notification server owns the name now.
+    private var serverRuns = false
+    /// Whether the bus would start one (a service file names it).
+    private var activatable = false
 
-    /// A notifier that calls out on `connection`.
+    /// A notifier that calls out on `connection`, following whether a
+    /// notification server is there.
     init(connection: Connection, log: Log) {
         self.connection = connection
         self.log = log
+        connection.subscribe(.nameOwnerChanged(name: Self.serverName)) { [weak self] message in
+            self?.serverRuns = !(message.arguments.last?.string ?? "").isEmpty
+        }
+        ask("GetNameOwner", [.string(Self.serverName)]) { [weak self] reply in
+            if reply.first?.string?.isEmpty == false { self?.serverRuns = true }
+        }
+        ask("ListActivatableNames", []) { [weak self] reply in
+            self?.activatable = reply.first?.elements?.contains(.string(Self.serverName)) ?? false
+        }
     }
 
+    /// Whether a notification can be shown at all.
+    var isAvailable: Bool { serverRuns || activatable }
+
     /// Shows `note` in place of the notification shown last. While an
-    /// earlier one is still being sent, only the newest waits.
+    /// earlier one is still being sent, only the newest waits. Where no
+    /// notification server is, nothing is sent (an offer is undelivered).
     func show(_ note: Note) {
+        guard isAvailable else {
+            if let offer = note.offer {
+                onUndelivered?(offer, DBusError(name: DBusError.Names.serviceUnknown,
+                                                message: "No notification server is on the bus."))
+            }
+            return
+        }
         subscribe()
         if sending {
             queued = note
@@ -112,6 +139,16 @@ final class FeedbackNotifier<Offer> {
                 self.queued = nil
                 self.send(next)
             }
+        }
+    }
+
+    /// Asks the bus itself, ignoring failures.
+    private func ask(_ member: String, _ arguments: [DBusValue], then handler: @escaping ([DBusValue]) -> Void) {
+        guard let message = try? Message.methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                                    interface: "org.freedesktop.DBus", member: member,
+                                                    arguments: arguments) else { return }
+        connection.call(message, timeoutMilliseconds: 5_000) { answer in
+            if case .success(let reply) = answer { handler(reply.arguments) }
         }
     }
 

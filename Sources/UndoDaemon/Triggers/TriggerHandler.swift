@@ -84,18 +84,21 @@ final class TriggerHandler {
 
     private func ask(about group: ExpectedGroup, on record: StackRecord, source: String) {
         log.notice("\(source): asking before undoing “\(group.name)” in \(record.title).")
-        show(.init(
-            summary: "Undo \(group.name) in \(record.title)?",
-            body: Self.markup("Undo (or a click here) reverts it; Cancel, or letting this go, leaves it as it is."),
-            buttons: [.init(key: "undo", label: "Undo"), .init(key: "cancel", label: "Cancel")],
-            urgency: 1, offer: .confirm(stack: record.number, group: group)))
+        endQuestion()
         let timer = service.loop.schedule(afterMilliseconds: Self.confirmMilliseconds) { [weak self] in
             guard let self, self.question?.group == group.id else { return }
             self.question = nil
             self.notifier.withdraw()
             self.log.notice("No answer to “Undo \(group.name)?” in time: nothing was undone.")
         }
+        // The question stands before it is shown: a notification that cannot
+        // be shown ends it at once.
         question = (group.id, timer)
+        notifier.show(.init(
+            summary: "Undo \(group.name) in \(record.title)?",
+            body: Self.markup("Undo (or a click here) reverts it; Cancel, or letting this go, leaves it as it is."),
+            buttons: [.init(key: "undo", label: "Undo"), .init(key: "cancel", label: "Cancel")],
+            urgency: 1, offer: .confirm(stack: record.number, group: group)))
     }
 
     private func pressed(_ key: String, on offer: Offer) {

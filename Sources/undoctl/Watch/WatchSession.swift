@@ -77,6 +77,10 @@ final class WatchSession {
         subscriptions = matches.map { match in
             connection.subscribe(match) { [unowned self] message in self.received(message) }
         }
+        // undod sends the stacks' signals only while someone subscribes.
+        if let subscribe = try? Undo1Call.subscribe(destination: owner) {
+            connection.call(subscribe, timeoutMilliseconds: DaemonClient.callTimeoutMilliseconds) { _ in }
+        }
     }
 
     /// undod's name changed owner: it stopped, or (re)started.
