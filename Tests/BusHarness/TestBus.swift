@@ -12,7 +12,9 @@ public final class TestBus: @unchecked Sendable {
     private let process: Process
 
     /// Starts a bus and waits (at most 10 s) until it prints its address.
-    public init() throws {
+    /// With `services`, the bus starts services on demand from the
+    /// `.service` files in that directory (and from nowhere else).
+    public init(services: URL? = nil) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("undod-test-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -23,7 +25,7 @@ public final class TestBus: @unchecked Sendable {
             <busconfig>
               <type>session</type>
               <listen>unix:dir=\(directory.path)</listen>
-              <auth>EXTERNAL</auth>
+              <auth>EXTERNAL</auth>\(services.map { "\n  <servicedir>\($0.path)</servicedir>" } ?? "")
               <!-- A session bus's limits, as Debian's session.conf sets them. -->
               <limit name="max_incoming_bytes">1000000000</limit>
               <limit name="max_outgoing_bytes">1000000000</limit>
@@ -39,8 +41,18 @@ public final class TestBus: @unchecked Sendable {
             """.write(to: config, atomically: true, encoding: .utf8)
         let output = Pipe()
         process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        process.arguments = ["--config-file=\(config.path)", "--nofork", "--print-address=1"]
+        let arguments = ["/usr/bin/dbus-daemon", "--config-file=\(config.path)", "--nofork", "--print-address=1"]
+        if services == nil {
+            process.executableURL = URL(fileURLWithPath: arguments[0])
+            process.arguments = Array(arguments.dropFirst())
+        } else {
+            // Children inherit the test runner's blocked signals; a bus that
+            // starts services must see SIGCHLD to learn that one exited, so
+            // it runs with none blocked, as a login session's bus does.
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            process.arguments = ["-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
+                                 + "os.execv(sys.argv[1], sys.argv[1:])"] + arguments
+        }
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -16,8 +16,8 @@ final class DaemonFixture {
     let environment: [String: String]
 
     init(config: String = "", extraArguments: [String] = [], wrapper: [String] = [],
-         environment: [String: String] = [:]) throws {
-        bus = try TestBus()
+         environment: [String: String] = [:], services: URL? = nil) throws {
+        bus = try TestBus(services: services)
         watcher = try Connection(address: bus.address, loop: loop)
         self.environment = environment
         daemon = try DaemonProcess(bus: bus, loop: loop, watcher: watcher, config: config,

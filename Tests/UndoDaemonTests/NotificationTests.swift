@@ -180,3 +180,29 @@ import Testing
         #expect(f.logCount("no notification shown") <= 1)
     }
 }
+
+/// A notification server the bus would start on demand but cannot: tried
+/// once, not on every undo (each try would spawn a process).
+@Suite struct UnstartableNotificationServerTests {
+    @Test func aServerTheBusCannotStartIsTriedOnce() throws {
+        let services = FileManager.default.temporaryDirectory
+            .appendingPathComponent("undod-services-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: services) }
+        try "[D-BUS Service]\nName=org.freedesktop.Notifications\nExec=/bin/false\n"
+            .write(to: services.appendingPathComponent("org.freedesktop.Notifications.service"),
+                   atomically: true, encoding: .utf8)
+        let f = try DaemonFixture(services: services)
+        let notes = try f.app("org.example.Notes", pushing: ["Edit 1", "Edit 2", "Edit 3"])
+        #expect(try f.manager("UndoFocused").first?.string == notes.stack)
+        #expect(f.wait { f.daemon.log.contains("The bus could not start a notification server") }, "\(f.daemon.log)")
+
+        #expect(try f.manager("UndoFocused").first?.string == notes.stack)
+        #expect(try f.manager("UndoFocused").first?.string == notes.stack)
+        // Logged after both undos: every line before it has been read.
+        _ = try f.app("org.example.Sentinel")
+        #expect(f.wait { f.daemon.log.contains("for org.example.Sentinel.") })
+        #expect(f.daemon.log.components(separatedBy: "asking the notification server").count - 1 == 1)
+        #expect(f.daemon.log.components(separatedBy: "could not start a notification server").count - 1 == 1)
+    }
+}

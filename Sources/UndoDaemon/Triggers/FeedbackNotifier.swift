@@ -60,7 +60,8 @@ final class FeedbackNotifier<Offer> {
     private var reportedAbsence = false
     /// Whether a notification server owns the name now.
     private var serverRuns = false
-    /// Whether the bus would start one (a service file names it).
+    /// Whether the bus would start one (a service file names it), until
+    /// it fails to.
     private var activatable = false
 
     /// A notifier that calls out on `connection`, following whether a
@@ -114,6 +115,7 @@ final class FeedbackNotifier<Offer> {
         if let first = note.buttons.first { actions += ["default", first.label] }
         for button in note.buttons { actions += [button.key, button.label] }
         let hints: [String: DBusValue] = ["urgency": .byte(note.urgency), "transient": .bool(true)]
+        log.debug("asking the notification server to show “\(note.summary)”.")
         call("Notify", [.string("undod"), .uint32(current?.id ?? 0), .string(note.icon), .string(note.summary),
                         .string(note.body), .strings(actions), .vardict(hints), .int32(note.timeoutMilliseconds)]) {
             [weak self] answer in
@@ -129,6 +131,14 @@ final class FeedbackNotifier<Offer> {
                 self.reportedAbsence = false
             case .failure(let error):
                 self.current = nil
+                // A server the bus could not start stays unstarted: no
+                // further attempts (each would spawn one) until one appears.
+                if !self.serverRuns, self.activatable, error.name == DBusError.Names.serviceUnknown
+                    || error.name.hasPrefix("org.freedesktop.DBus.Error.Spawn.") {
+                    self.activatable = false
+                    self.log.notice("The bus could not start a notification server (\(error.message)); "
+                        + "no notifications until one runs.")
+                }
                 if !self.reportedAbsence {
                     self.reportedAbsence = true
                     self.log.debug("no notification shown (\(error.name): \(error.message)).")

@@ -161,6 +161,11 @@ final class TriggerHandler {
             }
         }
         guard config.notifyEnabled else { return }
+        guard notifier.isAvailable else {
+            // What `show` would do, without making a note nobody sees.
+            endQuestion()
+            return
+        }
         switch result {
         case .success(let outcome):
             guard let record else { return }
