@@ -2,11 +2,19 @@ internal import CDBus
 
 /// A connection to a message bus, driven by an `EventLoop`.
 ///
-/// Confined to the loop's thread. Calls out never block the loop: each is a
-/// pending call with a timeout whose reply handler runs on the loop. Incoming
-/// method calls go to the connection's `ObjectServer`, incoming signals to the
-/// subscriptions that match them; both run after libdbus has returned, never
-/// inside its callbacks.
+/// Confined to the loop's thread. Calls out never block the loop: each waits
+/// in `awaiting`, by its serial, with a timer of its own, and its reply
+/// handler runs on the loop. Incoming method calls go to the connection's
+/// `ObjectServer`, incoming signals to the subscriptions that match them,
+/// replies to the calls that await them; all run after libdbus has returned,
+/// never inside its callbacks.
+///
+/// The connection numbers every message it sends itself (libdbus would only
+/// number those without a serial, and a message written by `WireEncoder`
+/// has one), so that the serials of calls awaiting replies never repeat.
+/// It does not use libdbus's pending calls: each one costs a preallocated
+/// timeout error message and a libdbus timeout (about 27 k instructions),
+/// where a reply found by its serial in the filter costs a lookup.
 public final class Connection {
     /// The loop that drives this connection.
     public let loop: EventLoop
@@ -26,6 +34,12 @@ public final class Connection {
     private var timeoutTokens: [OpaquePointer: EventLoop.Token] = [:]
     private var workToken: EventLoop.Token?
     private var subscriptions: [Int: (match: SignalMatch, handler: (Message) -> Void)] = [:]
+    /// The calls sent and not answered yet, by serial.
+    private var awaiting: [UInt32: AwaitedReply] = [:]
+    /// The serial of the next message sent. It starts far from libdbus's
+    /// own count (used only for `Hello` and its automatic replies to
+    /// `Peer` calls), so the two never meet in practice; 0 is skipped.
+    private var nextSerial: UInt32 = 1 << 31
     private var nextSubscription = 1
     private var closed = false
 
@@ -81,32 +95,62 @@ public final class Connection {
     /// Sends `message` without waiting for anything.
     public func send(_ message: Message) {
         guard isConnected else { return }
+        number(message)
         _ = dbus_connection_send(raw, message.raw, nil)
     }
 
     /// Sends a method call and calls `handler` on the loop with the reply, an
     /// error reply, or a local error (timeout: `NoReply`; lost bus:
-    /// `Disconnected`). Never blocks.
+    /// `Disconnected`). Never blocks. A timeout under 0 means libdbus's
+    /// default, 25 s.
     public func call(_ message: Message, timeoutMilliseconds: Int,
                      reply handler: @escaping (Result<Message, DBusError>) -> Void) {
-        let box = ReplyBox(loop: loop, handler: handler)
-        var pending: OpaquePointer? = nil
-        guard isConnected,
-              dbus_connection_send_with_reply(raw, message.raw, &pending, Int32(clamping: timeoutMilliseconds)) != 0,
-              let pending
-        else {
-            box.fail(DBusError(name: DBusError.Names.disconnected, message: "The connection to the bus is closed."))
+        guard isConnected else {
+            loop.soon { handler(.failure(Self.closedError)) }
             return
         }
-        let data = Unmanaged.passRetained(box).toOpaque()
-        if dbus_pending_call_set_notify(pending, replyArrived, data, releaseReplyBox) == 0 {
-            Unmanaged<ReplyBox>.fromOpaque(data).release()
-            box.fail(.failed("Out of memory while waiting for a D-Bus reply."))
-        } else if dbus_pending_call_get_completed(pending) != 0 {
-            // The reply came before the notify was set: it will not be called.
-            box.complete(from: pending)
+        let serial = number(message)
+        guard dbus_connection_send(raw, message.raw, nil) != 0 else {
+            loop.soon { handler(.failure(.failed("Out of memory while sending a D-Bus call."))) }
+            return
         }
-        dbus_pending_call_unref(pending)
+        let milliseconds = timeoutMilliseconds < 0 ? 25_000 : timeoutMilliseconds
+        let timer = loop.schedule(afterMilliseconds: milliseconds) { [unowned self] in
+            guard let awaited = self.awaiting.removeValue(forKey: serial) else { return }
+            awaited.handler(.failure(DBusError(name: DBusError.Names.noReply,
+                                               message: "No reply came within \(milliseconds) ms.")))
+        }
+        // A serial still awaited after 2³¹ messages more is not coming back.
+        if let stale = awaiting.updateValue(AwaitedReply(handler: handler, timer: timer), forKey: serial) {
+            loop.remove(stale.timer)
+        }
+    }
+
+    /// Gives `message` the next serial unless it has one from this
+    /// connection already; returns its serial.
+    @discardableResult
+    private func number(_ message: Message) -> UInt32 {
+        if !message.isNumbered {
+            message.isNumbered = true
+            dbus_message_set_serial(message.raw, nextSerial)
+            nextSerial = nextSerial == .max ? 1 << 31 : nextSerial + 1
+        }
+        return dbus_message_get_serial(message.raw)
+    }
+
+    /// What a call on a closed connection gets.
+    private static let closedError = DBusError(name: DBusError.Names.disconnected,
+                                               message: "The connection to the bus is closed.")
+
+    /// Fails every call still awaiting a reply (the connection closed).
+    private func failAwaiting() {
+        let all = awaiting.values
+        awaiting.removeAll()
+        for awaited in all {
+            loop.remove(awaited.timer)
+            let handler = awaited.handler
+            loop.soon { handler(.failure(Self.closedError)) }
+        }
     }
 
     /// Sends a method call and runs the loop until its reply comes. For
@@ -211,6 +255,7 @@ public final class Connection {
         knownTimeouts.removeAll()
         dbus_connection_close(raw)
         dbus_connection_unref(raw)
+        failAwaiting()
     }
 
     /// Dispatches up to a batch of queued messages; returns whether more wait.
@@ -287,6 +332,7 @@ public final class Connection {
         case .signal:
             if message.interface == "org.freedesktop.DBus.Local", message.member == "Disconnected" {
                 isConnected = false
+                failAwaiting()
                 loop.soon { [weak self] in self?.onDisconnect?() }
                 return true
             }
@@ -299,6 +345,13 @@ public final class Connection {
         case .methodCall:
             guard let handler = methodCallHandler else { return false }
             loop.soon { handler(message) }
+            return true
+        case .methodReturn, .error:
+            guard let awaited = awaiting.removeValue(forKey: dbus_message_get_reply_serial(raw)) else { return false }
+            loop.remove(awaited.timer)
+            let handler = awaited.handler
+            let result: Result<Message, DBusError> = message.error.map { .failure($0) } ?? .success(message)
+            loop.soon { handler(result) }
             return true
         default:
             return false
@@ -343,44 +396,8 @@ private let filterMessage: @convention(c) (OpaquePointer?, OpaquePointer?, Unsaf
     guard let message, let connection = connection(data) else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
     return connection.filter(message) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
 }
-private let replyArrived: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { pending, data in
-    guard let pending, let data else { return }
-    Unmanaged<ReplyBox>.fromOpaque(data).takeUnretainedValue().complete(from: pending)
-}
-private let releaseReplyBox: @convention(c) (UnsafeMutableRawPointer?) -> Void = { data in
-    guard let data else { return }
-    Unmanaged<ReplyBox>.fromOpaque(data).release()
-}
-
-/// What waits for one reply: the handler and the loop to run it on. It holds
-/// no reference to the pending call or the connection, so an unanswered call
-/// never keeps either alive.
-private final class ReplyBox {
-    let loop: EventLoop
-    var handler: ((Result<Message, DBusError>) -> Void)?
-
-    init(loop: EventLoop, handler: @escaping (Result<Message, DBusError>) -> Void) {
-        self.loop = loop
-        self.handler = handler
-    }
-
-    /// Takes the reply out of `pending` and hands it to the loop.
-    func complete(from pending: OpaquePointer) {
-        guard let raw = dbus_pending_call_steal_reply(pending) else {
-            fail(.failed("The D-Bus call ended without a reply."))
-            return
-        }
-        let reply = Message(owning: raw)
-        if let error = reply.error { fail(error) } else { deliver(.success(reply)) }
-    }
-
-    func fail(_ error: DBusError) {
-        deliver(.failure(error))
-    }
-
-    private func deliver(_ result: Result<Message, DBusError>) {
-        guard let handler else { return }
-        self.handler = nil
-        loop.soon { handler(result) }
-    }
+/// A call waiting for its reply: who gets it, and the timer that gives up.
+private struct AwaitedReply {
+    let handler: (Result<Message, DBusError>) -> Void
+    let timer: EventLoop.Token
 }

@@ -211,7 +211,7 @@ public final class EventLoop: @unchecked Sendable {
         let busy = !tasks.isEmpty || workHooks.values.contains { $0() }
         if busy {
             wait = 0
-        } else if let next = timers.values.map(\.deadline).min() {
+        } else if let next = timers.values.lazy.map(\.deadline).min() {
             let untilNext = Int(max(0, (next - Self.now() + 999_999) / 1_000_000))
             wait = wait < 0 ? untilNext : min(wait, untilNext)
         }
@@ -254,7 +254,9 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     private func fireTimers() {
+        guard !timers.isEmpty else { return }
         let now = Self.now()
+        guard timers.values.contains(where: { $0.deadline <= now }) else { return }
         let due = timers.filter { $0.value.deadline <= now }.sorted { $0.value.deadline < $1.value.deadline }
         for (id, timer) in due where timers[id] != nil {
             timers[id] = nil

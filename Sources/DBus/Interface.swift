@@ -43,7 +43,7 @@ public struct Interface {
         /// The member name.
         public var name: String
         /// The arguments the caller sends.
-        public var inputs: [Argument]
+        public var inputs: [Argument] { didSet { inputSignature = Self.signature(of: inputs) } }
         /// The arguments the reply carries.
         public var outputs: [Argument]
         /// What the method does.
@@ -56,13 +56,18 @@ public struct Interface {
                     handler: @escaping (MethodCall) -> Void) {
             self.name = name
             self.inputs = inputs
+            self.inputSignature = Self.signature(of: inputs)
             self.outputs = outputs
             self.doc = doc
             self.handler = handler
         }
 
-        /// The signature a call must carry.
-        public var inputSignature: String { inputs.map(\.signature).joined() }
+        /// The signature a call must carry (kept with `inputs`: every call is checked against it).
+        public private(set) var inputSignature: String
+
+        private static func signature(of arguments: [Argument]) -> String {
+            arguments.map(\.signature).joined()
+        }
     }
 
     /// A signal the object emits.

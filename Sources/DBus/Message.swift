@@ -21,6 +21,8 @@ public final class Message {
 
     /// The libdbus message; one reference is ours.
     let raw: OpaquePointer
+    /// Whether a `Connection` has given it its serial (it keeps it if sent again).
+    var isNumbered = false
 
     /// Takes over one reference to `raw`.
     init(owning raw: OpaquePointer) {
@@ -49,6 +51,13 @@ public final class Message {
         if let destination, !LibDBus.isValidBusName(destination) {
             throw .invalidArgs("“\(destination)” is not a valid bus name.")
         }
+        if arguments.count >= wireEncodedArguments {
+            var fields: [(WireEncoder.Field, DBusValue)] = [(.path, .objectPath(path))]
+            if let interface { fields.append((.interface, .string(interface))) }
+            fields.append((.member, .string(member)))
+            if let destination { fields.append((.destination, .string(destination))) }
+            return try encoded(LibDBus.MessageType.methodCall, flags: 0, fields: fields, arguments)
+        }
         return try bodyFirst(LibDBus.MessageType.methodCall, arguments) { raw in
             (destination.map { dbus_message_set_destination(raw, $0) != 0 } ?? true)
                 && dbus_message_set_path(raw, path) != 0
@@ -63,6 +72,11 @@ public final class Message {
     ) throws(DBusError) -> Message {
         guard LibDBus.isValidPath(path), LibDBus.isValidInterface(interface), LibDBus.isValidMember(member) else {
             throw .invalidArgs("“\(interface).\(member)” on “\(path)” is not a valid signal.")
+        }
+        if arguments.count >= wireEncodedArguments {
+            return try encoded(LibDBus.MessageType.signal, flags: WireEncoder.noReplyExpected,
+                               fields: [(.path, .objectPath(path)), (.interface, .string(interface)),
+                                        (.member, .string(member))], arguments)
         }
         return try bodyFirst(LibDBus.MessageType.signal, arguments) { raw in
             // As dbus_message_new_signal does: nobody answers a signal.
@@ -92,6 +106,32 @@ public final class Message {
         return message
     }
 
+    /// From this many arguments on, a message is written in the wire format
+    /// and demarshalled (`WireEncoder`) rather than built through libdbus's
+    /// iterators: with fewer, libdbus's own way costs less than validating
+    /// the demarshalled message (a `t` reply: 11.5 k instructions against
+    /// 20.9 k; three arguments: 46 k against 35 k).
+    static let wireEncodedArguments = 3
+
+    /// A message of `type` written in the wire format and handed to libdbus,
+    /// which validates it as it validates what it reads from a socket.
+    private static func encoded(_ type: Int32, flags: UInt8, fields: [(WireEncoder.Field, DBusValue)],
+                                _ arguments: [DBusValue]) throws(DBusError) -> Message {
+        let size = try MessageCoder.check(arguments)
+        // Serial 1 stands in until `Connection` numbers the message as it sends it.
+        let bytes = WireEncoder.message(type: type, flags: flags, serial: 1, fields: fields, arguments: arguments,
+                                        bodyBytes: size)
+        let raw = try bytes.withUnsafeBufferPointer { buffer throws(DBusError) in
+            try LibDBus.withCError { error in
+                buffer.withMemoryRebound(to: CChar.self) {
+                    dbus_message_demarshal($0.baseAddress, Int32($0.count), error)
+                }
+            }
+        }
+        guard let raw else { throw .failed("Out of memory while building a D-Bus message.") }
+        return Message(owning: raw)
+    }
+
     /// A new, unsent message with the same header and arguments (libdbus's
     /// `dbus_message_copy`: no serial yet, so it can be sent on its own).
     /// Far cheaper than building the same message again, since libdbus
@@ -114,6 +154,12 @@ public final class Message {
             return reply
         }
         let call = raw
+        if arguments.count >= Self.wireEncodedArguments {
+            var fields: [(WireEncoder.Field, DBusValue)] = [(.replySerial, .uint32(dbus_message_get_serial(call)))]
+            if let sender { fields.append((.destination, .string(sender))) }
+            return try Self.encoded(LibDBus.MessageType.methodReturn, flags: WireEncoder.noReplyExpected,
+                                    fields: fields, arguments)
+        }
         // What dbus_message_new_method_return sets, after the body (see bodyFirst).
         return try Self.bodyFirst(LibDBus.MessageType.methodReturn, arguments) { raw in
             dbus_message_set_no_reply(raw, 1)

@@ -95,9 +95,10 @@ enum MessageCoder {
         return content + 7
     }
 
-    /// Appends `values` to `message` (validated first; nothing is appended
-    /// when one is invalid or the body would be over the D-Bus limits).
-    static func append(_ values: [DBusValue], to message: OpaquePointer) throws(DBusError) {
+    /// Throws unless `values` can be written as a message body: each valid,
+    /// the whole within the D-Bus limits. Returns an upper bound of its bytes.
+    @discardableResult
+    static func check(_ values: [DBusValue]) throws(DBusError) -> Int {
         var total = 0
         for value in values {
             try validate(value)
@@ -107,6 +108,13 @@ enum MessageCoder {
             throw DBusError(name: "org.freedesktop.DBus.Error.LimitsExceeded",
                             message: "A message of \(total) bytes is over the D-Bus limit of \(maximumMessageBytes).")
         }
+        return total
+    }
+
+    /// Appends `values` to `message` (checked first; nothing is appended
+    /// when one is invalid or the body would be over the D-Bus limits).
+    static func append(_ values: [DBusValue], to message: OpaquePointer) throws(DBusError) {
+        try check(values)
         var iter = DBusMessageIter()
         dbus_message_iter_init_append(message, &iter)
         for value in values {
@@ -241,11 +249,11 @@ enum MessageCoder {
                 guard let pointer, count > 0 else { return .bytes([]) }
                 return .bytes(Array(UnsafeRawBufferPointer(start: pointer, count: Int(count))))
             }
-            let element = String(signature(of: &iter).dropFirst())
+            let arrayType = signature(of: &iter)
             if elementType == LibDBus.TypeCode.dictEntry {
-                let inner = element.dropFirst().dropLast()  // "{kv}" -> "kv"
-                let key = String(inner.prefix(1))
-                let valueType = String(inner.dropFirst())
+                // "a{kv…}": the key is one basic type, the value the rest.
+                let key = String(decoding: arrayType[2...2], as: UTF8.self)
+                let valueType = String(decoding: arrayType[3..<(arrayType.count - 1)], as: UTF8.self)
                 var entries: [DBusValue.DictEntry] = []
                 while dbus_message_iter_get_arg_type(&sub) == LibDBus.TypeCode.dictEntry {
                     var pair = DBusMessageIter()
@@ -256,7 +264,7 @@ enum MessageCoder {
                 }
                 return .dict(key: key, value: valueType, entries)
             }
-            return .array(element: element, readAll(&sub))
+            return .array(element: String(decoding: arrayType.dropFirst(), as: UTF8.self), readAll(&sub))
         case LibDBus.TypeCode.structure:
             var sub = DBusMessageIter()
             dbus_message_iter_recurse(&iter, &sub)
@@ -283,10 +291,12 @@ enum MessageCoder {
         return pointer.map { String(cString: $0) } ?? ""
     }
 
-    /// The complete signature of the value at `iter`.
-    private static func signature(of iter: inout DBusMessageIter) -> String {
-        guard let raw = dbus_message_iter_get_signature(&iter) else { return "" }
+    /// The complete signature of the value at `iter`, as its bytes.
+    private static func signature(of iter: inout DBusMessageIter) -> [UInt8] {
+        guard let raw = dbus_message_iter_get_signature(&iter) else { return [] }
         defer { dbus_free(raw) }
-        return String(cString: raw)
+        var length = 0
+        while raw[length] != 0 { length += 1 }
+        return Array(UnsafeRawBufferPointer(start: raw, count: length))
     }
 }

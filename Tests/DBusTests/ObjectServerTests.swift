@@ -128,6 +128,49 @@ import Testing
         }
     }
 
+    @Test func aCallToAPeerThatLeavesFailsWithoutWaitingForItsTimeout() throws {
+        let f = try Fixture()
+        let counter = Counter()
+        f.objects.export(path: "/counter", interfaces: [counter.interface()])
+        var hang: Result<Message, DBusError>?
+        let hangCall = try Message.methodCall(destination: f.server.uniqueName, path: "/counter",
+                                              interface: "test.Counter", member: "Hang")
+        f.client.call(hangCall, timeoutMilliseconds: 60_000) { hang = $0 }
+        // The server has the call once it answers a call sent after it.
+        _ = try f.call("/counter", "test.Counter", "Add", [.uint32(1)])
+        f.server.close()
+        #expect(f.wait(timeout: 10_000) { hang != nil })
+        if case .failure(let error) = hang {
+            #expect(error.name == DBusError.Names.noReply, "the bus answers for a peer that left: \(error)")
+        } else {
+            Issue.record("the call to a peer that left did not fail: \(String(describing: hang))")
+        }
+    }
+
+    @Test func closingFailsTheCallsThatWait() throws {
+        let f = try Fixture()
+        let counter = Counter()
+        f.objects.export(path: "/counter", interfaces: [counter.interface()])
+        var hang: Result<Message, DBusError>?
+        let hangCall = try Message.methodCall(destination: f.server.uniqueName, path: "/counter",
+                                              interface: "test.Counter", member: "Hang")
+        f.client.call(hangCall, timeoutMilliseconds: 60_000) { hang = $0 }
+        _ = try f.call("/counter", "test.Counter", "Add", [.uint32(1)])
+        f.client.close()
+        #expect(f.wait { hang != nil })
+        if case .failure(let error) = hang {
+            #expect(error.name == DBusError.Names.disconnected)
+        } else {
+            Issue.record("a call left waiting at close did not fail: \(String(describing: hang))")
+        }
+        // A call on the closed connection fails too, on the loop.
+        var late: Result<Message, DBusError>?
+        f.client.call(hangCall, timeoutMilliseconds: 60_000) { late = $0 }
+        #expect(late.map { _ in true } == nil, "the handler runs on the loop, not inside call")
+        #expect(f.wait { late != nil })
+        if case .failure(let error) = late { #expect(error.name == DBusError.Names.disconnected) }
+    }
+
     @Test func signalsReachSubscribersAndNameOwnerChanged() throws {
         let f = try Fixture()
         var totals: [DBusValue] = []

@@ -27,6 +27,14 @@ import Testing
             .init(.objectPath("/a"), .dict(key: "s", value: "a{sv}", [.init(.string("i.f"), .vardict([:]))])),
         ])),
         ("signature", .signature("a(tsxt)")), ("double", .double(-0.5)),
+        // Structs and dict entries that start with a 1-byte field: only their
+        // own 8-byte alignment puts them in place.
+        ("struct of a byte", .structure([.byte(1), .string("x")])),
+        ("a(yu) of two", .array(element: "(yu)", [.structure([.byte(1), .uint32(2)]),
+                                                  .structure([.byte(3), .uint32(4)])])),
+        ("a{yv} of two", .dict(key: "y", value: "v", [.init(.byte(1), .variant(.byte(2))),
+                                                      .init(.byte(3), .variant(.structure([.byte(4), .int16(-5)])))])),
+        ("int16 and uint16", .structure([.int16(-2), .uint16(65535), .byte(1), .uint16(7)])),
     ]
 
     /// Cases go by name, so a failure report does not print a megabyte.
@@ -43,6 +51,31 @@ import Testing
         ])
         let back = try f.call("/echo", "test.Echo", "Echo", [value])
         #expect(back == [value], "\(name) changed on the way")
+    }
+
+    /// Three arguments or more: the call and its reply are written in the
+    /// wire format and demarshalled (`WireEncoder`) rather than built
+    /// through libdbus's iterators. Between two other values, so that every
+    /// value also starts at an offset its alignment must correct.
+    @Test(arguments: cases.map(\.0))
+    func roundTripsWrittenInTheWireFormat(_ name: String) throws {
+        let value = try #require(Self.cases.first { $0.0 == name }?.1)
+        let f = try Fixture()
+        let arguments: [DBusValue] = [.byte(7), value, .signature("y"), value]
+        let signature = arguments.map(\.signature).joined()
+        f.objects.export(path: "/echo", interfaces: [
+            Interface("test.Echo", methods: [
+                .init("Echo", inputs: arguments.map { .init("value", $0.signature) },
+                      outputs: arguments.map { .init("value", $0.signature) }) { $0.reply($0.arguments) },
+            ]),
+        ])
+        let call = try Message.methodCall(destination: f.server.uniqueName, path: "/echo", interface: "test.Echo",
+                                          member: "Echo", arguments: arguments)
+        #expect(call.signature == signature)
+        #expect(call.arguments == arguments, "\(name) changed on its way into the call")
+        let reply = try f.client.callAndWait(call, timeoutMilliseconds: 5_000)
+        #expect(reply.signature == signature)
+        #expect(reply.arguments == arguments, "\(name) changed on the way")
     }
 
     @Test func invalidValuesAreRefusedBeforeSending() {
