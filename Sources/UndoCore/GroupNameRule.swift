@@ -9,8 +9,11 @@ public struct GroupNameRule: ValidationRule {
 
     /// Throws `invalidName` with the first problem found: empty, then control characters, then length.
     public func validate(_ group: GroupCandidate) throws(UndoError) {
+        let utf8 = group.name.utf8
+        guard !utf8.isEmpty else { throw .invalidName(.empty) }
+        // Most names are printable ASCII: one pass over the bytes settles them.
+        if utf8.count <= Self.maxCharacters, utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return }
         let scalars = group.name.unicodeScalars
-        guard !scalars.isEmpty else { throw .invalidName(.empty) }
         guard !scalars.contains(where: Self.isControl) else { throw .invalidName(.controlCharacter) }
         let count = scalars.count
         guard count <= Self.maxCharacters else { throw .invalidName(.tooLong(count)) }

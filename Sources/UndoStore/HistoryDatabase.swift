@@ -153,11 +153,15 @@ public final class HistoryDatabase {
     private func load(only number: UInt64?) throws(StoreError) -> [StoredStack] {
         try reading { () throws(SQLiteError) in
             var stacks: [UInt64: StoredStack] = [:]
-            let filter = number.map { " WHERE number = \(Int64(bitPattern: $0))" } ?? ""
-            let rows = try database.statement("""
+            // Two statements, each prepared once: the whole store, or one stack.
+            let rows = try number == nil ? database.statement("""
                 SELECT number, app_id, document, title, levels, max_bytes, global_trigger, detached_since,
                        base_id, base_tag, clean_id, top_mergeable FROM stacks
-                """ + filter)
+                """) : database.statement("""
+                SELECT number, app_id, document, title, levels, max_bytes, global_trigger, detached_since,
+                       base_id, base_tag, clean_id, top_mergeable FROM stacks WHERE number = ?1
+                """)
+            if let number { try rows.bind(.integer(Int64(bitPattern: number))) }
             while try rows.step() {
                 let number = UInt64(bitPattern: rows.int64(0))
                 let row = StackRow(
@@ -169,9 +173,12 @@ public final class HistoryDatabase {
                     topIsMergeable: rows.int64(11) != 0)
                 stacks[number] = StoredStack(row: row, undo: [], redo: [])
             }
-            let groupFilter = number.map { " WHERE stack = \(Int64(bitPattern: $0))" } ?? ""
-            let groups = try database.statement(
-                "SELECT id, stack, redo, name, time, merge_key, state_tag, bytes FROM groups\(groupFilter) ORDER BY id")
+            let groups = try number == nil
+                ? database.statement("SELECT id, stack, redo, name, time, merge_key, state_tag, bytes FROM groups ORDER BY id")
+                : database.statement("""
+                    SELECT id, stack, redo, name, time, merge_key, state_tag, bytes FROM groups WHERE stack = ?1 ORDER BY id
+                    """)
+            if let number { try groups.bind(.integer(Int64(bitPattern: number))) }
             while try groups.step() {
                 let stack = UInt64(bitPattern: groups.int64(1))
                 let group = ActionGroup.unloaded(

@@ -4,10 +4,11 @@ import Glibc
 #endif
 
 /// A SQLite connection: the only place in undod that calls SQLite. Prepared
-/// statements are cached by their SQL text.
+/// statements are cached by where their SQL text is: every statement is a
+/// literal, so finding one costs no hashing of its text.
 final class SQLiteDatabase {
     private let handle: OpaquePointer
-    private var statements: [String: Statement] = [:]
+    private var statements: [UnsafeRawPointer: Statement] = [:]
     /// The database file.
     let path: String
 
@@ -43,21 +44,24 @@ final class SQLiteDatabase {
     }
 
     /// The prepared statement for `sql`, reset and ready to bind.
-    func statement(_ sql: String) throws(SQLiteError) -> Statement {
-        if let cached = statements[sql] {
+    func statement(_ sql: StaticString) throws(SQLiteError) -> Statement {
+        let key = UnsafeRawPointer(sql.utf8Start)
+        if let cached = statements[key] {
             cached.reset()
             return cached
         }
         var raw: OpaquePointer?
-        let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
+        let code = sql.utf8Start.withMemoryRebound(to: CChar.self, capacity: sql.utf8CodeUnitCount) {
+            sqlite3_prepare_v3(handle, $0, Int32(sql.utf8CodeUnitCount), UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
+        }
         guard code == SQLITE_OK, let raw else { throw error(code) }
         let statement = Statement(raw, database: self)
-        statements[sql] = statement
+        statements[key] = statement
         return statement
     }
 
     /// An integer from a one-row, one-column query (0 when there is no row).
-    func integer(_ sql: String) throws(SQLiteError) -> Int64 {
+    func integer(_ sql: StaticString) throws(SQLiteError) -> Int64 {
         let statement = try statement(sql)
         defer { statement.reset() }
         return try statement.step() ? statement.int64(0) : 0

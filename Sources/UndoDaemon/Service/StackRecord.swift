@@ -44,6 +44,7 @@ public final class StackRecord {
                 requestedLevels: UInt32, requestedMaxBytes: UInt64, persistent: Bool, globalTrigger: Bool,
                 stack: UndoStack) {
         self.number = number
+        self.path = StackPath(number: number).path
         self.appId = appId
         self.document = document
         self.title = title
@@ -56,7 +57,7 @@ public final class StackRecord {
     }
 
     /// The stack's object path.
-    public var path: String { StackPath(number: number).path }
+    public let path: String
 
     /// Whether the stack has a live owner.
     public var isAttached: Bool { !owner.isEmpty }

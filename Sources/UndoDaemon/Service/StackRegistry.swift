@@ -76,6 +76,11 @@ public final class StackRegistry {
     /// The most recently active of the stacks a trigger may focus that
     /// satisfy `test`.
     func mostRecentlyActive(where test: (StackRecord) -> Bool) -> StackRecord? {
-        byNumber.values.filter { $0.isFocusable && test($0) }.max { $0.activity < $1.activity }
+        var best: StackRecord?
+        for record in byNumber.values where record.isFocusable && test(record) {
+            if let known = best, known.activity >= record.activity { continue }
+            best = record
+        }
+        return best
     }
 }

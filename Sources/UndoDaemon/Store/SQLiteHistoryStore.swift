@@ -131,7 +131,8 @@ public final class SQLiteHistoryStore: HistoryStore {
     }
 
     public func loadTopActions(of record: StackRecord) throws(StoreError) {
-        for group in [record.stack.topUndoGroup, record.stack.topRedoGroup].compactMap({ $0 }) where !group.isLoaded {
+        for group in [record.stack.topUndoGroup, record.stack.topRedoGroup] {
+            guard let group, !group.isLoaded else { continue }
             let encoded = try database.encodedActions(ofGroup: group.id)
             guard record.stack.loadActions(encoded: encoded, forGroup: group.id) else {
                 throw StoreError("the store's payloads for group \(group.id) do not add up to its \(group.bytes) "
@@ -165,7 +166,11 @@ public final class SQLiteHistoryStore: HistoryStore {
 
     public func commit(counters: StoreCounters) throws(StoreError) {
         guard needsCommit(counters: counters) else { return }
-        let reserving = StoreCounters(
+        // The reservation moves ahead, in one write, once half of it is used:
+        // not with every push.
+        let running = counters.nextStackNumber &+ Self.reserveStacks / 2 > reserved.nextStackNumber
+            || counters.nextGroupID &+ Self.reserveGroups / 2 > reserved.nextGroupID
+        let reserving = !running ? reserved : StoreCounters(
             nextStackNumber: max(reserved.nextStackNumber, counters.nextStackNumber &+ Self.reserveStacks),
             nextGroupID: max(reserved.nextGroupID, counters.nextGroupID &+ Self.reserveGroups))
         try database.begin()
