@@ -10,7 +10,7 @@ SWIFT   ?= swift
 BIN      = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 BENCH_ARGS ?=
 
-.PHONY: all deps build release run test coverage bench install uninstall clean
+.PHONY: all deps build release run test coverage bench profile install uninstall clean
 
 all: build
 
@@ -46,6 +46,10 @@ bench: deps
 	$(SWIFT) build -c release --product undod-bench
 	$(SWIFT) build -c release --product undoctl
 	"$(BIN)/undod-bench" --undod "$(BIN)/undod" $(BENCH_ARGS)
+
+# Instructions per call in undod and in the bus, by callgrind (BENCHMARKS.md).
+profile: deps
+	bash scripts/profile.sh
 
 install: release
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" \
