@@ -47,6 +47,7 @@ public final class Connection {
     public init(address: String, loop: EventLoop) throws(DBusError) {
         LibDBus.initialise()
         self.loop = loop
+        loop.assertInLoop()
         let opened = try LibDBus.withCError { dbus_connection_open_private(address, $0) }
         guard let opened else {
             throw DBusError(name: DBusError.Names.noServer, message: "Cannot connect to the bus at \(address).")
@@ -81,12 +82,14 @@ public final class Connection {
     /// Writes out every message still queued, waiting for the socket (for
     /// a client about to close, so that what it sent last is not lost).
     public func flush() {
+        loop.assertInLoop()
         guard isConnected else { return }
         dbus_connection_flush(raw)
     }
 
     /// Closes the connection. Pending calls fail with `Disconnected`.
     public func close() {
+        loop.assertInLoop()
         teardown()
     }
 
@@ -94,6 +97,7 @@ public final class Connection {
 
     /// Sends `message` without waiting for anything.
     public func send(_ message: Message) {
+        loop.assertInLoop()
         guard isConnected else { return }
         number(message)
         _ = dbus_connection_send(raw, message.raw, nil)
@@ -105,6 +109,7 @@ public final class Connection {
     /// default, 25 s.
     public func call(_ message: Message, timeoutMilliseconds: Int,
                      reply handler: @escaping (Result<Message, DBusError>) -> Void) {
+        loop.assertInLoop()
         guard isConnected else {
             loop.soon { handler(.failure(Self.closedError)) }
             return
@@ -194,6 +199,7 @@ public final class Connection {
     /// asks the bus to send them. Returns a number for `unsubscribe`.
     @discardableResult
     public func subscribe(_ match: SignalMatch, handler: @escaping (Message) -> Void) -> Int {
+        loop.assertInLoop()
         let id = nextSubscription
         nextSubscription += 1
         subscriptions[id] = (match, handler)
@@ -208,6 +214,7 @@ public final class Connection {
 
     /// Stops a subscription made by `subscribe`.
     public func unsubscribe(_ id: Int) {
+        loop.assertInLoop()
         guard let (match, _) = subscriptions.removeValue(forKey: id) else { return }
         if let message = try? Message.methodCall(
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",

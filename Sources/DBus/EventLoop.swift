@@ -5,21 +5,20 @@ import Synchronization
 internal import CShim
 
 /// The one loop that drives a process's D-Bus connections, timers, file
-/// descriptors and Unix signals, on the thread that calls `run`.
+/// descriptors and Unix signals, on one thread: the first that uses it.
 ///
 /// Everything registered with the loop runs on that thread, one thing at a
-/// time, so the state it touches needs no locks. Only `perform` and `stop`
-/// may be called from other threads.
+/// time, so the state it touches needs no locks. Debug builds check it: each
+/// loop-confined entry point (here, in `Connection` and in `ObjectServer`)
+/// calls `assertInLoop`. Other threads use the loop's `handle`, which is
+/// `Sendable`: `perform` and `stop`.
 ///
 /// A *turn* waits in `poll`, handles what became ready (sockets, timers,
 /// signals), lets connections dispatch what they read, runs the work that
 /// handlers deferred, and then runs the end-of-turn hooks: the place where a
 /// store commits everything the turn changed in one transaction before the
 /// replies that depend on it leave.
-public final class EventLoop: @unchecked Sendable {
-    // @unchecked: every stored property except `inbox` and the two wake-pipe
-    // descriptors is touched only on the thread inside `run`/`runTurn`; the
-    // inbox is behind a mutex and the pipe is written with one `write`.
+public final class EventLoop {
 
     /// A handle for something registered with the loop, to remove it later.
     public struct Token: Hashable, Sendable {
@@ -63,27 +62,41 @@ public final class EventLoop: @unchecked Sendable {
     private var signalPipe: (read: Int32, write: Int32)?
     private var nextID = 1
     private var stopRequested = false
+    private let mailbox = Mailbox()
+    #if DEBUG
+    /// The thread the loop belongs to, once something used it.
+    private var thread: pthread_t?
+    #endif
 
-    private let inbox = Mutex<[@Sendable () -> Void]>([])
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
-
-    /// Makes a loop. It runs nothing until `run` is called.
-    public init() {
-        var fds: [Int32] = [-1, -1]
-        let made = cshim_nonblocking_pipe(&fds)
-        precondition(made == 0, "undod cannot create a pipe (errno \(errno)); the system is out of file descriptors.")
-        wakeRead = fds[0]
-        wakeWrite = fds[1]
-    }
+    /// Makes a loop. It runs nothing until `run` is called, and belongs to
+    /// the first thread that uses it.
+    public init() {}
 
     deinit {
-        close(wakeRead)
-        close(wakeWrite)
         if let signalPipe {
             close(signalPipe.read)
             close(signalPipe.write)
         }
+    }
+
+    /// What other threads may use: `perform` and `stop`.
+    public var handle: Handle { Handle(mailbox: mailbox) }
+
+    /// Stops with a message, in debug builds, unless the caller runs on the
+    /// loop's thread (the first thread that used the loop becomes it), as
+    /// swift-nio's `assertInEventLoop` does. Nothing in release builds.
+    @inline(__always)
+    public func assertInLoop(file: StaticString = #fileID, line: UInt = #line) {
+        #if DEBUG
+        let current = pthread_self()
+        if let thread {
+            precondition(pthread_equal(thread, current) != 0,
+                         "An EventLoop was used from a thread other than its own; hand work over with `handle.perform`.",
+                         file: file, line: line)
+        } else {
+            thread = current
+        }
+        #endif
     }
 
     private func makeToken() -> Token {
@@ -96,6 +109,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Calls `handler` whenever `fd` is ready for `events` while enabled.
     public func watch(fd: Int32, events: FDEvents, enabled: Bool = true,
                       handler: @escaping (FDEvents) -> Void) -> Token {
+        assertInLoop()
         let token = makeToken()
         fdSources[token.id] = FDSource(fd: fd, events: events, enabled: enabled, handler: handler)
         return token
@@ -103,12 +117,14 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Turns a watched descriptor on or off without forgetting it.
     public func setEnabled(_ token: Token, _ enabled: Bool) {
+        assertInLoop()
         fdSources[token.id]?.enabled = enabled
     }
 
     /// Calls `handler` once, `milliseconds` from now.
     @discardableResult
     public func schedule(afterMilliseconds milliseconds: Int, handler: @escaping () -> Void) -> Token {
+        assertInLoop()
         let token = makeToken()
         timers[token.id] = Timer(deadline: Self.now() + Int64(max(0, milliseconds)) * 1_000_000, handler: handler)
         return token
@@ -117,6 +133,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Calls `handler` on every turn before deferred work; it returns whether
     /// it still has work, so the loop does not sleep while it has.
     public func addWorkHook(_ handler: @escaping () -> Bool) -> Token {
+        assertInLoop()
         let token = makeToken()
         workHooks[token.id] = handler
         return token
@@ -125,6 +142,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Calls `hook` at the end of every turn, after all deferred work, in the
     /// order hooks were added.
     public func addTurnEndHook(_ hook: @escaping () -> Void) -> Token {
+        assertInLoop()
         let token = makeToken()
         turnEndHooks.append((token.id, hook))
         return token
@@ -132,6 +150,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Removes a watch, timer, work hook or turn-end hook. Removing twice is harmless.
     public func remove(_ token: Token) {
+        assertInLoop()
         fdSources[token.id] = nil
         timers[token.id] = nil
         workHooks[token.id] = nil
@@ -141,6 +160,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Runs `task` later in this turn (or the next), after the current
     /// handler has returned: how callbacks from C are kept out of C.
     public func soon(_ task: @escaping () -> Void) {
+        assertInLoop()
         tasks.append(task)
     }
 
@@ -148,6 +168,7 @@ public final class EventLoop: @unchecked Sendable {
     /// The signal is unblocked for this thread, as a parent may have started
     /// the process with it blocked.
     public func onSignal(_ signal: Int32, handler: @escaping () -> Void) {
+        assertInLoop()
         if signalPipe == nil {
             var fds: [Int32] = [-1, -1]
             guard cshim_nonblocking_pipe(&fds) == 0 else { return }
@@ -158,28 +179,18 @@ public final class EventLoop: @unchecked Sendable {
         _ = cshim_route_signal_to_fd(signal, signalPipe.write)
     }
 
-    // MARK: Any thread
-
-    /// Runs `task` on the loop's thread at its next turn. Safe from any thread.
-    public func perform(_ task: @escaping @Sendable () -> Void) {
-        inbox.withLock { $0.append(task) }
-        wake()
-    }
-
-    /// Makes `run` return after the current turn. Safe from any thread.
+    /// Makes `run` return after the current turn (on the loop's thread;
+    /// from another, `handle.stop()`).
     public func stop() {
-        perform { [unowned self] in self.stopRequested = true }
-    }
-
-    private func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        assertInLoop()
+        stopRequested = true
     }
 
     // MARK: Running (loop thread)
 
     /// Runs turns until `stop` is called (at once if it was called before).
     public func run() {
+        assertInLoop()
         while !stopRequested { runTurn(maxWaitMilliseconds: -1) }
         stopRequested = false
     }
@@ -201,14 +212,13 @@ public final class EventLoop: @unchecked Sendable {
     /// One turn: wait up to `maxWaitMilliseconds` (-1: as long as needed),
     /// handle what is ready, run deferred work and the end-of-turn hooks.
     public func runTurn(maxWaitMilliseconds: Int) {
-        let pending = inbox.withLock { queue -> [@Sendable () -> Void] in
-            defer { queue.removeAll() }
-            return queue
-        }
+        assertInLoop()
+        let (pending, stop) = mailbox.take()
         for task in pending { tasks.append(task) }
+        if stop { stopRequested = true }
 
         var wait = maxWaitMilliseconds
-        let busy = !tasks.isEmpty || workHooks.values.contains { $0() }
+        let busy = !tasks.isEmpty || stopRequested || workHooks.values.contains { $0() }
         if busy {
             wait = 0
         } else if let next = timers.values.lazy.map(\.deadline).min() {
@@ -223,7 +233,7 @@ public final class EventLoop: @unchecked Sendable {
 
     private func poll(waitMilliseconds: Int) {
         var ids: [Int] = []
-        var fds: [pollfd] = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+        var fds: [pollfd] = [pollfd(fd: mailbox.wakeRead, events: Int16(POLLIN), revents: 0)]
         if let signalPipe { fds.append(pollfd(fd: signalPipe.read, events: Int16(POLLIN), revents: 0)) }
         let fixed = fds.count
         for (id, source) in fdSources where source.enabled {
@@ -232,7 +242,13 @@ public final class EventLoop: @unchecked Sendable {
         }
         let ready = Glibc.poll(&fds, nfds_t(fds.count), Int32(clamping: waitMilliseconds))
         guard ready > 0 else { return }
-        if fds[0].revents != 0 { drain(wakeRead) { _ in } }
+        if fds[0].revents != 0 {
+            mailbox.drainWake()
+            // A stop or tasks handed over while this turn waited.
+            let (pending, stop) = mailbox.take()
+            for task in pending { tasks.append(task) }
+            if stop { stopRequested = true }
+        }
         if let signalPipe, fds[1].revents != 0 {
             drain(signalPipe.read) { signal in self.signalHandlers[Int32(signal)]?() }
         }

@@ -19,6 +19,7 @@ public final class ObjectServer {
 
     /// Makes `path` an `ObjectManager` for the objects below it.
     public func enableObjectManager(at path: String) {
+        connection.loop.assertInLoop()
         managerPath = path
     }
 
@@ -26,6 +27,7 @@ public final class ObjectServer {
     /// there) and, unless `announce` is false, announces it at once with
     /// `InterfacesAdded` when a manager covers it.
     public func export(path: String, interfaces: [Interface], announce: Bool = true) {
+        connection.loop.assertInLoop()
         objects[path] = interfaces
         if announce { announceAdded(path: path) }
     }
@@ -42,6 +44,7 @@ public final class ObjectServer {
     /// it at once with `InterfacesRemoved`. Returns the interface names it had.
     @discardableResult
     public func unexport(path: String, announce: Bool = true) -> [String] {
+        connection.loop.assertInLoop()
         guard let interfaces = objects.removeValue(forKey: path) else { return [] }
         let names = interfaces.map(\.name) + StandardInterface.all
         if announce { announceRemoved(path: path, interfaces: names) }
@@ -63,6 +66,7 @@ public final class ObjectServer {
     /// Emits a signal from `path`. An invalid signal is a programming error
     /// of ours: it is dropped, never sent half-built.
     public func emitSignal(path: String, interface: String, member: String, arguments: [DBusValue] = []) {
+        connection.loop.assertInLoop()
         guard let message = try? Message.signal(path: path, interface: interface, member: member,
                                                 arguments: arguments) else { return }
         connection.send(message)

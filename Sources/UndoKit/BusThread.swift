@@ -12,12 +12,15 @@ import Undo1
 /// registers again (undod restarted), its calls wait, and then go to the
 /// stack's new path.
 final class BusThread: @unchecked Sendable {
-    // @unchecked: `loop` may be used from any thread (`perform`, `stop`);
-    // `shared` is behind its mutex; every other property is touched only on
-    // the loop's thread, inside `perform` or the loop's own callbacks.
+    // @unchecked: `handle` and `shared` may be used from any thread (the one
+    // is Sendable, the other behind its mutex); every other property, the
+    // loop included, is touched only on the loop's thread, inside `perform`
+    // or the loop's own callbacks.
 
-    /// The loop the connection runs on.
+    /// The loop the connection runs on; it belongs to the bus thread.
     let loop = EventLoop()
+    /// How other threads hand the loop work.
+    private let handle: EventLoop.Handle
     private var connection: Connection?
     private var objects: ObjectServer?
     /// undod's unique name while it runs: only it may call `Apply`.
@@ -56,6 +59,7 @@ final class BusThread: @unchecked Sendable {
     /// Connects on a new thread to the bus at `address` (nil: the session
     /// bus), learns whether undod runs, and returns once that is known.
     init(address: String?) throws(UndoKitError) {
+        handle = loop.handle
         let ready = DispatchSemaphore(value: 0)
         let outcome = Mutex<UndoKitError?>(nil)
         let thread = Thread { [self] in
@@ -117,7 +121,7 @@ final class BusThread: @unchecked Sendable {
         // Under the mutex, so that nothing is queued behind `close`'s last turn.
         let queued = shared.withLock { shared -> Bool in
             guard !shared.closed else { return false }
-            loop.perform { [self] in
+            handle.perform { [self] in
                 let send = { [self] in
                     guard gate?.mayBeSent() ?? true else { return done(.failure(.cancelled)) }
                     self.send({ () throws(DBusError) in try build(stack?.path ?? "") }, timeout: timeout, done)
@@ -137,7 +141,7 @@ final class BusThread: @unchecked Sendable {
     func perform(_ body: @escaping @Sendable (BusThread) -> Void) {
         shared.withLock { shared in
             guard !shared.closed else { return }
-            loop.perform { [self] in body(self) }
+            handle.perform { [self] in body(self) }
         }
     }
 
@@ -169,7 +173,7 @@ final class BusThread: @unchecked Sendable {
         let watchers = shared.withLock { shared -> [AsyncStream<Bool>.Continuation]? in
             guard !shared.closed else { return nil }
             shared.closed = true
-            loop.perform { [self] in
+            handle.perform { [self] in
                 if flushing { connection?.flush() }
                 failOutstanding(error)
                 loop.stop()

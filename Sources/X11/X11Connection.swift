@@ -68,11 +68,12 @@ public final class X11Connection {
         let name = display ?? Environment.value("DISPLAY") ?? ""
         guard !name.isEmpty else { throw X11Error.noDisplay }
         let attempt = ConnectAttempt()
+        let wake = loop.handle
         DispatchQueue.global().async {
             var screen: Int32 = 0
             let connection = xcb_connect(name, &screen)
             attempt.finish(RawConnection(pointer: connection, screen: screen))
-            loop.perform {}
+            wake.perform {}
         }
         loop.run(until: { attempt.isFinished }, timeoutMilliseconds: timeoutMilliseconds)
         guard let made = attempt.take() else {

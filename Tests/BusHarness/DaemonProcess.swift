@@ -88,7 +88,8 @@ public final class DaemonProcess {
         for (key, value) in environment { env[key] = value }
         process.environment = env
         // Wakes the loop when undod exits, so waits end at once.
-        process.terminationHandler = { _ in loop.perform {} }
+        let wake = loop.handle
+        process.terminationHandler = { _ in wake.perform {} }
         try process.run()
         ChildReaper.watch(process.processIdentifier)
         let process = process

@@ -47,7 +47,8 @@ public final class ScriptedProcess {
         for fd in [output.fileHandleForReading.fileDescriptor, errorPipe.fileHandleForReading.fileDescriptor] {
             _ = fcntl(fd, F_SETFL, O_NONBLOCK)
         }
-        process.terminationHandler = { _ in loop.perform {} }
+        let wake = loop.handle
+        process.terminationHandler = { _ in wake.perform {} }
         try process.run()
         ChildReaper.watch(process.processIdentifier)
         watch = loop.watch(fd: output.fileHandleForReading.fileDescriptor, events: .readable) { [weak self] _ in

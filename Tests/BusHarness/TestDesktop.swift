@@ -120,7 +120,8 @@ public final class TestDesktop {
             .merging(environment.merging(["DBUS_SESSION_BUS_ADDRESS": bus.address]) { $1 }) { $1 }
         dunst.standardOutput = FileHandle.nullDevice
         dunst.standardError = FileHandle.nullDevice
-        dunst.terminationHandler = { _ in loop.perform {} }
+        let wake = loop.handle
+        dunst.terminationHandler = { _ in wake.perform {} }
         try dunst.run()
         ChildReaper.watch(dunst.processIdentifier)
         notifications = dunst

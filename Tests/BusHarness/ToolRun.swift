@@ -34,7 +34,8 @@ public func runTool(_ arguments: [String], loop: EventLoop? = nil, environment: 
     process.standardError = try FileHandle(forWritingTo: err)
     process.standardInput = FileHandle.nullDevice
     let loop = loop ?? EventLoop()
-    process.terminationHandler = { _ in loop.perform {} }
+    let wake = loop.handle
+    process.terminationHandler = { _ in wake.perform {} }
     try process.run()
     loop.run(until: { !process.isRunning }, timeoutMilliseconds: Int(timeout * 1_000))
     if process.isRunning {

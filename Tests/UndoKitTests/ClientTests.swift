@@ -160,9 +160,7 @@ import UndoKit
             }
             try await group.waitForAll()
         }
-        let history = try f.watcher.callAndWait(destination: "org.undod.Undo1", path: stack.path,
-                                                interface: "org.undod.Undo1.Stack", member: "History")
-        let names = (history.first?.elements ?? []).reversed().compactMap { $0.fields?[1].string }
+        let names = try f.groupNames(stack.path)
         #expect(names.count == tasks * each)
         for task in 0..<tasks {
             let mine = names.filter { $0.hasPrefix("t\(task) ") }
@@ -204,9 +202,7 @@ import UndoKit
         client.close()
         #expect(await kitError { () async throws(UndoKitError) in try await stack.state() } == .closed)
         let reader = try f.client()
-        let history = try f.watcher.callAndWait(destination: "org.undod.Undo1", path: stack.path,
-                                                interface: "org.undod.Undo1.Stack", member: "History")
-        #expect((history.first?.elements ?? []).count == 50, "every push queued before close reached undod")
+        #expect(try f.groupNames(stack.path).count == 50, "every push queued before close reached undod")
         reader.close()
     }
 

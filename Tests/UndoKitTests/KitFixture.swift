@@ -6,25 +6,34 @@ import UndoKit
 
 /// A private bus with the built undod on it, for UndoKit to connect to as an
 /// application would. The fixture's own loop and connection only start and
-/// stop undod; UndoKit runs its own thread.
+/// stop undod and read what it holds, on a thread of their own (the test's
+/// task moves between threads); UndoKit runs its own thread.
 final class KitFixture: @unchecked Sendable {
-    // @unchecked: used from one test task at a time; the loop runs only
-    // inside the fixture's own synchronous calls.
+    // @unchecked: `watcher` and `daemon` are touched only inside `onLoop`.
     let bus: TestBus
-    let loop = EventLoop()
-    let watcher: Connection
-    private(set) var daemon: DaemonProcess
+    private let loopThread = LoopThread()
+    private var watcher: Connection!
+    private var daemon: DaemonProcess!
 
     init(config: String = "") throws {
         bus = try TestBus()
-        watcher = try Connection(address: bus.address, loop: loop)
-        daemon = try DaemonProcess(bus: bus, loop: loop, watcher: watcher, config: config)
+        try loopThread.sync { loop in
+            watcher = try Connection(address: bus.address, loop: loop)
+            daemon = try DaemonProcess(bus: bus, loop: loop, watcher: watcher, config: config)
+        }
     }
 
     deinit {
-        watcher.close()
-        daemon.stop()
+        loopThread.sync { _ in
+            watcher.close()
+            daemon.stop()
+        }
         bus.stop()
+    }
+
+    /// Runs `body` on the fixture's loop thread.
+    private func onLoop<T>(_ body: (EventLoop) throws -> T) rethrows -> T {
+        try loopThread.sync(body)
     }
 
     /// A new UndoKit client on the fixture's bus.
@@ -34,28 +43,42 @@ final class KitFixture: @unchecked Sendable {
 
     /// Kills undod (SIGKILL) and starts it again on the same bus and state.
     func restart() throws {
-        daemon.crash(loop: loop, watcher: watcher)
-        daemon = try DaemonProcess(bus: bus, loop: loop, watcher: watcher,
-                                   config: try String(contentsOf: daemon.configFile, encoding: .utf8),
-                                   stateDirectory: daemon.stateDirectory)
+        try onLoop { loop in
+            daemon.crash(loop: loop, watcher: watcher)
+            daemon = try DaemonProcess(bus: bus, loop: loop, watcher: watcher,
+                                       config: try String(contentsOf: daemon.configFile, encoding: .utf8),
+                                       stateDirectory: daemon.stateDirectory)
+        }
+    }
+
+    /// The names of the groups of the stack at `path`, oldest first, read
+    /// as a third party (`History`).
+    func groupNames(_ path: String) throws -> [String] {
+        let history = try onLoop { _ in
+            try watcher.callAndWait(destination: "org.undod.Undo1", path: path,
+                                    interface: "org.undod.Undo1.Stack", member: "History")
+        }
+        return (history.first?.elements ?? []).reversed().compactMap { $0.fields?[1].string }
     }
 
     /// Waits (at most 10 s) until the stack at `path` has no live owner,
     /// reading its `Owner` property as a third party.
     func waitUntilDetached(_ path: String) -> Bool {
-        for _ in 0..<500 {
-            let owner = try? watcher.callAndWait(destination: "org.undod.Undo1", path: path,
-                                                 interface: "org.freedesktop.DBus.Properties", member: "Get",
-                                                 arguments: [.string("org.undod.Undo1.Stack"), .string("Owner")])
-            if owner?.first?.variantValue?.string == "" { return true }
-            loop.run(until: { false }, timeoutMilliseconds: 20)
+        onLoop { loop in
+            for _ in 0..<500 {
+                let owner = try? watcher.callAndWait(destination: "org.undod.Undo1", path: path,
+                                                     interface: "org.freedesktop.DBus.Properties", member: "Get",
+                                                     arguments: [.string("org.undod.Undo1.Stack"), .string("Owner")])
+                if owner?.first?.variantValue?.string == "" { return true }
+                loop.run(until: { false }, timeoutMilliseconds: 20)
+            }
+            return false
         }
-        return false
     }
 
     /// Stops undod for good (SIGKILL), waiting until its name has left.
     func stopDaemon() {
-        daemon.crash(loop: loop, watcher: watcher)
+        onLoop { loop in daemon.crash(loop: loop, watcher: watcher) }
     }
 }
 

@@ -160,7 +160,8 @@ final class WatchProcess {
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
         let loop = fixture.loop
-        process.terminationHandler = { _ in loop.perform {} }
+        let wake = loop.handle
+        process.terminationHandler = { _ in wake.perform {} }
         try process.run()
         let fd = pipe.fileHandleForReading.fileDescriptor
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
