@@ -3,25 +3,24 @@ import Undo1
 import UndoCore
 
 /// The manager object `/org/undod/Undo1`: binds `Undo1Interfaces.manager`
-/// to the service.
+/// to the service and the trigger handler, decoding each call into their
+/// typed arguments and their answers into replies or named errors.
 enum ManagerObject {
-    /// The live interface for `service`.
-    static func interface(for service: UndoService) -> Interface {
+    /// The live interface for `service`; `UndoFocused`/`RedoFocused` go
+    /// through `triggers`, which notifies.
+    static func interface(for service: UndoService, triggers: TriggerHandler) -> Interface {
         Undo1Interfaces.manager.binding(methods: [
             "Register": { [unowned service] (call: MethodCall) in
                 let appId = call.arguments[0].string ?? ""
-                do throws(ServiceError) {
-                    let record = try service.register(caller: call.sender, appId: appId,
-                                                      options: call.arguments[1].stringDictionary ?? [:])
-                    service.deliver(.bookkeeping, send: { call.reply([.objectPath(record.path)]) }, fail: call.fail)
-                } catch {
-                    let options = try? RegistrationOptions(decoding: call.arguments[1].stringDictionary ?? [:])
-                    let subject = service.registry.stack(appId: appId, document: options?.document ?? "")
-                    call.fail(error.dbusError(stack: subject?.displayName ?? "the stack of “\(appId)”"))
+                let fallback = "the stack of “\(appId)”"
+                guard let options = call.options(at: 1, stack: fallback, RegistrationOptions.init) else { return }
+                let subject = service.registry.stack(appId: appId, document: options.document ?? "")?.displayName
+                service.register(caller: call.sender, appId: appId, options: options) { result in
+                    call.answer(result, stack: subject ?? fallback) { [.objectPath($0.path)] }
                 }
             },
-            "UndoFocused": { [unowned service] (call: MethodCall) in focused(.undo, call, service) },
-            "RedoFocused": { [unowned service] (call: MethodCall) in focused(.redo, call, service) },
+            "UndoFocused": { [unowned triggers] (call: MethodCall) in focused(.undo, call, triggers) },
+            "RedoFocused": { [unowned triggers] (call: MethodCall) in focused(.redo, call, triggers) },
             "SetFocus": { [unowned service] (call: MethodCall) in
                 let path = call.arguments[0].string ?? ""
                 do throws(ServiceError) {
@@ -42,12 +41,7 @@ enum ManagerObject {
             "Forget": { [unowned service] (call: MethodCall) in
                 let path = call.arguments[0].string ?? ""
                 let subject = service.registry.stack(atPath: path)?.displayName
-                do throws(ServiceError) {
-                    try service.forget(path: path)
-                    service.deliver(.bookkeeping, send: { call.reply() }, fail: call.fail)
-                } catch {
-                    call.fail(error.dbusError(stack: subject))
-                }
+                service.forget(path: path) { call.answer($0, stack: subject) { _ in [] } }
             },
         ], properties: [
             ManagerProperties.focusedStackName: { [unowned service] in .objectPath(service.focusedPath) },
@@ -56,16 +50,10 @@ enum ManagerObject {
         ])
     }
 
-    private static func focused(_ direction: Direction, _ call: MethodCall, _ service: UndoService) {
-        service.triggers.call(direction, caller: call.sender) { record, result in
-            switch result {
-            case .success(let outcome):
-                guard let record else { return }
-                service.deliver(.applied(record), send: {
-                    call.reply([.objectPath(record.path), .uint64(outcome.group), .string(outcome.name)])
-                }, fail: call.fail)
-            case .failure(let error):
-                call.fail(error.dbusError(stack: record?.displayName))
+    private static func focused(_ direction: Direction, _ call: MethodCall, _ triggers: TriggerHandler) {
+        triggers.call(direction, caller: call.sender) { record, result in
+            call.answer(result, stack: record?.displayName) { outcome in
+                [.objectPath(record?.path ?? ManagerProperties.noStack), .uint64(outcome.group), .string(outcome.name)]
             }
         }
     }

@@ -3,78 +3,47 @@ import Undo1
 import UndoCore
 
 /// A stack object `/org/undod/Undo1/stack/N`: binds `Undo1Interfaces.stack`
-/// to one record and the service.
+/// to one record and the service, decoding each call into the service's
+/// typed arguments and its answer into a reply or a named error.
 enum StackObject {
     /// The live interface for `record`.
     static func interface(for record: StackRecord, service: UndoService) -> Interface {
-        /// Runs an owner's operation and answers it, naming the stack in errors.
-        func answer(_ call: MethodCall, _ durability: UndoService.Durability,
-                    _ body: () throws(ServiceError) -> [DBusValue]) {
-            do {
-                let values = try body()
-                service.deliver(durability, send: { call.reply(values) }, fail: call.fail)
-            } catch {
-                call.fail(error.dbusError(stack: record.displayName))
-            }
-        }
-        func apply(_ direction: Direction, _ call: MethodCall) {
-            service.apply(direction, on: record, caller: call.sender) { result in
-                switch result {
-                case .success(let outcome):
-                    service.deliver(.applied(record), send: { call.reply([.uint64(outcome.group), .string(outcome.name)]) },
-                                    fail: call.fail)
-                case .failure(let error):
-                    call.fail(error.dbusError(stack: record.displayName))
-                }
-            }
-        }
         var getters: [String: () -> DBusValue] = [:]
         for name in StackProperties.names {
             getters[name] = { [unowned record] in record.properties.value(name) ?? .string("") }
         }
+        let none: (()) -> [DBusValue] = { _ in [] }
+        // The handlers hold the record (answers may leave after it is gone),
+        // never the service, which holds the objects.
         return Undo1Interfaces.stack.binding(methods: [
-            "Push": { [unowned record, unowned service] (call: MethodCall) in
-                answer(call, .change(record)) { () throws(ServiceError) in
-                    let action = Action(undo: call.arguments[1].bytes ?? [], redo: call.arguments[2].bytes ?? [])
-                    let result = try service.push(record, caller: call.sender, name: call.arguments[0].string ?? "",
-                                                  actions: [action], hints: call.arguments[3].stringDictionary ?? [:])
-                    return [.uint64(result.group)]
-                }
+            "Push": { [record, unowned service] (call: MethodCall) in
+                guard let options = call.options(at: 3, stack: record.displayName, PushOptions.init) else { return }
+                let action = Action(undo: call.arguments[1].bytes ?? [], redo: call.arguments[2].bytes ?? [])
+                service.push(record, caller: call.sender, name: call.arguments[0].string ?? "", actions: [action],
+                             options: options) { call.answer($0, stack: record.displayName) { [.uint64($0.group)] } }
             },
-            "PushGroup": { [unowned record, unowned service] (call: MethodCall) in
-                answer(call, .change(record)) { () throws(ServiceError) in
-                    let actions = (call.arguments[1].elements ?? []).map { pair in
-                        Action(undo: pair.fields?.first?.bytes ?? [], redo: pair.fields?.last?.bytes ?? [])
-                    }
-                    let result = try service.push(record, caller: call.sender, name: call.arguments[0].string ?? "",
-                                                  actions: actions, hints: call.arguments[2].stringDictionary ?? [:])
-                    return [.uint64(result.group)]
+            "PushGroup": { [record, unowned service] (call: MethodCall) in
+                guard let options = call.options(at: 2, stack: record.displayName, PushOptions.init) else { return }
+                let actions = (call.arguments[1].elements ?? []).map { pair in
+                    Action(undo: pair.fields?.first?.bytes ?? [], redo: pair.fields?.last?.bytes ?? [])
                 }
+                service.push(record, caller: call.sender, name: call.arguments[0].string ?? "", actions: actions,
+                             options: options) { call.answer($0, stack: record.displayName) { [.uint64($0.group)] } }
             },
-            "Undo": { (call: MethodCall) in apply(.undo, call) },
-            "Redo": { (call: MethodCall) in apply(.redo, call) },
-            "SetClean": { [unowned record, unowned service] (call: MethodCall) in
-                answer(call, .change(record)) { () throws(ServiceError) in
-                    try service.setClean(record, caller: call.sender)
-                    return []
-                }
+            "Undo": { [record, unowned service] (call: MethodCall) in apply(.undo, call, record, service) },
+            "Redo": { [record, unowned service] (call: MethodCall) in apply(.redo, call, record, service) },
+            "SetClean": { [record, unowned service] (call: MethodCall) in
+                service.setClean(record, caller: call.sender) { call.answer($0, stack: record.displayName, none) }
             },
-            "Activate": { [unowned record, unowned service] (call: MethodCall) in
-                answer(call, .bookkeeping) { () throws(ServiceError) in
-                    try service.activate(record, caller: call.sender)
-                    return []
-                }
+            "Activate": { [record, unowned service] (call: MethodCall) in
+                service.activate(record, caller: call.sender) { call.answer($0, stack: record.displayName, none) }
             },
-            "Clear": { [unowned record, unowned service] (call: MethodCall) in
-                answer(call, .change(record)) { () throws(ServiceError) in
-                    try service.clear(record, caller: call.sender)
-                    return []
-                }
+            "Clear": { [record, unowned service] (call: MethodCall) in
+                service.clear(record, caller: call.sender) { call.answer($0, stack: record.displayName, none) }
             },
-            "Close": { [unowned record, unowned service] (call: MethodCall) in
-                answer(call, .bookkeeping) { () throws(ServiceError) in
-                    try service.close(record, caller: call.sender, discard: call.arguments[0].bool ?? false)
-                    return []
+            "Close": { [record, unowned service] (call: MethodCall) in
+                service.close(record, caller: call.sender, discard: call.arguments[0].bool ?? false) {
+                    call.answer($0, stack: record.displayName, none)
                 }
             },
             "History": { [unowned record] (call: MethodCall) in
@@ -82,6 +51,12 @@ enum StackObject {
                 call.reply([entries(history.undo), entries(history.redo)])
             },
         ], properties: getters)
+    }
+
+    private static func apply(_ direction: Direction, _ call: MethodCall, _ record: StackRecord, _ service: UndoService) {
+        service.apply(direction, on: record, caller: call.sender) { result in
+            call.answer(result, stack: record.displayName) { [.uint64($0.group), .string($0.name)] }
+        }
     }
 
     private static func entries(_ side: [HistoryEntry]) -> DBusValue {

@@ -3,17 +3,17 @@ import Foundation
 /// Finds and reads the config file: `--config FILE`, else
 /// `$XDG_CONFIG_HOME/undod/undod.conf`, else `/etc/xdg/undod/undod.conf`,
 /// else the built-in defaults.
-public struct ConfigLoader: Sendable {
+package struct ConfigLoader: Sendable {
     /// The file given with `--config`, if any (it must exist).
-    public var explicitPath: String?
+    package var explicitPath: String?
 
     /// A loader that honours `--config` when given.
-    public init(explicitPath: String?) {
+    package init(explicitPath: String?) {
         self.explicitPath = explicitPath
     }
 
     /// The file that would be read, or nil for the built-in defaults.
-    public func resolvedPath() -> String? {
+    package func resolvedPath() -> String? {
         if let explicitPath { return explicitPath }
         let env = ProcessInfo.processInfo.environment
         let home = env["HOME"] ?? NSHomeDirectory()
@@ -26,7 +26,7 @@ public struct ConfigLoader: Sendable {
     }
 
     /// Reads and parses the config.
-    public func load() throws(ConfigError) -> ConfigParser.Outcome {
+    package func load() throws(ConfigError) -> ConfigParser.Outcome {
         guard let path = resolvedPath() else { return ConfigParser.Outcome(config: DaemonConfig(), warnings: []) }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw ConfigError(file: path, line: 0, key: "", reason: "cannot be read (\(String(cString: strerror(errno)))).")

@@ -2,25 +2,25 @@
 /// or `;` comments on whole lines or after whitespace at the end of a value.
 /// Unknown sections and keys are warnings; a bad value is an error that names
 /// the file, the line and the key.
-public struct ConfigParser {
+package struct ConfigParser {
     /// What parsing found besides the config: warnings for the log.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// The config, defaults filled in.
-        public var config: DaemonConfig
+        package var config: DaemonConfig
         /// Unknown sections and keys, one sentence each with file and line.
-        public var warnings: [String]
+        package var warnings: [String]
     }
 
     /// The file name errors and warnings name.
-    public let file: String
+    package let file: String
 
     /// A parser for text that came from `file`.
-    public init(file: String) {
+    package init(file: String) {
         self.file = file
     }
 
     /// Parses `text` over the defaults.
-    public func parse(_ text: String) throws(ConfigError) -> Outcome {
+    package func parse(_ text: String) throws(ConfigError) -> Outcome {
         var config = DaemonConfig()
         var warnings: [String] = []
         var section = ""

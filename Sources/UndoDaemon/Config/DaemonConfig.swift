@@ -1,38 +1,38 @@
 import X11
 
 /// Every setting of `undod.conf`, with the spec's defaults.
-public struct DaemonConfig: Sendable, Equatable {
+package struct DaemonConfig: Sendable, Equatable {
     /// `limits.levels`: undo groups kept per stack; 0 = no count limit.
-    public var levels: UInt32 = 100
+    package var levels: UInt32 = 100
     /// `limits.max_bytes`: payload bytes per stack, both sides together.
-    public var maxBytes: UInt64 = 64 << 20
+    package var maxBytes: UInt64 = 64 << 20
     /// `limits.max_total_bytes`: payload bytes of all stacks together.
-    public var maxTotalBytes: UInt64 = 1 << 30
+    package var maxTotalBytes: UInt64 = 1 << 30
     /// `apply.timeout_ms`: how long an owner has to answer `Apply`.
-    public var applyTimeoutMilliseconds: UInt32 = 5_000
+    package var applyTimeoutMilliseconds: UInt32 = 5_000
     /// `apply.queue`: Undo/Redo calls that may wait per stack.
-    public var applyQueue: UInt32 = 16
+    package var applyQueue: UInt32 = 16
     /// `merge.window_ms`: the merge window.
-    public var mergeWindowMilliseconds: UInt32 = 1_000
+    package var mergeWindowMilliseconds: UInt32 = 1_000
     /// `stacks.persist`: the default of the `persist` option.
-    public var persist = true
+    package var persist = true
     /// `stacks.detached_ttl`: how long a stack without an owner is kept, in ms.
-    public var detachedTTLMilliseconds: UInt64 = 7 * 24 * 3_600_000
+    package var detachedTTLMilliseconds: UInt64 = 7 * 24 * 3_600_000
     /// `focus.strategy`: `auto`, `recent` or `x11`.
-    public var focusStrategy: FocusStrategyName = .auto
+    package var focusStrategy: FocusStrategyName = .auto
     /// `focus.follows_push`: a push moves focus to its stack.
-    public var focusFollowsPush = true
+    package var focusFollowsPush = true
     /// `hotkey.undo`: the global undo key; nil (empty in the file) for none.
-    public var hotkeyUndo: KeyCombination? = Self.key("Ctrl+Alt+z")
+    package var hotkeyUndo: KeyCombination? = Self.key("Ctrl+Alt+z")
     /// `hotkey.redo`: the global redo key; nil (empty in the file) for none.
-    public var hotkeyRedo: KeyCombination? = Self.key("Ctrl+Alt+Shift+z")
+    package var hotkeyRedo: KeyCombination? = Self.key("Ctrl+Alt+Shift+z")
     /// `notify.enabled`: the feedback notification.
-    public var notifyEnabled = true
+    package var notifyEnabled = true
     /// `notify.confirm`: ask before a triggered undo.
-    public var notifyConfirm = false
+    package var notifyConfirm = false
 
     /// The built-in defaults.
-    public init() {}
+    package init() {}
 
     /// A default key (the names are known good).
     private static func key(_ text: String) -> KeyCombination? {
@@ -40,7 +40,7 @@ public struct DaemonConfig: Sendable, Equatable {
     }
 
     /// The names `focus.strategy` accepts.
-    public enum FocusStrategyName: String, Sendable, CaseIterable {
+    package enum FocusStrategyName: String, Sendable, CaseIterable {
         /// x11 where an EWMH window manager answers, else recent.
         case auto
         /// The most recently active stack.

@@ -1,7 +1,7 @@
 /// Decides which stack the system-wide trigger acts on (`focus.strategy`):
 /// `RecentFocus`, `X11Focus`, and `AutoFocus`, which picks one of them by
 /// what the desktop offers.
-public protocol FocusStrategy: AnyObject {
+package protocol FocusStrategy: AnyObject {
     /// The name `FocusStrategy` reports: `recent` or `x11`.
     var name: String { get }
     /// The focused stack, or nil when none may be undone by a trigger.
@@ -23,10 +23,10 @@ public protocol FocusStrategy: AnyObject {
 
 extension FocusStrategy {
     /// Nothing to wait for.
-    public func settle(then done: @escaping () -> Void) { done() }
+    package func settle(then done: @escaping () -> Void) { done() }
 }
 
 extension StackRecord {
     /// Whether a trigger may focus this stack at all.
-    public var isFocusable: Bool { isAttached && globalTrigger }
+    package var isFocusable: Bool { isAttached && globalTrigger }
 }

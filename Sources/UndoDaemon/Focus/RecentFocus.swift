@@ -2,32 +2,32 @@
 /// activated or pushed, unless `SetFocus` pinned another since. When the
 /// focused stack detaches or closes, focus falls to the most recently active
 /// remaining one.
-public final class RecentFocus: FocusStrategy {
+package final class RecentFocus: FocusStrategy {
     private var pinned: UInt64?
 
     /// A strategy with nothing pinned.
-    public init() {}
+    package init() {}
 
     /// `recent`.
-    public var name: String { "recent" }
+    package var name: String { "recent" }
 
     /// Never called: with `recent`, only the service's own calls move focus.
-    public var onChange: (() -> Void)?
+    package var onChange: (() -> Void)?
 
     /// The pinned stack while it qualifies, else the most recently active one.
-    public func focusedStack(in registry: StackRegistry) -> StackRecord? {
+    package func focusedStack(in registry: StackRegistry) -> StackRecord? {
         if let pinned, let record = registry.byNumber[pinned], record.isFocusable { return record }
         return registry.mostRecentlyActive { _ in true }
     }
 
     /// Pins focus to `record`.
-    public func pin(_ record: StackRecord) {
+    package func pin(_ record: StackRecord) {
         pinned = record.number
     }
 
     /// Activity moves focus to the active stack, ending any pin; a stack
     /// that cannot be focused (opted out) moves nothing.
-    public func noteActivity(of record: StackRecord, in registry: StackRegistry) {
+    package func noteActivity(of record: StackRecord, in registry: StackRegistry) {
         if record.isFocusable { pinned = nil }
     }
 }

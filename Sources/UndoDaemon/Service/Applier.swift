@@ -1,22 +1,31 @@
-import DBus
 import Undo1
 import UndoCore
 
-/// Runs each stack's `ApplyQueue`: takes the top group in flight, calls the
-/// owner's `Client.Apply` by its unique name without blocking, and on the
-/// answer commits the move, drops an obsolete group, or puts the stack back
-/// exactly as it was. A timer bounds every call by `apply.timeout_ms`.
+/// Runs each stack's `ApplyQueue`: takes the top group in flight, asks the
+/// owner to apply it through the `ApplyTransport` without blocking, and on
+/// the answer commits the move, drops an obsolete group, or puts the stack
+/// back exactly as it was. A timer bounds every call by `apply.timeout_ms`.
 final class Applier {
-    private unowned let service: UndoService
+    private unowned let host: any ApplyHost
+    private let transport: any ApplyTransport
+    private let scheduler: any Scheduler
     private var attempts: UInt64 = 0
 
-    init(service: UndoService) {
-        self.service = service
+    /// An applier reporting to `host`, reaching applications through `transport`.
+    init(host: any ApplyHost, transport: any ApplyTransport, scheduler: any Scheduler) {
+        self.host = host
+        self.transport = transport
+        self.scheduler = scheduler
     }
 
-    /// Queues `request`; it starts at once when nothing is in flight.
-    func enqueue(_ request: ApplyQueue.Request, on record: StackRecord) {
-        record.applies.waiting.append(request)
+    /// Queues `request` (`QueueFull` when `limit` already wait behind an
+    /// apply in flight); it starts at once when nothing is in flight.
+    func enqueue(_ request: ApplyQueue.Request, on record: StackRecord, limit: UInt32) {
+        do throws(ServiceError) {
+            try record.applies.admit(request, limit: limit)
+        } catch {
+            return request.completion(.failure(error))
+        }
         startNext(on: record)
     }
 
@@ -25,18 +34,15 @@ final class Applier {
     func ownerLeft(_ record: StackRecord) {
         if let inFlight = record.applies.inFlight {
             record.applies.inFlight = nil
-            service.loop.remove(inFlight.timer)
+            inFlight.timer.cancel()
             _ = record.stack.abortInFlight()
             inFlight.request.completion(.failure(.noOwner))
         }
-        let waiting = record.applies.waiting
-        record.applies.waiting.removeAll()
-        for request in waiting { request.completion(.failure(.noOwner)) }
+        for request in record.applies.takeWaiting() { request.completion(.failure(.noOwner)) }
     }
 
     private func startNext(on record: StackRecord) {
-        while record.applies.inFlight == nil, !record.applies.waiting.isEmpty {
-            let request = record.applies.waiting.removeFirst()
+        while record.applies.inFlight == nil, let request = record.applies.next() {
             guard record.isAttached else {
                 request.completion(.failure(.noOwner))
                 continue
@@ -53,7 +59,7 @@ final class Applier {
                     continue
                 }
             }
-            service.loadTopActions(of: record)
+            host.loadTopActions(of: record)
             let apply: ApplyRequest
             do {
                 apply = request.direction == .undo ? try record.stack.beginUndo() : try record.stack.beginRedo()
@@ -68,64 +74,51 @@ final class Applier {
     private func call(_ apply: ApplyRequest, on record: StackRecord, for request: ApplyQueue.Request) {
         attempts += 1
         let attempt = attempts
-        let timeout = service.config.applyTimeoutMilliseconds
-        let message: Message
-        do {
-            message = try Undo1Call.applyInClient(record.owner, ApplyArguments(
-                stack: record.path, group: apply.group, direction: apply.direction == .undo ? .undo : .redo,
-                payloads: apply.payloads))
-        } catch {
-            _ = record.stack.abortInFlight()
-            request.completion(.failure(.clientFailed(name: error.name, message: error.message)))
-            return
-        }
-        let timer = service.loop.schedule(afterMilliseconds: Int(timeout)) { [weak self, weak record] in
+        let timeout = Int(host.applyTimeoutMilliseconds)
+        let timer = scheduler.schedule(afterMilliseconds: timeout) { [weak self, weak record] in
             guard let self, let record else { return }
             self.finish(record, attempt: attempt, answer: nil)
         }
         record.applies.inFlight = ApplyQueue.InFlight(request: request, attempt: attempt, timer: timer)
-        // libdbus's own timeout is a backstop; ours decides.
-        service.connection.call(message, timeoutMilliseconds: Int(timeout) + 1_000) { [weak self, weak record] answer in
+        let arguments = ApplyArguments(stack: record.path, group: apply.group,
+                                       direction: apply.direction == .undo ? .undo : .redo, payloads: apply.payloads)
+        // The transport's own bound is a backstop; our timer decides.
+        transport.apply(arguments, at: record.owner, timeoutMilliseconds: timeout + 1_000) {
+            [weak self, weak record] answer in
             guard let self, let record else { return }
             self.finish(record, attempt: attempt, answer: answer)
         }
     }
 
     /// The owner answered (or `answer` is nil: the time ran out).
-    private func finish(_ record: StackRecord, attempt: UInt64, answer: Result<Message, DBusError>?) {
+    private func finish(_ record: StackRecord, attempt: UInt64, answer: ApplyAnswer?) {
         guard let inFlight = record.applies.inFlight, inFlight.attempt == attempt else { return }
         record.applies.inFlight = nil
-        service.loop.remove(inFlight.timer)
+        inFlight.timer.cancel()
         let completion = inFlight.request.completion
         switch answer {
         case nil:
             _ = record.stack.abortInFlight()
-            completion(.failure(.timeout(milliseconds: service.config.applyTimeoutMilliseconds)))
-        case .success:
+            completion(.failure(.timeout(milliseconds: host.applyTimeoutMilliseconds)))
+        case .applied:
             if let move = record.stack.commitInFlight() {
                 let outcome = ApplyOutcome(direction: move.direction, group: move.group, name: move.name)
-                service.applied(record, outcome, dropped: move.dropped)
+                host.applied(record, outcome, dropped: move.dropped)
                 completion(.success(outcome))
             }
-        case .failure(let error) where error.name == Undo1ErrorName.obsolete.rawValue:
+        case .obsolete:
             if let dropped = record.stack.dropInFlightAsObsolete() {
-                service.droppedObsolete(record, group: dropped.group)
+                host.droppedObsolete(record, group: dropped.group)
             }
             completion(.failure(.obsolete))
-        case .failure(let error) where Self.ownerGone.contains(error.name):
+        case .ownerGone:
             _ = record.stack.abortInFlight()
             completion(.failure(.noOwner))
-        case .failure(let error):
+        case .failed(let name, let message):
             _ = record.stack.abortInFlight()
-            completion(.failure(.clientFailed(name: error.name, message: error.message)))
+            completion(.failure(.clientFailed(name: name, message: message)))
         }
-        service.settleSettings(of: record)
+        host.settleSettings(of: record)
         startNext(on: record)
     }
-
-    /// Errors that mean the owner is no longer there to answer.
-    private static let ownerGone: Set<String> = [
-        DBusError.Names.noReply, DBusError.Names.serviceUnknown, DBusError.Names.disconnected,
-        DBusError.Names.nameHasNoOwner,
-    ]
 }

@@ -1,11 +1,11 @@
-import DBus
 import UndoCore
 
-/// One stack's undo/redo requests: at most one in flight (its `Apply` call
-/// out to the owner), the rest waiting in order. The `Applier` runs it.
-public final class ApplyQueue {
+/// One stack's undo/redo requests: at most one in flight (its `Apply` out
+/// to the owner), at most `apply.queue` waiting behind it, in order. The
+/// `Applier` runs it.
+package final class ApplyQueue {
     /// What a finished request answers: the group moved and its name.
-    public typealias Completion = (Result<ApplyOutcome, ServiceError>) -> Void
+    package typealias Completion = (Result<ApplyOutcome, ServiceError>) -> Void
 
     /// A request waiting its turn.
     struct Request {
@@ -27,24 +27,42 @@ public final class ApplyQueue {
         /// Distinguishes this attempt's answer from a late one of an earlier attempt.
         let attempt: UInt64
         /// The timer that fails it with `Timeout`.
-        let timer: EventLoop.Token
+        let timer: ScheduledTimer
     }
 
     /// The waiting requests, oldest first.
-    var waiting: [Request] = []
+    private var waiting: [Request] = []
     /// The request being applied, if any.
     var inFlight: InFlight?
 
     /// Whether an `Apply` is out for this stack.
-    public var isApplying: Bool { inFlight != nil }
+    package var isApplying: Bool { inFlight != nil }
+
+    /// Adds `request` at the back; `QueueFull` when an apply is in flight
+    /// and `limit` requests already wait (the spec's `Busy`).
+    func admit(_ request: Request, limit: UInt32) throws(ServiceError) {
+        if isApplying, waiting.count >= Int(limit) { throw .queueFull(limit: limit) }
+        waiting.append(request)
+    }
+
+    /// Takes the oldest waiting request.
+    func next() -> Request? {
+        waiting.isEmpty ? nil : waiting.removeFirst()
+    }
+
+    /// Takes every waiting request.
+    func takeWaiting() -> [Request] {
+        defer { waiting.removeAll() }
+        return waiting
+    }
 }
 
 /// A finished undo or redo.
-public struct ApplyOutcome: Sendable, Equatable {
+package struct ApplyOutcome: Sendable, Equatable {
     /// Undo or redo.
-    public var direction: Direction
+    package var direction: Direction
     /// The group that moved.
-    public var group: UInt64
+    package var group: UInt64
     /// Its name.
-    public var name: String
+    package var name: String
 }

@@ -8,23 +8,23 @@ import UndoStore
 
 /// The whole daemon: config, bus, store, service, triggers and signals,
 /// run on one loop until SIGTERM or SIGINT.
-public final class Daemon {
+package final class Daemon {
     /// The daemon's version.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 
     /// What the command line chose.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// `--address`: the bus to use instead of the session bus.
-        public var address: String?
+        package var address: String?
         /// `--config`: the config file.
-        public var configPath: String?
+        package var configPath: String?
         /// `--state-dir`: where history is stored.
-        public var stateDirectory: String?
+        package var stateDirectory: String?
         /// `--verbose`: log routine detail.
-        public var verbose = false
+        package var verbose = false
 
         /// Options with nothing chosen.
-        public init() {}
+        package init() {}
     }
 
     private let options: Options
@@ -32,13 +32,13 @@ public final class Daemon {
     private var exitCode: Int32 = 0
 
     /// A daemon that will run with `options`.
-    public init(options: Options) {
+    package init(options: Options) {
         self.options = options
         self.log = Log(verbose: options.verbose)
     }
 
     /// Runs until stopped; returns the process's exit status.
-    public func run() -> Int32 {
+    package func run() -> Int32 {
         // A reader of our stderr or a client socket going away must not kill us.
         signal(SIGPIPE, SIG_IGN)
         let loader = ConfigLoader(explicitPath: options.configPath)
@@ -83,9 +83,21 @@ public final class Daemon {
         let registry = StackRegistry()
         let desktop = Desktop(config: outcome.config, loop: loop, connection: connection, registry: registry, log: log)
         let focus = desktop.focus
-        let service = UndoService(connection: connection, config: outcome.config, log: log,
-                                  store: store, focus: focus, clock: clock, version: Self.version,
-                                  canPersist: database != nil, registry: registry)
+        let objects = ObjectServer(connection: connection)
+        let publisher = BusPublisher(objects: objects)
+        let service = UndoService(config: outcome.config, log: log, store: store, focus: focus, clock: clock,
+                                  version: Self.version, canPersist: database != nil, registry: registry,
+                                  publisher: publisher, transport: BusApplyTransport(connection: connection),
+                                  scheduler: loop)
+        publisher.service = service
+        let triggers = TriggerHandler(service: service, connection: connection, scheduler: loop)
+        objects.export(path: Undo1.managerPath, interfaces: [ManagerObject.interface(for: service, triggers: triggers)])
+        objects.enableObjectManager(at: Undo1.managerPath)
+        connection.onNameOwnerChanged { name, _, newOwner in
+            guard newOwner.isEmpty, name.hasPrefix(":") else { return }
+            service.peerLeft(name)
+        }
+        _ = loop.addTurnEndHook { service.endTurn() }
         do {
             try service.start()
         } catch {
@@ -110,7 +122,7 @@ public final class Daemon {
         }
 
         desktop.reportStartup()
-        let fire: (Direction, String) -> Void = { direction, source in service.triggers.fire(direction, source: source) }
+        let fire: (Direction, String) -> Void = { direction, source in triggers.fire(direction, source: source) }
         SignalTrigger().start(on: loop, fire: fire)
         desktop.startKeys(fire: fire)
         connection.onDisconnect = { [unowned self, log] in

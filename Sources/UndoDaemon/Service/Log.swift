@@ -5,9 +5,9 @@ import Glibc
 
 /// undod's log: one line per event on stderr, with journald's `<N>` priority
 /// prefixes when stderr is the journal (`JOURNAL_STREAM` is set).
-public struct Log: Sendable {
+package struct Log: Sendable {
     /// How much a line matters (syslog priorities).
-    public enum Level: Int, Sendable, Comparable {
+    package enum Level: Int, Sendable, Comparable {
         /// Something failed.
         case error = 3
         /// Something is off but undod goes on.
@@ -18,21 +18,21 @@ public struct Log: Sendable {
         case debug = 7
 
         /// Orders by importance: error is the most important.
-        public static func < (a: Level, b: Level) -> Bool { a.rawValue > b.rawValue }
+        package static func < (a: Level, b: Level) -> Bool { a.rawValue > b.rawValue }
     }
 
     /// The least important level written.
-    public var threshold: Level
+    package var threshold: Level
     private let journal: Bool
 
     /// A log that writes `notice` and above, or everything when `verbose`.
-    public init(verbose: Bool) {
+    package init(verbose: Bool) {
         threshold = verbose ? .debug : .notice
         journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
     }
 
     /// Writes `message` at `level`.
-    public func write(_ level: Level, _ message: @autoclosure () -> String) {
+    package func write(_ level: Level, _ message: @autoclosure () -> String) {
         guard level >= threshold else { return }
         let prefix = journal ? "<\(level.rawValue)>" : "undod: "
         // write(2), not FileHandle: a closed stderr must cost a log line, not the daemon.
@@ -41,11 +41,11 @@ public struct Log: Sendable {
     }
 
     /// Writes an error.
-    public func error(_ message: @autoclosure () -> String) { write(.error, message()) }
+    package func error(_ message: @autoclosure () -> String) { write(.error, message()) }
     /// Writes a warning.
-    public func warning(_ message: @autoclosure () -> String) { write(.warning, message()) }
+    package func warning(_ message: @autoclosure () -> String) { write(.warning, message()) }
     /// Writes a notice.
-    public func notice(_ message: @autoclosure () -> String) { write(.notice, message()) }
+    package func notice(_ message: @autoclosure () -> String) { write(.notice, message()) }
     /// Writes routine detail.
-    public func debug(_ message: @autoclosure () -> String) { write(.debug, message()) }
+    package func debug(_ message: @autoclosure () -> String) { write(.debug, message()) }
 }

@@ -1,10 +1,9 @@
-import DBus
 import Undo1
 
 /// What undod accepts in `Register`'s options and a push's hints beyond
-/// their types (which `Undo1` checks): bounded strings, no control
-/// characters in names people read, bounded window lists of 32-bit ids.
-/// Every refusal is `InvalidArgs` with a sentence.
+/// their types (which `Undo1` checks as the Bus layer decodes them): bounded
+/// strings, no control characters in names people read, bounded window
+/// lists of 32-bit ids. Every refusal is `InvalidArgs` with a sentence.
 enum OptionRules {
     /// The longest string option or hint accepted, in UTF-8 bytes: names
     /// and tags are short, and a client must not grow undod without bound.
@@ -12,10 +11,8 @@ enum OptionRules {
     /// The most window ids one `Register` may declare.
     static let maximumWindows = 4_096
 
-    /// `Register`'s options, read and checked.
-    static func registration(_ raw: [String: DBusValue]) throws(ServiceError) -> RegistrationOptions {
-        let options: RegistrationOptions
-        do { options = try RegistrationOptions(decoding: raw) } catch { throw .invalidArgs(error.description) }
+    /// Checks `Register`'s options.
+    static func check(_ options: RegistrationOptions) throws(ServiceError) {
         for (key, value) in [("title", options.title), ("document", options.document), ("state_tag", options.stateTag)] {
             try checkLength(key, value)
         }
@@ -32,16 +29,12 @@ enum OptionRules {
                 throw .invalidArgs("The option windows holds \(tooLarge), which is no X11 window id (they fit 32 bits)")
             }
         }
-        return options
     }
 
-    /// A push's hints, read and checked.
-    static func push(_ raw: [String: DBusValue]) throws(ServiceError) -> PushOptions {
-        let hints: PushOptions
-        do { hints = try PushOptions(decoding: raw) } catch { throw .invalidArgs(error.description) }
+    /// Checks a push's hints.
+    static func check(_ hints: PushOptions) throws(ServiceError) {
         try checkLength("merge_key", hints.mergeKey)
         try checkLength("state_tag", hints.stateTag)
-        return hints
     }
 
     private static func checkLength(_ key: String, _ value: String?) throws(ServiceError) {

@@ -5,42 +5,42 @@ import UndoCore
 /// Everything the daemon knows of one stack: its identity, its owner, the
 /// settings it asked for, its history (the model), its activity and its
 /// queue of undo/redo requests. Confined to the loop.
-public final class StackRecord {
+package final class StackRecord {
     /// The stack's number, never reused while the store exists.
-    public let number: UInt64
+    package let number: UInt64
     /// The app id it was registered with.
-    public let appId: String
+    package let appId: String
     /// The document (`""` for the app's main stack).
-    public let document: String
+    package let document: String
     /// The human name shown by `undoctl` and in notifications.
-    public var title: String
+    package var title: String
     /// The owner's unique bus name, `""` when detached.
-    public var owner: String
+    package var owner: String
     /// The limits as the owner asked (0 = the config's value).
-    public var requestedLevels: UInt32
+    package var requestedLevels: UInt32
     /// The byte limit as the owner asked (0 = the config's value).
-    public var requestedMaxBytes: UInt64
+    package var requestedMaxBytes: UInt64
     /// Whether the history is kept on disk.
-    public var persistent: Bool
+    package var persistent: Bool
     /// Whether the system-wide trigger may undo this stack.
-    public var globalTrigger: Bool
+    package var globalTrigger: Bool
     /// The history.
-    public var stack: UndoStack
+    package var stack: UndoStack
     /// The X11 ids of the owner's top-level windows (`windows`): kept while
     /// the owner is attached, forgotten when it leaves (ids are reused).
-    public var windows: Set<UInt32> = []
+    package var windows: Set<UInt32> = []
     /// When the stack was last active (Register, Activate, push), as an
     /// ordering number: larger is more recent.
-    public var activity: UInt64 = 0
+    package var activity: UInt64 = 0
     /// When the owner left (µs since the epoch), for `stacks.detached_ttl`.
-    public var detachedSince: Int64?
+    package var detachedSince: Int64?
     /// The undo/redo requests waiting for, or in, an `Apply`.
-    public let applies = ApplyQueue()
+    package let applies = ApplyQueue()
     /// The property values last announced with PropertiesChanged.
     var announced: StackProperties?
 
     /// Makes a record for a new or restored stack.
-    public init(number: UInt64, appId: String, document: String, title: String, owner: String,
+    package init(number: UInt64, appId: String, document: String, title: String, owner: String,
                 requestedLevels: UInt32, requestedMaxBytes: UInt64, persistent: Bool, globalTrigger: Bool,
                 stack: UndoStack) {
         self.number = number
@@ -57,13 +57,13 @@ public final class StackRecord {
     }
 
     /// The stack's object path.
-    public let path: String
+    package let path: String
 
     /// Whether the stack has a live owner.
-    public var isAttached: Bool { !owner.isEmpty }
+    package var isAttached: Bool { !owner.isEmpty }
 
     /// How errors and logs name the stack: `“Text Editor” (stack 3)`.
-    public var displayName: String { "“\(title)” (stack \(number))" }
+    package var displayName: String { "“\(title)” (stack \(number))" }
 
     /// The settings in force: what the owner asked, or the config's values.
     func settings(config: DaemonConfig) -> StackSettings {

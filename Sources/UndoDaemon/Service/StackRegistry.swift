@@ -3,14 +3,14 @@ import UndoCore
 
 /// Every stack the daemon holds, by number and by identity (app id and
 /// document), with the counters that must never repeat. Confined to the loop.
-public final class StackRegistry {
+package final class StackRegistry {
     /// The stacks by number.
-    public private(set) var byNumber: [UInt64: StackRecord] = [:]
+    package private(set) var byNumber: [UInt64: StackRecord] = [:]
     private var byIdentity: [Identity: UInt64] = [:]
     /// The number the next new stack gets.
-    public var nextNumber: UInt64 = 1
+    package var nextNumber: UInt64 = 1
     /// Group ids, unique across all stacks.
-    public var groupIDs = GroupIDGenerator()
+    package var groupIDs = GroupIDGenerator()
     private var activityClock: UInt64 = 0
 
     /// What makes a stack: an app and one of its documents.
@@ -20,53 +20,53 @@ public final class StackRegistry {
     }
 
     /// An empty registry.
-    public init() {}
+    package init() {}
 
     /// The stack with that identity, if any.
-    public func stack(appId: String, document: String) -> StackRecord? {
+    package func stack(appId: String, document: String) -> StackRecord? {
         byIdentity[Identity(appId: appId, document: document)].flatMap { byNumber[$0] }
     }
 
     /// The stack at an object path, if any.
-    public func stack(atPath path: String) -> StackRecord? {
+    package func stack(atPath path: String) -> StackRecord? {
         StackPath(path).flatMap { byNumber[$0.number] }
     }
 
     /// Every stack, by number.
-    public var all: [StackRecord] { byNumber.keys.sorted().compactMap { byNumber[$0] } }
+    package var all: [StackRecord] { byNumber.keys.sorted().compactMap { byNumber[$0] } }
 
     /// The stacks `owner` owns.
-    public func stacks(ownedBy owner: String) -> [StackRecord] {
+    package func stacks(ownedBy owner: String) -> [StackRecord] {
         byNumber.values.filter { $0.owner == owner }.sorted { $0.number < $1.number }
     }
 
     /// Adds a stack; its number must be new.
-    public func add(_ record: StackRecord) {
+    package func add(_ record: StackRecord) {
         byNumber[record.number] = record
         byIdentity[Identity(appId: record.appId, document: record.document)] = record.number
         nextNumber = max(nextNumber, record.number &+ 1)
     }
 
     /// Removes a stack.
-    public func remove(_ record: StackRecord) {
+    package func remove(_ record: StackRecord) {
         byNumber[record.number] = nil
         byIdentity[Identity(appId: record.appId, document: record.document)] = nil
     }
 
     /// Takes the number for a new stack.
-    public func takeNumber() -> UInt64 {
+    package func takeNumber() -> UInt64 {
         defer { nextNumber &+= 1 }
         return nextNumber
     }
 
     /// Marks `record` as the most recently active stack.
-    public func markActive(_ record: StackRecord) {
+    package func markActive(_ record: StackRecord) {
         activityClock += 1
         record.activity = activityClock
     }
 
     /// All payload bytes held, both sides of every stack.
-    public var totalBytes: UInt64 {
+    package var totalBytes: UInt64 {
         byNumber.values.reduce(0) { total, record in
             let (sum, overflow) = total.addingReportingOverflow(record.stack.bytes)
             return overflow ? .max : sum

@@ -6,7 +6,7 @@ import UndoStore
 /// in one transaction, before the replies that depend on it leave (group
 /// commit). Implementations: `MemoryHistoryStore` (nothing survives, e.g.
 /// with no usable state directory) and `SQLiteHistoryStore`.
-public protocol HistoryStore: AnyObject {
+package protocol HistoryStore: AnyObject {
     /// The stacks stored by an earlier run, detached, their actions left on
     /// disk; and the counters that must never repeat.
     func load(config: DaemonConfig, now: Int64) throws(StoreError) -> (stacks: [StackRecord], counters: StoreCounters)
@@ -44,29 +44,29 @@ public protocol HistoryStore: AnyObject {
 }
 
 /// A group to write (or delete, when it is gone by commit time).
-public struct GroupChange: Sendable, Hashable {
+package struct GroupChange: Sendable, Hashable {
     /// The group's id.
-    public var id: UInt64
+    package var id: UInt64
     /// Whether its actions changed (a new group, or a merge), not only its
     /// side, name or tag (or it was dropped).
-    public var actionsChanged: Bool
+    package var actionsChanged: Bool
 
     /// A group whose row must be written (with its actions, when they changed).
-    public init(id: UInt64, actionsChanged: Bool = false) {
+    package init(id: UInt64, actionsChanged: Bool = false) {
         self.id = id
         self.actionsChanged = actionsChanged
     }
 }
 
 /// The counters a store keeps so numbers and ids are never reused.
-public struct StoreCounters: Sendable, Equatable {
+package struct StoreCounters: Sendable, Equatable {
     /// The number the next new stack gets.
-    public var nextStackNumber: UInt64
+    package var nextStackNumber: UInt64
     /// The id the next new group gets.
-    public var nextGroupID: UInt64
+    package var nextGroupID: UInt64
 
     /// Makes counters.
-    public init(nextStackNumber: UInt64, nextGroupID: UInt64) {
+    package init(nextStackNumber: UInt64, nextGroupID: UInt64) {
         self.nextStackNumber = nextStackNumber
         self.nextGroupID = nextGroupID
     }

@@ -5,7 +5,7 @@ import UndoStore
 /// `HistoryStore` interface. Changes collect per stack during a loop turn and
 /// are written in one transaction at its end; a group is written as it is at
 /// commit time, so a push and an undo in the same turn cost one write.
-public final class SQLiteHistoryStore: HistoryStore {
+package final class SQLiteHistoryStore: HistoryStore {
     private let database: HistoryDatabase
     /// Stacks with changes to write: the record and each group, with whether
     /// its actions changed.
@@ -26,22 +26,22 @@ public final class SQLiteHistoryStore: HistoryStore {
     static let reserveStacks: UInt64 = 64, reserveGroups: UInt64 = 4_096
 
     /// A store over an opened database.
-    public init(database: HistoryDatabase) {
+    package init(database: HistoryDatabase) {
         self.database = database
     }
 
     /// The database file.
-    public var path: String { database.path }
+    package var path: String { database.path }
 
     /// Where a corrupt store was moved, and why, if that happened.
-    public var recovery: (movedTo: String, reason: String)? {
+    package var recovery: (movedTo: String, reason: String)? {
         guard let moved = database.movedAside else { return nil }
         return (moved, database.corruption ?? "it could not be read")
     }
 
     /// Loads every stack; a store that turns out corrupt while reading is
     /// moved aside and a fresh, empty one used (see `recovery`).
-    public func load(config: DaemonConfig, now: Int64) throws(StoreError) -> (stacks: [StackRecord], counters: StoreCounters) {
+    package func load(config: DaemonConfig, now: Int64) throws(StoreError) -> (stacks: [StackRecord], counters: StoreCounters) {
         do {
             return try loadAll(config: config, now: now)
         } catch where error.isCorruption {
@@ -92,7 +92,7 @@ public final class SQLiteHistoryStore: HistoryStore {
         }
     }
 
-    public func storedHistory(of record: StackRecord, settings: StackSettings) throws(StoreError) -> UndoStack {
+    package func storedHistory(of record: StackRecord, settings: StackSettings) throws(StoreError) -> UndoStack {
         guard var stored = try database.loadStack(record.number) else { return UndoStack(settings: settings) }
         trimmed.formUnion(stored.skipTrimmed())
         var stack = try Self.restore(stored, mergeWindow: settings.mergeWindowMilliseconds)
@@ -100,7 +100,7 @@ public final class SQLiteHistoryStore: HistoryStore {
         return stack
     }
 
-    public func stackChanged(_ record: StackRecord, groups: [GroupChange]) {
+    package func stackChanged(_ record: StackRecord, groups: [GroupChange]) {
         guard record.persistent else {
             // Leaving the disk (the service loaded every action first).
             if onDisk[record.number] != nil { removed.insert(record.number) }
@@ -125,12 +125,12 @@ public final class SQLiteHistoryStore: HistoryStore {
         dirty[record.number] = entry
     }
 
-    public func stackRemoved(number: UInt64) {
+    package func stackRemoved(number: UInt64) {
         dirty[number] = nil
         if onDisk[number] != nil { removed.insert(number) }
     }
 
-    public func loadTopActions(of record: StackRecord) throws(StoreError) {
+    package func loadTopActions(of record: StackRecord) throws(StoreError) {
         for group in [record.stack.topUndoGroup, record.stack.topRedoGroup] {
             guard let group, !group.isLoaded else { continue }
             let encoded = try database.encodedActions(ofGroup: group.id)
@@ -141,7 +141,7 @@ public final class SQLiteHistoryStore: HistoryStore {
         }
     }
 
-    public func loadAllActions(of record: StackRecord) throws(StoreError) {
+    package func loadAllActions(of record: StackRecord) throws(StoreError) {
         let snapshot = record.stack.snapshot
         for group in snapshot.undo + snapshot.redo where !group.isLoaded {
             let encoded = try database.encodedActions(ofGroup: group.id)
@@ -152,19 +152,19 @@ public final class SQLiteHistoryStore: HistoryStore {
         }
     }
 
-    public func isSavedAsIs(_ number: UInt64) -> Bool {
+    package func isSavedAsIs(_ number: UInt64) -> Bool {
         onDisk[number] != nil && dirty[number] == nil && !removed.contains(number)
     }
 
-    public func needsCommit(counters: StoreCounters) -> Bool {
+    package func needsCommit(counters: StoreCounters) -> Bool {
         !dirty.isEmpty || !removed.isEmpty || !hasReserved(counters)
     }
 
-    public func hasReserved(_ counters: StoreCounters) -> Bool {
+    package func hasReserved(_ counters: StoreCounters) -> Bool {
         counters.nextStackNumber < reserved.nextStackNumber && counters.nextGroupID < reserved.nextGroupID
     }
 
-    public func commit(counters: StoreCounters) throws(StoreError) {
+    package func commit(counters: StoreCounters) throws(StoreError) {
         guard needsCommit(counters: counters) else { return }
         // The reservation moves ahead, in one write, once half of it is used:
         // not with every push.
@@ -219,7 +219,7 @@ public final class SQLiteHistoryStore: HistoryStore {
 
     /// Deletes what trimming left, folds the write-ahead log into the
     /// database file and empties it.
-    public func close() {
+    package func close() {
         if !trimmed.isEmpty, (try? database.begin()) != nil {
             do throws(StoreError) {
                 for id in trimmed { try database.deleteGroup(id) }

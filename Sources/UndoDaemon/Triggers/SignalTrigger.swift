@@ -5,12 +5,12 @@ import DBus
 import UndoCore
 
 /// `SIGUSR1` undoes and `SIGUSR2` redoes on the focused stack.
-public final class SignalTrigger: TriggerSource {
+package final class SignalTrigger: TriggerSource {
     /// A trigger on SIGUSR1 and SIGUSR2.
-    public init() {}
+    package init() {}
 
     /// Routes the two signals to `fire`.
-    public func start(on loop: EventLoop, fire: @escaping (Direction, String) -> Void) {
+    package func start(on loop: EventLoop, fire: @escaping (Direction, String) -> Void) {
         loop.onSignal(SIGUSR1) { fire(.undo, "SIGUSR1") }
         loop.onSignal(SIGUSR2) { fire(.redo, "SIGUSR2") }
     }

@@ -28,14 +28,16 @@ final class TriggerHandler {
     static let errorMilliseconds: Int32 = 3_000
 
     private unowned let service: UndoService
+    private let scheduler: any Scheduler
     private let notifier: FeedbackNotifier<Offer>
     /// The open confirm question: the group it asks about, and its timer.
-    private var question: (group: UInt64, timer: EventLoop.Token)?
+    private var question: (group: UInt64, timer: ScheduledTimer)?
 
-    /// The handler of `service`'s triggers, notifying on its connection.
-    init(service: UndoService) {
+    /// The handler of `service`'s triggers, notifying on `connection`.
+    init(service: UndoService, connection: Connection, scheduler: any Scheduler) {
         self.service = service
-        notifier = FeedbackNotifier(connection: service.connection, log: service.log)
+        self.scheduler = scheduler
+        notifier = FeedbackNotifier(connection: connection, log: service.log)
         notifier.onAction = { [unowned self] offer, key in self.pressed(key, on: offer) }
         notifier.onClosed = { [unowned self] offer in self.unanswered(offer, why: "was closed unanswered") }
         notifier.onUndelivered = { [unowned self] offer, error in
@@ -85,7 +87,7 @@ final class TriggerHandler {
     private func ask(about group: ExpectedGroup, on record: StackRecord, source: String) {
         log.notice("\(source): asking before undoing “\(group.name)” in \(record.title).")
         endQuestion()
-        let timer = service.loop.schedule(afterMilliseconds: Self.confirmMilliseconds) { [weak self] in
+        let timer = scheduler.schedule(afterMilliseconds: Self.confirmMilliseconds) { [weak self] in
             guard let self, self.question?.group == group.id else { return }
             self.question = nil
             self.notifier.withdraw()
@@ -125,7 +127,7 @@ final class TriggerHandler {
 
     private func endQuestion() {
         guard let question else { return }
-        service.loop.remove(question.timer)
+        question.timer.cancel()
         self.question = nil
     }
 

@@ -1,0 +1,50 @@
+import DBus
+import Undo1
+
+/// The service's stacks as D-Bus objects, and its announcements as signals:
+/// `InterfacesAdded`/`Removed` on the manager's ObjectManager,
+/// `PropertiesChanged`, `Pushed` and `Applied`.
+final class BusPublisher: StackPublisher {
+    private let objects: ObjectServer
+    /// The service whose stacks these are, once it exists.
+    weak var service: UndoService?
+
+    /// A publisher exporting through `objects`.
+    init(objects: ObjectServer) {
+        self.objects = objects
+    }
+
+    func publish(_ record: StackRecord) {
+        guard let service else { return }
+        objects.export(path: record.path, interfaces: [StackObject.interface(for: record, service: service)],
+                       announce: false)
+    }
+
+    func withdraw(path: String) -> [String] {
+        objects.unexport(path: path, announce: false)
+    }
+
+    func send(_ announcement: Announcement) {
+        switch announcement {
+        case .stackAdded(let path):
+            objects.announceAdded(path: path)
+        case .stackRemoved(let path, let interfaces):
+            objects.announceRemoved(path: path, interfaces: interfaces)
+        case .stackChanged(let path, let now, let before):
+            let changed = now.changes(since: before)
+            guard !changed.isEmpty else { return }
+            objects.propertiesChanged(path: path, interface: Undo1.stackInterface, values: changed)
+        case .pushed(let path, let signal):
+            objects.emitSignal(path: path, interface: Undo1.stackInterface, member: PushedSignal.member,
+                               arguments: signal.arguments)
+        case .applied(let path, let signal):
+            objects.emitSignal(path: path, interface: Undo1.stackInterface, member: AppliedSignal.member,
+                               arguments: signal.arguments)
+        case .managerChanged(let focusedStack, let focusStrategy):
+            var changed: [String: DBusValue] = [:]
+            if let focusedStack { changed[ManagerProperties.focusedStackName] = .objectPath(focusedStack) }
+            if let focusStrategy { changed[ManagerProperties.focusStrategyName] = .string(focusStrategy) }
+            objects.propertiesChanged(path: Undo1.managerPath, interface: Undo1.managerInterface, values: changed)
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import DBus
+
+/// Timers as the service, the applier and the trigger handler use them:
+/// the loop in undod, a hand-driven one in the service's tests.
+package protocol Scheduler: AnyObject {
+    /// Calls `handler` once, `milliseconds` from now, unless cancelled first.
+    func schedule(afterMilliseconds milliseconds: Int, _ handler: @escaping () -> Void) -> ScheduledTimer
+}
+
+/// A timer that has not fired yet; `cancel` makes sure it never does.
+package struct ScheduledTimer {
+    /// Stops the timer (nothing if it fired already).
+    package let cancel: () -> Void
+
+    /// A timer that `cancel` stops.
+    package init(cancel: @escaping () -> Void) {
+        self.cancel = cancel
+    }
+}
+
+extension EventLoop: Scheduler {
+    package func schedule(afterMilliseconds milliseconds: Int, _ handler: @escaping () -> Void) -> ScheduledTimer {
+        let token = schedule(afterMilliseconds: milliseconds, handler: handler)
+        return ScheduledTimer { [unowned self] in self.remove(token) }
+    }
+}

@@ -1,0 +1,41 @@
+import UndoCore
+import UndoStore
+
+/// The journal's side of the service: ending each turn, and saving on the way out.
+extension UndoService: TurnHost {
+    /// Ends the loop's turn: commits, then sends the held replies and the
+    /// announcements (`TurnJournal.end`). undod calls it at every turn's end.
+    package func endTurn() {
+        journal.end(self)
+    }
+
+    /// Writes everything pending now (on the way out).
+    package func save() throws(StoreError) {
+        try journal.save(counters: counters)
+    }
+
+    func record(_ number: UInt64) -> StackRecord? {
+        registry.byNumber[number]
+    }
+
+    func settings(of record: StackRecord) -> StackSettings {
+        record.settings(config: config)
+    }
+
+    func restore(_ record: StackRecord, to history: UndoStack) {
+        record.stack = history
+        applySettings(to: record)
+    }
+
+    func announce(_ record: StackRecord) {
+        announcer.changed(record)
+    }
+
+    func turnTakenBack() {
+        announceFocus()
+    }
+
+    func send(_ announcement: Announcement) {
+        publisher.send(announcement)
+    }
+}
