@@ -59,7 +59,7 @@ let package = Package(
         .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore"], swiftSettings: strict),
         .testTarget(name: "UndodBenchTests", dependencies: ["undod-bench"], swiftSettings: strict),
         .testTarget(
-            name: "UndoDaemonTests", dependencies: ["DBus", "BusHarness", "UndoCore", "UndoDaemon"],
+            name: "UndoDaemonTests", dependencies: ["DBus", "BusHarness", "Undo1", "UndoCore", "UndoStore", "UndoDaemon"],
             exclude: [], swiftSettings: strict),
         .testTarget(name: "UndoKitTests", dependencies: ["UndoKit", "DBus", "BusHarness"], swiftSettings: strict),
         .testTarget(name: "UndoctlTests", dependencies: ["DBus", "BusHarness"], swiftSettings: strict),

@@ -8,7 +8,8 @@ import UndoKit
 /// every error an app handles, the order of payloads and pushes.
 @Suite struct ClientTests {
     @Test func everyCallOfAStack() async throws {
-        let f = try KitFixture()
+        // A merge window no slow machine outlasts between two awaited pushes.
+        let f = try KitFixture(config: "[merge]\nwindow_ms = 600000\n")
         let client = try f.client()
         let stack = try await client.register(appId: "org.example.Kit", options: StackOptions(title: "Kit"))
         #expect(stack.path.hasPrefix("/org/undod/Undo1/stack/"))

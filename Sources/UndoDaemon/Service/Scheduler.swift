@@ -1,5 +1,3 @@
-import DBus
-
 /// Timers as the service, the applier and the trigger handler use them:
 /// the loop in undod, a hand-driven one in the service's tests.
 package protocol Scheduler: AnyObject {
@@ -15,12 +13,5 @@ package struct ScheduledTimer {
     /// A timer that `cancel` stops.
     package init(cancel: @escaping () -> Void) {
         self.cancel = cancel
-    }
-}
-
-extension EventLoop: Scheduler {
-    package func schedule(afterMilliseconds milliseconds: Int, _ handler: @escaping () -> Void) -> ScheduledTimer {
-        let token = schedule(afterMilliseconds: milliseconds, handler: handler)
-        return ScheduledTimer { [unowned self] in self.remove(token) }
     }
 }

@@ -1,4 +1,3 @@
-import DBus
 import Undo1
 import UndoCore
 

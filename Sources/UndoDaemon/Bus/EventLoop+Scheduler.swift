@@ -1,0 +1,9 @@
+import DBus
+
+/// The loop keeps the service's time in undod.
+extension EventLoop: Scheduler {
+    package func schedule(afterMilliseconds milliseconds: Int, _ handler: @escaping () -> Void) -> ScheduledTimer {
+        let token = schedule(afterMilliseconds: milliseconds, handler: handler)
+        return ScheduledTimer { [unowned self] in self.remove(token) }
+    }
+}

@@ -1,0 +1,147 @@
+import Testing
+import Undo1
+import UndoCore
+import UndoDaemon
+import UndoStore
+
+/// The service's rules tested exactly, in this process: expiry by the
+/// clock, a failed commit's rollback, the global budget, the apply queue
+/// and its timeout. No bus, no timers but the test's.
+@Suite struct ServiceRuleTests {
+    @Test func aDetachedStackExpiresExactlyAtItsTimeToLive() throws {
+        var config = DaemonConfig()
+        config.detachedTTLMilliseconds = 60_000
+        let f = try ServiceFixture(config: config)
+        let notes = try f.register("org.example.Notes")
+        try f.push(notes, "Typing")
+        f.service.peerLeft(":1.1")
+        f.endTurn()
+        #expect(!notes.isAttached)
+
+        f.advance(milliseconds: 59_999)
+        #expect(f.service.registry.byNumber[notes.number] != nil, "kept until its time to live is up")
+        f.advance(milliseconds: 1)
+        f.endTurn()
+        #expect(f.service.registry.byNumber[notes.number] == nil)
+        #expect(f.publisher.withdrawn == [notes.path])
+        #expect(f.publisher.removed == [notes.path])
+        #expect(f.scheduler.pending == 0, "no timer is left for a stack that is gone")
+    }
+
+    @Test func adoptionStopsTheClockAndALaterDetachRestartsIt() throws {
+        var config = DaemonConfig()
+        config.detachedTTLMilliseconds = 10_000
+        let f = try ServiceFixture(config: config)
+        let notes = try f.register("org.example.Notes")
+        f.service.peerLeft(":1.1")
+        f.advance(milliseconds: 9_000)
+        #expect(try f.register("org.example.Notes", caller: ":1.2") === notes, "adopted, not made anew")
+        f.advance(milliseconds: 60_000)
+        #expect(f.service.registry.byNumber[notes.number] != nil, "an owned stack never expires")
+        f.service.peerLeft(":1.2")
+        f.advance(milliseconds: 9_999)
+        #expect(f.service.registry.byNumber[notes.number] != nil)
+        f.advance(milliseconds: 1)
+        #expect(f.service.registry.byNumber[notes.number] == nil)
+    }
+
+    @Test func aFailedCommitTakesThePushBackAndWithdrawsItsSignal() throws {
+        let f = try ServiceFixture()
+        f.service.subscribe(caller: ":1.9")
+        let notes = try f.register("org.example.Notes")
+        try f.push(notes, "A")
+        f.publisher.clear()
+
+        f.store.failing = true
+        let answer = f.pushKeepingTurn(notes, "B")
+        #expect(answer.result == nil, "the reply waits for the turn's commit")
+        f.endTurn()
+        guard case .storageFailed(let reason) = answer.error else {
+            Issue.record("the push was answered \(String(describing: answer.result))")
+            return
+        }
+        #expect(reason.contains("the disk is full"))
+        #expect(f.undoNames(notes) == ["A"], "the stack is exactly as before the push")
+        #expect(f.publisher.pushed.isEmpty, "nothing was announced of the push taken back")
+
+        // While the store fails, what was reserved before may still be used;
+        // once it saves again, pushes are answered at the turn's end.
+        f.store.failing = false
+        #expect(try f.push(notes, "C").merged == false)
+        #expect(f.undoNames(notes) == ["A", "C"])
+        #expect(f.publisher.pushed == ["C"])
+    }
+
+    @Test func anUndoTheOwnerAppliedStaysWhenItsCommitFails() throws {
+        let f = try ServiceFixture()
+        let notes = try f.register("org.example.Notes")
+        try f.push(notes, "A")
+        try f.push(notes, "B")
+        f.store.failing = true
+        let answer = ServiceAnswer<ApplyOutcome>()
+        f.service.apply(.undo, on: notes, caller: nil, completion: answer.take)
+        #expect(f.apps.answerNext()?.group == notes.stack.history.redo.first?.id)
+        f.endTurn()
+        guard case .notSaved = answer.error else {
+            Issue.record("the undo was answered \(String(describing: answer.result))")
+            return
+        }
+        #expect(f.undoNames(notes) == ["A"], "the document moved, so memory stays with it")
+        #expect(notes.stack.redoDepth == 1)
+    }
+
+    @Test func theBudgetTakesTheOldestGroupsOfTheLeastRecentlyActiveStack() throws {
+        var config = DaemonConfig()
+        config.maxTotalBytes = 3_000
+        let f = try ServiceFixture(config: config)
+        let old = try f.register("org.example.Old", caller: ":1.1")
+        let new = try f.register("org.example.New", caller: ":1.2")
+        try f.push(old, "old 1", caller: ":1.1", bytes: 1_000)
+        try f.push(old, "old 2", caller: ":1.1", bytes: 1_000)
+        try f.push(new, "new 1", caller: ":1.2", bytes: 900)
+        // 3,000 bytes over: the least recently active stack loses first.
+        try f.push(new, "new 2", caller: ":1.2", bytes: 900)
+        #expect(f.undoNames(old) == ["old 2"])
+        #expect(f.undoNames(new) == ["new 1", "new 2"])
+        #expect(f.service.registry.totalBytes <= 3_000)
+    }
+
+    @Test func aPushNeverLosesItsOwnGroupToTheBudget() throws {
+        var config = DaemonConfig()
+        config.maxTotalBytes = 1_500
+        let f = try ServiceFixture(config: config)
+        let notes = try f.register("org.example.Notes")
+        try f.push(notes, "first", bytes: 1_000)
+        try f.push(notes, "second", bytes: 1_000)
+        #expect(f.undoNames(notes) == ["second"])
+    }
+
+    @Test func aFullQueueRefusesAndATimeoutLeavesTheStackAsItWas() throws {
+        var config = DaemonConfig()
+        config.applyQueue = 1
+        config.applyTimeoutMilliseconds = 2_000
+        let f = try ServiceFixture(config: config)
+        let notes = try f.register("org.example.Notes")
+        try f.push(notes, "A")
+        try f.push(notes, "B")
+        let first = ServiceAnswer<ApplyOutcome>(), second = ServiceAnswer<ApplyOutcome>(), third = ServiceAnswer<ApplyOutcome>()
+        f.service.apply(.undo, on: notes, caller: nil, completion: first.take)
+        f.service.apply(.undo, on: notes, caller: nil, completion: second.take)
+        f.service.apply(.undo, on: notes, caller: nil, completion: third.take)
+        #expect(third.error == .queueFull(limit: 1))
+        #expect(first.result == nil && second.result == nil)
+
+        f.advance(milliseconds: 1_999)
+        #expect(first.result == nil, "the owner has until its timeout")
+        f.advance(milliseconds: 1)
+        #expect(first.error == .timeout(milliseconds: 2_000))
+        #expect(f.undoNames(notes) == ["A", "B"], "a timed-out undo leaves the history as it was")
+        // The waiting request goes out next, and the owner applies it.
+        #expect(f.apps.waiting.count == 2, "the late answer to the first is ignored; the second is out")
+        f.apps.answerNext(.applied)
+        f.apps.answerNext(.applied)
+        f.endTurn()
+        #expect(try second.get().name == "B")
+        #expect(f.undoNames(notes) == ["A"])
+    }
+}
