@@ -8,14 +8,27 @@ import Testing
     static let shortTimeout = "[apply]\ntimeout_ms = 1500\n"
 
     @Test func aHungAppDoesNotDelayAnotherAppsUndo() throws {
-        let f = try DaemonFixture(config: Self.shortTimeout)
+        let f = try DaemonFixture()
         let hung = try f.app("app.hung", pushing: ["h1"])
         let quick = try f.app("app.quick", pushing: ["q1"])
+        // The test holds the first app's Apply: it answers only when released.
+        var held: [MethodCall] = []
+        hung.behaviour = .custom { held.append($0) }
+        let slow = try f.send(from: f.watcher, hung.stack, "org.undod.Undo1.Stack", "Undo")
+        #expect(f.wait { held.count == 1 })
+        #expect(try f.stack(quick.stack, "Undo") == [.uint64(quick.applied.first?.group ?? 0), .string("q1")])
+        #expect(!slow.isDone, "the held app's undo is still waiting when the other is answered")
+        held.first?.reply()
+        #expect(f.wait { slow.isDone })
+        #expect(slow.error == nil)
+        #expect(try hung.property("UndoDepth") == .uint32(0))
+    }
+
+    @Test func aHungAppsUndoTimesOutAndLeavesTheStackAsItWas() throws {
+        let f = try DaemonFixture(config: Self.shortTimeout)
+        let hung = try f.app("app.hung", pushing: ["h1"])
         hung.behaviour = .hang
         let slow = try f.send(from: f.watcher, hung.stack, "org.undod.Undo1.Stack", "Undo")
-        #expect(f.wait { hung.applied.count == 1 })
-        #expect(try f.stack(quick.stack, "Undo") == [.uint64(quick.applied.first?.group ?? 0), .string("q1")])
-        #expect(!slow.isDone, "the hung app's undo is still waiting when the other is answered")
         #expect(f.wait { slow.isDone })
         #expect(slow.error?.name == undodError("Timeout"))
         #expect(slow.error?.message.contains("1500 ms") == true)
