@@ -45,21 +45,26 @@ let package = Package(
         .target(name: "UndoCore", swiftSettings: strict),
         .target(name: "UndoStore", dependencies: ["UndoCore", "CSQLite"], swiftSettings: strict),
         .target(name: "UndoDaemon", dependencies: ["DBus", "Undo1", "X11", "UndoCore", "UndoStore"], swiftSettings: strict),
+        // JSON as undoctl and the bench print it.
+        .target(name: "JSONText", swiftSettings: strict),
+        // What tests, the bench and the fuzzer share to drive undod from outside.
+        .target(name: "Rig", swiftSettings: strict),
 
         // Executables.
         .executableTarget(name: "undod", dependencies: ["UndoDaemon", "Undo1"], swiftSettings: strict),
-        .executableTarget(name: "undoctl", dependencies: ["DBus", "Undo1"], swiftSettings: strict),
+        .executableTarget(name: "undoctl", dependencies: ["DBus", "Undo1", "JSONText"], swiftSettings: strict),
         .executableTarget(name: "line-editor", dependencies: ["UndoKit"], path: "Examples/LineEditor",
                           swiftSettings: strict),
-        .executableTarget(name: "undod-bench", dependencies: ["DBus", "Undo1", "UndoKit", "CBench"], swiftSettings: strict),
+        .executableTarget(name: "undod-bench", dependencies: ["DBus", "Undo1", "UndoKit", "CBench", "JSONText", "Rig"], swiftSettings: strict),
 
         // Tests.
-        .target(name: "BusHarness", dependencies: ["DBus", "Undo1"], path: "Tests/BusHarness", swiftSettings: strict),
+        .target(name: "BusHarness", dependencies: ["DBus", "Undo1", "Rig"], path: "Tests/BusHarness", swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "BusHarness"], swiftSettings: strict),
-        .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore"], swiftSettings: strict),
+        .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore", "Rig"], swiftSettings: strict),
+        .testTarget(name: "RigTests", dependencies: ["Rig"], swiftSettings: strict),
         .testTarget(name: "UndodBenchTests", dependencies: ["undod-bench"], swiftSettings: strict),
         .testTarget(
-            name: "UndoDaemonTests", dependencies: ["DBus", "BusHarness", "Undo1", "UndoCore", "UndoStore", "UndoDaemon"],
+            name: "UndoDaemonTests", dependencies: ["DBus", "BusHarness", "Rig", "Undo1", "UndoCore", "UndoStore", "UndoDaemon"],
             exclude: [], swiftSettings: strict),
         .testTarget(name: "UndoKitTests", dependencies: ["UndoKit", "DBus", "BusHarness"], swiftSettings: strict),
         .testTarget(name: "UndoctlTests", dependencies: ["DBus", "BusHarness"], swiftSettings: strict),

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import JSONText
 
 /// A goal for one figure. Goals are what the bench reports against, never
 /// assertions: a missed one is printed with ✗ and the run still succeeds.
@@ -133,35 +134,36 @@ enum Report {
 
     /// One JSON object with the machine, the mode and every row.
     static func json(_ rows: [Row], machine: Machine, mode: String, seconds: Double, pinnedCPU: Int32?) -> String {
-        var fields: [String] = []
-        fields.append("\"mode\":\(quote(mode))")
-        fields.append("\"round_trip_cpu\":\(pinnedCPU.map { "\($0)" } ?? "null")")
-        fields.append("\"seconds\":\(number(seconds))")
-        fields.append("\"machine\":{\"processors\":\(machine.processors),\"cpu_model\":\(quote(machine.cpuModel)),"
-            + "\"memory_bytes\":\(machine.memoryBytes),\"kernel\":\(quote(machine.kernel))}")
-        let rendered = rows.map { row -> String in
-            var parts = ["\"number\":\(row.number)", "\"key\":\(quote(row.key))", "\"title\":\(quote(row.title))",
-                         "\"unit\":\(quote(row.unit))"]
+        let rendered = rows.map { row -> JSONValue in
+            var fields: [String: JSONValue] = [
+                "number": .int(Int64(row.number)), "key": .string(row.key), "title": .string(row.title),
+                "unit": .string(row.unit), "met": row.met.map { .bool($0) } ?? .null,
+                "values": .object(Dictionary(row.values.map { ($0.0, JSONValue.double($0.1)) },
+                                             uniquingKeysWith: { _, last in last })),
+                "target": row.target.map { target in
+                    .object(["bound": .string(target.bound == .atMost ? "at_most" : "at_least"),
+                             "limit": .double(target.limit)])
+                } ?? .null,
+            ]
             if let summary = row.summary {
-                parts.append("\"median\":\(number(summary.median))")
-                parts.append("\"min\":\(number(summary.min))")
-                parts.append("\"max\":\(number(summary.max))")
-                parts.append("\"rounds\":\(summary.count)")
+                fields["median"] = .double(summary.median)
+                fields["min"] = .double(summary.min)
+                fields["max"] = .double(summary.max)
+                fields["rounds"] = .int(Int64(summary.count))
             }
-            if let target = row.target {
-                parts.append("\"target\":{\"bound\":\(quote(target.bound == .atMost ? "at_most" : "at_least")),"
-                    + "\"limit\":\(number(target.limit))}")
-            } else {
-                parts.append("\"target\":null")
-            }
-            parts.append("\"met\":\(row.met.map { $0 ? "true" : "false" } ?? "null")")
-            parts.append("\"values\":{" + row.values.map { "\(quote($0.0)):\(number($0.1))" }.joined(separator: ",") + "}")
-            if !row.detail.isEmpty { parts.append("\"detail\":\(quote(row.detail))") }
-            if let error = row.error { parts.append("\"error\":\(quote(error))") }
-            return "{" + parts.joined(separator: ",") + "}"
+            if !row.detail.isEmpty { fields["detail"] = .string(row.detail) }
+            if let error = row.error { fields["error"] = .string(error) }
+            return .object(fields)
         }
-        fields.append("\"rows\":[" + rendered.joined(separator: ",") + "]")
-        return "{" + fields.joined(separator: ",") + "}\n"
+        let report: JSONValue = .object([
+            "mode": .string(mode),
+            "round_trip_cpu": pinnedCPU.map { .int(Int64($0)) } ?? .null,
+            "seconds": .double(seconds),
+            "machine": .object(["processors": .int(Int64(machine.processors)), "cpu_model": .string(machine.cpuModel),
+                                "memory_bytes": .uint(UInt64(machine.memoryBytes)), "kernel": .string(machine.kernel)]),
+            "rows": .array(rendered),
+        ])
+        return report.text + "\n"
     }
 
     /// `value` with `digits` after the point.
@@ -180,32 +182,6 @@ enum Report {
         return text
     }
 
-    private static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "null" }
-        if value == value.rounded(), abs(value) < 1e15 { return "\(Int(value))" }
-        return format(value, digits: 4)
-    }
-
-    private static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
 }
 
 extension StringProtocol {

@@ -1,4 +1,5 @@
 import Foundation
+import Rig
 
 /// A private `dbus-daemon` for one test: started on a socket in its own
 /// temporary directory, never the user's bus, and killed by `stop`.
@@ -19,29 +20,11 @@ public final class TestBus: @unchecked Sendable {
             .appendingPathComponent("undod-test-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let config = directory.appendingPathComponent("bus.conf")
-        try """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig>
-              <type>session</type>
-              <listen>unix:dir=\(directory.path)</listen>
-              <auth>EXTERNAL</auth>\(services.map { "\n  <servicedir>\($0.path)</servicedir>" } ?? "")
-              <!-- A session bus's limits, as Debian's session.conf sets them. -->
-              <limit name="max_incoming_bytes">1000000000</limit>
-              <limit name="max_outgoing_bytes">1000000000</limit>
-              <limit name="max_message_size">1000000000</limit>
-              <limit name="max_match_rules_per_connection">50000</limit>
-              <limit name="max_replies_per_connection">50000</limit>
-              <policy context="default">
-                <allow send_destination="*" eavesdrop="true"/>
-                <allow eavesdrop="true"/>
-                <allow own="*"/>
-              </policy>
-            </busconfig>
-            """.write(to: config, atomically: true, encoding: .utf8)
+        try PrivateBusConfig.text(socketDirectory: directory.path, serviceDirectory: services?.path)
+            .write(to: config, atomically: true, encoding: .utf8)
         let output = Pipe()
         process = Process()
-        let arguments = ["/usr/bin/dbus-daemon", "--config-file=\(config.path)", "--nofork", "--print-address=1"]
+        let arguments = ["/usr/bin/dbus-daemon"] + PrivateBusConfig.daemonArguments(configPath: config.path)
         if services == nil {
             process.executableURL = URL(fileURLWithPath: arguments[0])
             process.arguments = Array(arguments.dropFirst())
@@ -57,19 +40,12 @@ public final class TestBus: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         ChildReaper.watch(process.processIdentifier)
-        var text = ""
-        let deadline = Date().addingTimeInterval(10)
-        while !text.contains("\n"), Date() < deadline {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            text += String(decoding: data, as: UTF8.self)
-        }
-        let line = text.split(separator: "\n").first.map(String.init) ?? ""
-        guard line.hasPrefix("unix:") else {
+        do {
+            address = try BusAddressReader.read(from: output.fileHandleForReading.fileDescriptor, within: 10_000)
+        } catch {
             process.terminate()
-            throw HarnessError("dbus-daemon did not print an address (got “\(text)”).")
+            throw HarnessError(error.description)
         }
-        address = line
     }
 
     /// Kills the bus and removes its directory. Safe to call twice.

@@ -1,3 +1,4 @@
+import Rig
 import Testing
 import UndoCore
 

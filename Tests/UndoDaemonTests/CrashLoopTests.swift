@@ -1,25 +1,13 @@
 import BusHarness
 import DBus
 import Foundation
+import Rig
 import Testing
 import UndoCore
 
 /// SIGKILL at random moments: every acknowledged operation survives, and
 /// nothing else appears (at most the one in flight when undod died).
 @Suite struct CrashLoopTests {
-    /// A small, seeded generator (SplitMix64), so a failure can be replayed.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
-
     /// One operation of the loop.
     enum Operation {
         case push(name: String, undo: [UInt8], redo: [UInt8], mergeKey: String)
@@ -50,7 +38,7 @@ import UndoCore
                         clean: try f.stackProperty(path, "Clean") == .bool(true))
     }
 
-    func randomOperation(_ rng: inout Generator, model: UndoStack) -> Operation {
+    func randomOperation(_ rng: inout SplitMix64, model: UndoStack) -> Operation {
         switch rng.below(10) {
         case 0...4:
             let size = rng.below(40)
@@ -99,7 +87,7 @@ import UndoCore
         // UNDOD_SEED replays a failure.
         let seed = ProcessInfo.processInfo.environment["UNDOD_SEED"].flatMap(UInt64.init)
             ?? UInt64(Date().timeIntervalSince1970 * 1000)
-        var rng = Generator(state: seed)
+        var rng = SplitMix64(seed: seed)
         // A long merge window, so merging depends on the model's rules, not on timing.
         let f = try DaemonFixture(config: "[merge]\nwindow_ms = 600000\n[limits]\nlevels = 0\n")
         let app = try f.app()

@@ -5,8 +5,11 @@ import Testing
 
 /// A disk that fills up under undod: the call fails with
 /// StorageFailed, the change is not made, and nothing acknowledged is lost.
-/// undod runs in its own mount namespace on a small tmpfs (root, unshare).
-@Suite struct StorageFailureTests {
+/// undod runs in its own mount namespace on a small tmpfs (root, unshare);
+/// where that is not allowed the suite is skipped and says why.
+@Suite(.enabled(if: MountNamespace.isAvailable,
+                "needs root and `unshare -m` to give undod a small tmpfs of its own; run `make test` as root"))
+struct StorageFailureTests {
     /// Runs undod with its state directory on a `size` tmpfs of its own
     /// (mounted read-only when `readOnly`).
     static func fixture(size: String, readOnly: Bool = false) throws -> DaemonFixture {

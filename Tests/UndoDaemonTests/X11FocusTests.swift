@@ -1,6 +1,7 @@
 import BusHarness
 import DBus
 import Foundation
+import Rig
 import Testing
 
 /// The `x11` strategy on a real X server (Xvfb) with a real EWMH window
@@ -171,7 +172,7 @@ import Testing
         let apps: [(process: ScriptedProcess, stack: String)] = [(a.process, a.stack), (b.process, b.stack), (c, cStack)]
         let windows: [(window: Int, app: Int?)] = [(a.window, 0), (aSecond, 0), (b.window, 1), (bDialog, 1),
                                                    (c1, 2), (c2, 2), (none, nil)]
-        var random = CrashLoopTests.Generator(state: seed)
+        var random = SplitMix64(seed: seed)
         var undone = [0, 0, 0]
         var refusedByKey = 0
         for step in 0..<36 {

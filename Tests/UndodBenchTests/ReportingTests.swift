@@ -42,7 +42,7 @@ import Testing
         let machine = Machine(processors: 2, cpuModel: "Test CPU", memoryBytes: 1 << 30, kernel: "6.0")
         let json = Report.json([row, failed], machine: machine, mode: "quick", seconds: 1.25, pinnedCPU: 1)
         #expect(json.hasPrefix("{") && json.hasSuffix("}\n"))
-        #expect(json.contains("\"key\":\"latency\",") && json.contains("\"median\":1.5500"))
+        #expect(json.contains("\"key\":\"latency\",") && json.contains("\"median\":1.55"))
         #expect(json.contains("\"met\":false") && json.contains("\"met\":null"))
         #expect(json.contains("a \\\"quoted\\\" detail"))
         #expect(json.contains("\"error\":\"undod exited\""))

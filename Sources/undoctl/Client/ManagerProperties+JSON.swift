@@ -1,3 +1,4 @@
+import JSONText
 import Undo1
 
 extension ManagerProperties {

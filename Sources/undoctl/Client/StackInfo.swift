@@ -1,4 +1,5 @@
 import DBus
+import JSONText
 import Undo1
 
 /// One stack as the daemon describes it on the narrow interface: its path

@@ -1,3 +1,5 @@
+import JSONText
+
 /// `undoctl focus TARGET`: `SetFocus`.
 struct FocusCommand: Command {
     static let name = "focus"

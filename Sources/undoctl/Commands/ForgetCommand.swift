@@ -1,3 +1,5 @@
+import JSONText
+
 /// `undoctl forget TARGET`: `Forget`.
 struct ForgetCommand: Command {
     static let name = "forget"

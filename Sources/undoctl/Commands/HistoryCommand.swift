@@ -1,3 +1,4 @@
+import JSONText
 import Undo1
 /// `undoctl history [TARGET]`: both sides of a stack's history.
 struct HistoryCommand: Command {

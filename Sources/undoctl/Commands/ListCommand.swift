@@ -1,3 +1,4 @@
+import JSONText
 import Undo1
 /// `undoctl list`: every stack, one line each.
 struct ListCommand: Command {

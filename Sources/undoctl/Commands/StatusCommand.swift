@@ -1,3 +1,4 @@
+import JSONText
 import Undo1
 /// `undoctl status [TARGET]`, the default command: the focused stack (or
 /// TARGET) at a glance — title, app, the next undo and redo, depths, and

@@ -1,3 +1,4 @@
+import JSONText
 import Undo1
 /// What `undo` and `redo` share: read `[TARGET] [-n N]`, then undo or redo
 /// N times, printing each step as it is done and stopping at the first

@@ -1,3 +1,5 @@
+import JSONText
+
 /// Why a command stopped: the exit status it ends with and the one sentence
 /// it prints on stderr. The only error type commands throw.
 struct CommandError: Error, Sendable, Equatable {

@@ -1,7 +1,7 @@
-/// A JSON value as undoctl prints it: objects with their keys sorted and no
-/// whitespace, so the same state always prints the same bytes (one line,
-/// which is also what `watch --json` needs for JSON lines).
-enum JSONValue: Sendable, Equatable {
+/// A JSON value as undoctl and undod-bench print it: objects with their keys
+/// sorted and no whitespace, so the same state always prints the same bytes
+/// (one line, which is also what `watch --json` needs for JSON lines).
+public enum JSONValue: Sendable, Equatable {
     /// `null`
     case null
     /// `true` or `false`
@@ -10,6 +10,9 @@ enum JSONValue: Sendable, Equatable {
     case int(Int64)
     /// An unsigned integer (group ids and byte counts are `t` on the bus).
     case uint(UInt64)
+    /// A floating-point number, in its shortest exact form; `null` when
+    /// it is not finite (JSON has no infinities or NaN).
+    case double(Double)
     /// A string, escaped on output.
     case string(String)
     /// An array.
@@ -18,12 +21,12 @@ enum JSONValue: Sendable, Equatable {
     case object([String: JSONValue])
 
     /// A string, or `null` when `text` is empty (the daemon's "none").
-    static func stringOrNull(_ text: String) -> JSONValue {
+    public static func stringOrNull(_ text: String) -> JSONValue {
         text.isEmpty ? .null : .string(text)
     }
 
     /// The compact text of the value.
-    var text: String {
+    public var text: String {
         var out = ""
         write(to: &out)
         return out
@@ -35,6 +38,7 @@ enum JSONValue: Sendable, Equatable {
         case .bool(let value): out += value ? "true" : "false"
         case .int(let value): out += String(value)
         case .uint(let value): out += String(value)
+        case .double(let value): out += Self.number(value)
         case .string(let value): Self.escape(value, to: &out)
         case .array(let items):
             out += "["
@@ -53,6 +57,14 @@ enum JSONValue: Sendable, Equatable {
             }
             out += "}"
         }
+    }
+
+    /// `value` as JSON: whole numbers without a point, others in Swift's
+    /// shortest form that reads back exactly.
+    private static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
     }
 
     /// Orders keys by their UTF-8 bytes, the same on every platform.
