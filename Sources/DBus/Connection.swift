@@ -35,7 +35,7 @@ public final class Connection {
     private var workToken: EventLoop.Token?
     private var subscriptions: [Int: (match: SignalMatch, handler: (Message) -> Void)] = [:]
     /// The calls sent and not answered yet, by serial.
-    private var awaiting: [UInt32: AwaitedReply] = [:]
+    private var awaiting: [UInt32: Connection.AwaitedReply] = [:]
     /// The serial of the next message sent. It starts far from libdbus's
     /// own count (used only for `Hello` and its automatic replies to
     /// `Peer` calls), so the two never meet in practice; 0 is skipped.
@@ -126,7 +126,7 @@ public final class Connection {
                                                message: "No reply came within \(milliseconds) ms.")))
         }
         // A serial still awaited after 2³¹ messages more is not coming back.
-        if let stale = awaiting.updateValue(AwaitedReply(handler: handler, timer: timer), forKey: serial) {
+        if let stale = awaiting.updateValue(Connection.AwaitedReply(handler: handler, timer: timer), forKey: serial) {
             loop.remove(stale.timer)
         }
     }
@@ -239,9 +239,12 @@ public final class Connection {
 
     private func install() {
         let me = Unmanaged.passUnretained(self).toOpaque()
-        dbus_connection_set_watch_functions(raw, watchAdded, watchRemoved, watchToggled, me, nil)
-        dbus_connection_set_timeout_functions(raw, timeoutAdded, timeoutRemoved, timeoutToggled, me, nil)
-        dbus_connection_add_filter(raw, filterMessage, me, nil)
+        dbus_connection_set_watch_functions(
+            raw, ConnectionCallbacks.watchAdded, ConnectionCallbacks.watchRemoved, ConnectionCallbacks.watchToggled, me, nil)
+        dbus_connection_set_timeout_functions(
+            raw, ConnectionCallbacks.timeoutAdded, ConnectionCallbacks.timeoutRemoved, ConnectionCallbacks.timeoutToggled,
+            me, nil)
+        dbus_connection_add_filter(raw, ConnectionCallbacks.filterMessage, me, nil)
         workToken = loop.addWorkHook { [unowned self] in self.dispatchSome() }
     }
 
@@ -251,7 +254,7 @@ public final class Connection {
         isConnected = false
         if let workToken { loop.remove(workToken) }
         let me = Unmanaged.passUnretained(self).toOpaque()
-        dbus_connection_remove_filter(raw, filterMessage, me)
+        dbus_connection_remove_filter(raw, ConnectionCallbacks.filterMessage, me)
         // Clear the functions first, so nothing queued touches a freed connection.
         dbus_connection_set_watch_functions(raw, nil, nil, nil, nil, nil)
         dbus_connection_set_timeout_functions(raw, nil, nil, nil, nil, nil)
@@ -275,7 +278,7 @@ public final class Connection {
         return dbus_connection_get_dispatch_status(raw) == DBUS_DISPATCH_DATA_REMAINS
     }
 
-    fileprivate func addWatch(_ watch: OpaquePointer) {
+    func addWatch(_ watch: OpaquePointer) {
         let fd = dbus_watch_get_unix_fd(watch)
         let flags = dbus_watch_get_flags(watch)
         var events: EventLoop.FDEvents = []
@@ -294,25 +297,25 @@ public final class Connection {
         watchTokens[watch] = token
     }
 
-    fileprivate func removeWatch(_ watch: OpaquePointer) {
+    func removeWatch(_ watch: OpaquePointer) {
         if let token = watchTokens.removeValue(forKey: watch) { loop.remove(token) }
     }
 
-    fileprivate func toggleWatch(_ watch: OpaquePointer) {
+    func toggleWatch(_ watch: OpaquePointer) {
         if let token = watchTokens[watch] { loop.setEnabled(token, dbus_watch_get_enabled(watch) != 0) }
     }
 
-    fileprivate func addTimeout(_ timeout: OpaquePointer) {
+    func addTimeout(_ timeout: OpaquePointer) {
         knownTimeouts.insert(timeout)
         armTimeout(timeout)
     }
 
-    fileprivate func removeTimeout(_ timeout: OpaquePointer) {
+    func removeTimeout(_ timeout: OpaquePointer) {
         knownTimeouts.remove(timeout)
         if let token = timeoutTokens.removeValue(forKey: timeout) { loop.remove(token) }
     }
 
-    fileprivate func toggleTimeout(_ timeout: OpaquePointer) {
+    func toggleTimeout(_ timeout: OpaquePointer) {
         if let token = timeoutTokens.removeValue(forKey: timeout) { loop.remove(token) }
         armTimeout(timeout)
     }
@@ -333,7 +336,7 @@ public final class Connection {
 
     /// Decides what an incoming message is for. Runs inside
     /// `dbus_connection_dispatch`: it only queues work for the loop.
-    fileprivate func filter(_ raw: OpaquePointer) -> Bool {
+    func filter(_ raw: OpaquePointer) -> Bool {
         let message = Message(retaining: raw)
         switch message.kind {
         case .signal:
@@ -366,45 +369,10 @@ public final class Connection {
     }
 }
 
-// MARK: - C callbacks (no captures: the connection travels as user data)
-
-private func connection(_ data: UnsafeMutableRawPointer?) -> Connection? {
-    data.map { Unmanaged<Connection>.fromOpaque($0).takeUnretainedValue() }
-}
-
-private let watchAdded: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> dbus_bool_t = { watch, data in
-    guard let watch, let connection = connection(data) else { return 0 }
-    connection.addWatch(watch)
-    return 1
-}
-private let watchRemoved: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { watch, data in
-    guard let watch else { return }
-    connection(data)?.removeWatch(watch)
-}
-private let watchToggled: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { watch, data in
-    guard let watch else { return }
-    connection(data)?.toggleWatch(watch)
-}
-private let timeoutAdded: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> dbus_bool_t = { timeout, data in
-    guard let timeout, let connection = connection(data) else { return 0 }
-    connection.addTimeout(timeout)
-    return 1
-}
-private let timeoutRemoved: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { timeout, data in
-    guard let timeout else { return }
-    connection(data)?.removeTimeout(timeout)
-}
-private let timeoutToggled: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { timeout, data in
-    guard let timeout else { return }
-    connection(data)?.toggleTimeout(timeout)
-}
-private let filterMessage: @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> DBusHandlerResult = {
-    _, message, data in
-    guard let message, let connection = connection(data) else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
-    return connection.filter(message) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
-}
-/// A call waiting for its reply: who gets it, and the timer that gives up.
-private struct AwaitedReply {
-    let handler: (Result<Message, DBusError>) -> Void
-    let timer: EventLoop.Token
+extension Connection {
+    /// A call waiting for its reply: who gets it, and the timer that gives up.
+    struct AwaitedReply {
+        let handler: (Result<Message, DBusError>) -> Void
+        let timer: EventLoop.Token
+    }
 }

@@ -16,37 +16,6 @@ import Undo1
 /// earlier run are cleared.
 @MainActor
 public final class UndoManager {
-    /// A change of what the undo and redo menu items should say.
-    public struct Change: Sendable, Equatable {
-        /// What happened.
-        public enum Kind: Sendable, Equatable {
-            /// A group was registered.
-            case registered
-            /// A group was undone (here, by the global key, or by undoctl).
-            case undone
-            /// A group was redone.
-            case redone
-            /// `removeAllActions`.
-            case removedAll
-            /// The history was brought in line with undod's (a limit dropped
-            /// old groups, a push failed, undod restarted).
-            case synchronized
-        }
-        /// What happened.
-        public let kind: Kind
-        /// `canUndo` after it.
-        public let canUndo: Bool
-        /// `canRedo` after it.
-        public let canRedo: Bool
-        /// `undoActionName` after it.
-        public let undoActionName: String
-        /// `redoActionName` after it.
-        public let redoActionName: String
-        /// Whether an undo or redo came from outside this manager (the global
-        /// key, `undoctl`, another connection) rather than its `undo()`/`redo()`.
-        public let fromOutside: Bool
-    }
-
     /// The client the manager's stack is on.
     public let client: UndoClient
     /// The manager's stack in undod.
@@ -76,7 +45,7 @@ public final class UndoManager {
     public var isUndoRegistrationEnabled: Bool { disabled == 0 }
 
     /// One group's closures and what undod calls it.
-    private struct Entry {
+    struct Entry {
         var name: String
         var undo: [@MainActor () -> Void]
         var redo: [@MainActor () -> Void]
@@ -94,27 +63,22 @@ public final class UndoManager {
         var byEvent = false
     }
 
-    private let nonce: UInt64
+    let tokens: GroupTokens
     private var nextToken: UInt64 = 1
-    private var entries: [UInt64: Entry] = [:]
-    private var undoTokens: [UInt64] = []
-    private var redoTokens: [UInt64] = []
+    var entries: [UInt64: Entry] = [:]
+    var undoTokens: [UInt64] = []
+    var redoTokens: [UInt64] = []
     private var open: OpenGroup?
     /// While an undo or redo runs its closures: what they register, and the group.
     private var applying: (token: UInt64, registered: [@MainActor () -> Void])?
-    /// Groups closed here, in order, not yet answered by undod; the first is
-    /// out (one at a time, so that a push refused as Busy is sent again
-    /// before the ones after it).
-    private var outgoing: [UInt64] = []
-    private var sending = false
-    private var sendScheduled = false
-    private var drained: [CheckedContinuation<Void, Never>] = []
+    /// Groups closed here and not yet answered by undod.
+    var outbox = Outbox()
     /// This manager's own `undo()`/`redo()` calls out now.
     private var ownApplies = 0
     private var disabled = 0
     /// Counts every change of the local history, so that an answer from
     /// undod older than a change is not taken for the truth.
-    private var epoch = 0
+    var epoch = 0
     private var observers: [Int: AsyncStream<Change>.Continuation] = [:]
     private var nextObserver = 0
 
@@ -137,7 +101,7 @@ public final class UndoManager {
             try await box.apply(request)
         }
         stack.discardWhenDropped = true
-        nonce = UInt64.random(in: 1...UInt64.max)
+        tokens = GroupTokens(nonce: UInt64.random(in: 1...UInt64.max))
         let left = try await stack.state()
         if left.undoDepth > 0 || left.redoDepth > 0 { try await stack.clear() }
         box.manager = self
@@ -152,7 +116,7 @@ public final class UndoManager {
 
     isolated deinit {
         for observer in observers.values { observer.finish() }
-        for waiter in drained { waiter.resume() }
+        for waiter in outbox.drained { waiter.resume() }
     }
 
     /// Gives the stack up for good (nobody else could apply its groups) and
@@ -256,77 +220,9 @@ public final class UndoManager {
         redoTokens.removeAll()
         undoTokens.append(token)
         if levelsOfUndo > 0, undoTokens.count > levelsOfUndo { dropOldest(undoTokens.count - levelsOfUndo) }
-        outgoing.append(token)
+        outbox.waiting.append(token)
         scheduleSend()
         post(.registered)
-    }
-
-    // MARK: Sending to undod
-
-    private func scheduleSend() {
-        guard !sendScheduled else { return }
-        sendScheduled = true
-        Task { @MainActor [weak self] in
-            guard let self else { return }
-            self.sendScheduled = false
-            self.sendNext()
-        }
-    }
-
-    /// Sends the first group waiting, unless one is out.
-    private func sendNext(attempt: Int = 0) {
-        guard !sending else { return }
-        guard let token = outgoing.first else {
-            let waiters = drained
-            drained.removeAll()
-            for waiter in waiters { waiter.resume() }
-            return
-        }
-        guard let entry = entries[token] else {
-            outgoing.removeFirst()
-            return sendNext()
-        }
-        sending = true
-        let payload = self.payload(token)
-        stack.pushLater(entry.name.isEmpty ? Self.unnamedGroupName : entry.name,
-                        actions: [UndoAction(undo: payload, redo: payload)]) { [weak self] result in
-            Task { @MainActor in self?.answered(token, result, attempt: attempt) }
-        }
-    }
-
-    private func answered(_ token: UInt64, _ result: Result<UInt64, UndoKitError>, attempt: Int) {
-        sending = false
-        switch result {
-        case .success(let group):
-            entries[token]?.group = group
-            outgoing.removeAll { $0 == token }
-        case .failure(.busy) where attempt < Self.busyRetries:
-            // An undo is being applied: nothing changed; send it again soon,
-            // before the groups after it.
-            Task { @MainActor [weak self] in
-                try? await Task.sleep(for: .milliseconds(Self.busyRetryMilliseconds))
-                self?.sendNext(attempt: attempt + 1)
-            }
-            return
-        case .failure:
-            // undod does not hold it: nothing could undo it.
-            epoch += 1
-            outgoing.removeAll { $0 == token }
-            entries[token] = nil
-            undoTokens.removeAll { $0 == token }
-            post(.synchronized)
-        }
-        if outgoing.isEmpty { Task { await synchronize() } }
-        sendNext()
-    }
-
-    /// Sends every group closed here and waits until undod answered them:
-    /// what follows (an undo) then finds them in undod.
-    private func sendAllNow() async {
-        closeAllGroups()
-        guard !outgoing.isEmpty else { return }
-        sendNext()
-        await withCheckedContinuation { drained.append($0) }
     }
 
     // MARK: Undo and redo
@@ -383,7 +279,7 @@ public final class UndoManager {
         }
     }
 
-    private func closeAllGroups() {
+    func closeAllGroups() {
         if open != nil {
             open?.depth = 0
             open?.byEvent = false
@@ -396,8 +292,8 @@ public final class UndoManager {
     /// group must be the one undod's side holds on top — the last this
     /// manager knows undod has — else it is obsolete here (an undo that
     /// timed out in undod and ran late must not run twice).
-    fileprivate func apply(_ request: ApplyRequest) throws {
-        guard request.payloads.count == 1, let token = token(in: request.payloads[0]), let entry = entries[token] else {
+    func apply(_ request: ApplyRequest) throws {
+        guard request.payloads.count == 1, let token = tokens.token(in: request.payloads[0]), let entry = entries[token] else {
             throw UndoKitError.obsolete
         }
         let undoing = request.direction == .undo
@@ -431,9 +327,9 @@ public final class UndoManager {
     /// Reads undod's history and keeps, of the groups answered by undod, only
     /// those it still holds on the same side (a limit or the budget dropped
     /// some, undod restarted) — unless something changed here meanwhile.
-    private func synchronize() async {
+    func synchronize() async {
         let before = epoch
-        guard outgoing.isEmpty, let history = try? await stack.history(), epoch == before, outgoing.isEmpty else { return }
+        guard outbox.waiting.isEmpty, let history = try? await stack.history(), epoch == before, outbox.waiting.isEmpty else { return }
         let undoIDs = Set(history.undo.map(\.group))
         let redoIDs = Set(history.redo.map(\.group))
         let keptUndo = undoTokens.filter { entries[$0]?.group.map(undoIDs.contains) ?? true }
@@ -462,28 +358,6 @@ public final class UndoManager {
         stack.updateLater(options)
     }
 
-    // MARK: Tokens
-
-    /// The payload that names group `token` of this manager.
-    private func payload(_ token: UInt64) -> [UInt8] {
-        Self.bytes(nonce) + Self.bytes(token)
-    }
-
-    /// The token in a payload of this manager (another process's, or an
-    /// earlier run's, is not).
-    private func token(in payload: [UInt8]) -> UInt64? {
-        guard payload.count == 16, Self.number(payload[0..<8]) == nonce else { return nil }
-        return Self.number(payload[8..<16])
-    }
-
-    private static func bytes(_ value: UInt64) -> [UInt8] {
-        (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) }
-    }
-
-    private static func number(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-        bytes.reduce(0) { $0 << 8 | UInt64($1) }
-    }
-
     // MARK: Changes
 
     /// Every change of what the undo and redo items should say, from now on,
@@ -500,22 +374,9 @@ public final class UndoManager {
         }
     }
 
-    private func post(_ kind: Change.Kind, fromOutside: Bool = false) {
+    func post(_ kind: Change.Kind, fromOutside: Bool = false) {
         let change = Change(kind: kind, canUndo: canUndo, canRedo: canRedo, undoActionName: undoActionName,
                             redoActionName: redoActionName, fromOutside: fromOutside)
         for observer in observers.values { observer.yield(change) }
-    }
-}
-
-/// Where undod's calls find the manager: filled once the manager exists
-/// (the stack's handler is in place before), emptied as it goes.
-@MainActor
-private final class ManagerBox {
-    weak var manager: UndoManager?
-
-    /// Applies `request` on the manager, or answers Obsolete without one.
-    func apply(_ request: ApplyRequest) throws {
-        guard let manager else { throw UndoKitError.obsolete }
-        try manager.apply(request)
     }
 }

@@ -1,0 +1,345 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DBus
+import Foundation
+import Undo1
+
+/// Rows 1–4: one undod, one app, one trigger.
+extension Bench {
+    /// The stacks and connections rows 1–4 share.
+    struct Setup {
+        /// The undod of rows 1–4.
+        let undod: UndodInstance
+        /// The app: it owns the stacks, pushes, and answers Apply.
+        let app: BenchApp
+        /// The trigger's connection (row 3's UndoFocused and its Pings).
+        let trigger: Connection
+        /// A `persist = false` stack with the default limits.
+        let memoryStack: String
+        /// A `persist = true` stack with the default limits.
+        let persistentStack: String
+        /// The stack row 3 fills and undoes.
+        let triggerStack: String
+    }
+
+    /// Measures rows 1–4 of those `wanted` on one undod with one app and one trigger.
+    func busRows(_ wanted: Set<Int>) -> [Row] {
+        var rows = [Self.row1(), Self.row2(), Self.row3(), Self.row4()].filter { wanted.contains($0.number) }
+        let setup: Setup
+        do {
+            setup = try makeSetup()
+        } catch {
+            for index in rows.indices { rows[index].error = error.description }
+            return rows
+        }
+        defer {
+            setup.trigger.close()
+            setup.app.close()
+            setup.undod.kill()
+        }
+        let processes = [0, bus.pid, setup.undod.process.pid]
+        defer { CPUPin.set(processes, cpu: nil) }
+        for index in rows.indices {
+            let start = Clock.now()
+            // Throughput needs every CPU; the round trips run on one.
+            let cpu = rows[index].number == 2 ? nil : pinnedCPU
+            if !CPUPin.set(processes, cpu: cpu) {
+                progress("warning: could not set the CPU affinity; row \(rows[index].number) runs unpinned")
+            }
+            do {
+                try checkBudget("row \(rows[index].number)")
+                switch rows[index].number {
+                case 1: try measureLatency(&rows[index], setup)
+                case 2: try measureThroughput(&rows[index], setup)
+                case 3: try measureTrigger(&rows[index], setup)
+                default: try measurePersistence(&rows[index], setup)
+                }
+            } catch {
+                rows[index].error = error.description
+            }
+            progress("row \(rows[index].number) done in \(Report.format(Clock.seconds(since: start), digits: 1)) s")
+        }
+        measureWithASubscriber(&rows, setup, processes: processes)
+        do {
+            try setup.undod.stop()
+        } catch {
+            progress("warning: \(error.description)")
+        }
+        return rows
+    }
+
+    /// Rows 1–3 again with one subscriber on the bus (`undoctl watch`, which
+    /// subscribes to the stacks' signals): reported next to each figure, so
+    /// that the cost of watching surprises nobody. The targets are for the
+    /// figures without one.
+    private func measureWithASubscriber(_ rows: inout [Row], _ setup: Setup, processes: [pid_t]) {
+        let indices = rows.indices.filter { (1...3).contains(rows[$0].number) && rows[$0].summary != nil }
+        guard !indices.isEmpty else { return }
+        let start = Clock.now()
+        let watcher: ChildProcess
+        do {
+            try checkBudget("rows 1-3 with a subscriber")
+            watcher = try startSubscriber(setup)
+        } catch {
+            for index in indices { rows[index].detail += "\n   with a subscriber: not measured (\(error.description))" }
+            return
+        }
+        defer { watcher.kill() }
+        for index in indices {
+            var again = rows[index]
+            let cpu = again.number == 2 ? nil : pinnedCPU
+            CPUPin.set(processes + [watcher.pid], cpu: cpu)
+            do {
+                try checkBudget("row \(again.number) with a subscriber")
+                switch again.number {
+                case 1: try measureLatency(&again, setup)
+                case 2: try measureThroughput(&again, setup)
+                default: try measureTrigger(&again, setup)
+                }
+                guard let summary = again.summary else { continue }
+                let figure = Report.format(summary.median, digits: again.digits) + " " + again.unit
+                rows[index].detail += "\n   with one subscriber on the bus (undoctl watch): \(figure) "
+                    + "(min \(Report.format(summary.min, digits: again.digits)), "
+                    + "max \(Report.format(summary.max, digits: again.digits)))"
+                rows[index].values.append(("with_subscriber", summary.median))
+            } catch {
+                rows[index].detail += "\n   with a subscriber: \(error.description)"
+            }
+        }
+        CPUPin.set(processes + [watcher.pid], cpu: nil)
+        progress("rows 1-3 with a subscriber done in \(Report.format(Clock.seconds(since: start), digits: 1)) s")
+    }
+
+    /// Starts `undoctl watch` (next to undod) on the bus and waits until
+    /// undod announces a push to it: it has subscribed.
+    private func startSubscriber(_ setup: Setup) throws(BenchError) -> ChildProcess {
+        let undoctl = URL(fileURLWithPath: options.undodPath).deletingLastPathComponent().appendingPathComponent("undoctl").path
+        let watch = try ChildProcess(path: undoctl, arguments: ["--address", bus.address, "watch"], name: "undoctl watch")
+        var seen = false
+        let subscription = setup.trigger.subscribe(SignalMatch(sender: setup.undod.uniqueName,
+                                                               interface: Undo1.stackInterface,
+                                                               member: PushedSignal.member)) { _ in seen = true }
+        defer { setup.trigger.unsubscribe(subscription) }
+        _ = try CallRunner.once(setup.trigger, try Calls.pingBus(), what: "a Ping of the bus")
+        for _ in 0..<100 where !seen {
+            _ = try CallRunner.once(setup.app.connection,
+                                    try Calls.push(stack: setup.memoryStack, name: "Probe", undo: [1], redo: [2]),
+                                    what: "a probe push", child: setup.undod.process)
+            try? setup.trigger.loop.wait(for: "undoctl watch to subscribe", timeoutMilliseconds: 100,
+                                         child: setup.undod.process) { seen }
+        }
+        guard seen else {
+            watch.kill()
+            throw BenchError("undoctl watch did not subscribe within 10 s.")
+        }
+        return watch
+    }
+
+    private func makeSetup() throws(BenchError) -> Setup {
+        let state = try scratch.directory("state-main")
+        let undod = try startUndod("undod-main", config: """
+            # undod-bench, rows 1-4: the defaults, with focus by recency.
+            [focus]
+            strategy = recent
+            [notify]
+            enabled = false
+            """, stateDirectory: state)
+        do throws(BenchError) {
+            let app = try BenchApp(address: bus.address, loop: loop)
+            let trigger: Connection
+            do {
+                trigger = try Connection(address: bus.address, loop: loop)
+            } catch {
+                throw BenchError("Cannot connect to the private bus: \(error.message)")
+            }
+            let child = undod.process
+            let memory = try app.register("bench.memory", RegistrationOptions(persist: false), child: child)
+            let persistent = try app.register("bench.persistent", RegistrationOptions(persist: true), child: child)
+            let triggerStack = try app.register(
+                "bench.trigger", RegistrationOptions(limit: UInt32(scale.triggerCalls + 16), persist: false),
+                child: child)
+            let setup = Setup(undod: undod, app: app, trigger: trigger, memoryStack: memory,
+                              persistentStack: persistent, triggerStack: triggerStack)
+            // Warm both sides up: code paths, allocator, the bus's caches.
+            _ = try CallRunner.sequential(app.connection, try pings(setup, scale.warmUp, from: app.connection),
+                                          what: "Ping", child: child)
+            for stack in [memory, persistent] {
+                _ = try CallRunner.sequential(app.connection, try pushes(stack, scale.warmUp), what: "Push",
+                                              child: child)
+            }
+            return setup
+        } catch {
+            undod.kill()
+            throw error
+        }
+    }
+
+    private func pings(_ setup: Setup, _ count: Int, from connection: Connection) throws(BenchError) -> [Message] {
+        try Calls.copies(of: try Calls.ping(setup.undod.uniqueName), count)
+    }
+
+    private static let undoPayload = payload(64, 1)
+    private static let redoPayload = payload(64, 2)
+
+    private func pushes(_ stack: String, _ count: Int) throws(BenchError) -> [Message] {
+        try Calls.copies(of: try Calls.push(stack: stack, undo: Self.undoPayload, redo: Self.redoPayload), count)
+    }
+
+    /// Rounds of `calls` pairs of calls on one connection, the two sides
+    /// alternating call by call; one figure per round for each side: the
+    /// median round trip in microseconds.
+    private func pairedRounds(_ rounds: Int, _ connection: Connection, child: ChildProcess, what: (String, String),
+                              a: () throws(BenchError) -> [Message], b: () throws(BenchError) -> [Message],
+                              check: (Message?) throws(BenchError) -> Void = { _ in })
+        throws(BenchError) -> (a: [Double], b: [Double]) {
+        var first: [Double] = [], second: [Double] = []
+        for _ in 0..<rounds {
+            let result = try CallRunner.alternating(connection, try a(), try b(), what: what, child: child)
+            try check(result.lastA)
+            first.append(Summary.medianMicroseconds(result.a))
+            second.append(Summary.medianMicroseconds(result.b))
+        }
+        return (first, second)
+    }
+
+    /// Row 1: the median round trip of a Push and of a Ping, from the same
+    /// connection, one call at a time.
+    private func measureLatency(_ row: inout Row, _ setup: Setup) throws(BenchError) {
+        let n = scale.latencyCalls
+        let (push, ping) = try pairedRounds(
+            scale.latencyRounds, setup.app.connection, child: setup.undod.process, what: ("Push", "Ping"),
+            a: { () throws(BenchError) in try pushes(setup.memoryStack, n) },
+            b: { () throws(BenchError) in try pings(setup, n, from: setup.app.connection) })
+        row.summary = Summary(zip(push, ping).map { $0 / $1 })
+        let pushMedian = Summary(push).median, pingMedian = Summary(ping).median
+        row.detail = "Push \(Report.format(pushMedian, digits: 1)) µs, Ping \(Report.format(pingMedian, digits: 1)) µs, "
+            + "+\(Report.format(pushMedian - pingMedian, digits: 1)) µs (medians of \(n) calls a side a round, alternating, \(scale.latencyRounds) rounds; 64 B undo + 64 B redo)"
+        // The layer's own cost: a Ping to undod (answered inside its loop)
+        // against a Ping to the bus itself (answered by dbus-daemon).
+        let (daemonPing, busPing) = try pairedRounds(
+            max(3, scale.latencyRounds / 3), setup.app.connection, child: setup.undod.process,
+            what: ("Ping to undod", "Ping to the bus"),
+            a: { () throws(BenchError) in try pings(setup, n, from: setup.app.connection) },
+            b: { () throws(BenchError) in try Calls.copies(of: try Calls.pingBus(), n) })
+        let daemonPingMedian = Summary(daemonPing).median, busPingMedian = Summary(busPing).median
+        row.detail += "\n   Ping to undod \(Report.format(daemonPingMedian, digits: 1)) µs ÷ Ping to the bus "
+            + "\(Report.format(busPingMedian, digits: 1)) µs = \(Report.format(daemonPingMedian / busPingMedian, digits: 2)) ×"
+        row.values = [("push_us", pushMedian), ("ping_us", pingMedian), ("ping_undod_us", daemonPingMedian),
+                      ("ping_bus_us", busPingMedian)]
+    }
+
+    /// CPU time three processes spent, in nanoseconds.
+    struct CPUTimes {
+        /// Nanoseconds of undod, the bus, and the bench.
+        var undod: Int64 = 0, bus: Int64 = 0, bench: Int64 = 0
+
+        /// The present totals of undod (`pid`), the bus and this process.
+        static func now(undod pid: pid_t, bus: pid_t) -> CPUTimes {
+            CPUTimes(undod: ProcFile.cpuNanoseconds(pid) ?? 0, bus: ProcFile.cpuNanoseconds(bus) ?? 0,
+                     bench: ProcFile.cpuNanoseconds(getpid()) ?? 0)
+        }
+
+        /// The time spent between two readings.
+        static func - (a: CPUTimes, b: CPUTimes) -> CPUTimes {
+            CPUTimes(undod: a.undod - b.undod, bus: a.bus - b.bus, bench: a.bench - b.bench)
+        }
+
+        /// Adds time spent.
+        static func += (a: inout CPUTimes, b: CPUTimes) {
+            a = CPUTimes(undod: a.undod + b.undod, bus: a.bus + b.bus, bench: a.bench + b.bench)
+        }
+
+        /// Microseconds a call, as words.
+        func perCall(_ calls: Int) -> String {
+            let each = { (ns: Int64) in Report.format(Double(ns) / Double(max(1, calls)) / 1_000, digits: 1) }
+            return "undod \(each(undod)), bus \(each(bus)), bench \(each(bench)) µs"
+        }
+    }
+
+    /// Row 2: calls per second with `inFlight` unanswered at all times; and
+    /// the CPU time each process spent a call, which says who bounds it.
+    private func measureThroughput(_ row: inout Row, _ setup: Setup) throws(BenchError) {
+        let app = setup.app.connection
+        let child = setup.undod.process
+        let n = scale.throughputCalls
+        let inFlight = scale.inFlight
+        var pushCPU = CPUTimes(), pingCPU = CPUTimes()
+        func side(_ messages: [Message], _ what: String, _ cpu: inout CPUTimes) throws(BenchError) -> Double {
+            let before = CPUTimes.now(undod: child.pid, bus: bus.pid)
+            let elapsed = try CallRunner.pipelined(app, count: n, inFlight: inFlight, what: what, child: child) {
+                messages[$0]
+            }
+            cpu += CPUTimes.now(undod: child.pid, bus: bus.pid) - before
+            return Double(n) / (Double(elapsed) / 1e9)
+        }
+        let (push, ping) = try Rounds.interleave(scale.throughputRounds, { () throws(BenchError) in
+            try side(try pushes(setup.memoryStack, n), "Push", &pushCPU)
+        }, { () throws(BenchError) in
+            try side(try pings(setup, n, from: app), "Ping", &pingCPU)
+        })
+        row.summary = Summary(zip(push, ping).map { $0 / $1 })
+        let pushMedian = Summary(push).median, pingMedian = Summary(ping).median
+        let calls = n * scale.throughputRounds
+        row.detail = "Push \(Report.format(pushMedian, digits: 0))/s, Ping \(Report.format(pingMedian, digits: 0))/s "
+            + "(\(n) calls a round, \(inFlight) in flight, \(scale.throughputRounds) rounds); CPU a call: "
+            + "Push \(pushCPU.perCall(calls)); Ping \(pingCPU.perCall(calls))"
+        row.values = [("push_per_s", pushMedian), ("ping_per_s", pingMedian),
+                      ("push_cpu_undod_us", Double(pushCPU.undod) / Double(calls) / 1_000),
+                      ("push_cpu_bus_us", Double(pushCPU.bus) / Double(calls) / 1_000),
+                      ("push_cpu_bench_us", Double(pushCPU.bench) / Double(calls) / 1_000),
+                      ("ping_cpu_undod_us", Double(pingCPU.undod) / Double(calls) / 1_000),
+                      ("ping_cpu_bus_us", Double(pingCPU.bus) / Double(calls) / 1_000),
+                      ("ping_cpu_bench_us", Double(pingCPU.bench) / Double(calls) / 1_000)]
+    }
+
+    /// Row 3: `UndoFocused` from a separate trigger connection, answered only
+    /// after undod's `Apply` to the app (this process) comes back — four
+    /// trips through the bus — against one Ping from the same connection.
+    private func measureTrigger(_ row: inout Row, _ setup: Setup) throws(BenchError) {
+        let child = setup.undod.process
+        let n = scale.triggerCalls
+        var appliesBefore = 0
+        let (undo, ping) = try pairedRounds(
+            scale.triggerRounds, setup.trigger, child: child, what: ("UndoFocused", "Ping"),
+            a: { () throws(BenchError) in
+                // Untimed: fill the trigger stack; the pushes also focus it.
+                let fill = try pushes(setup.triggerStack, n)
+                _ = try CallRunner.pipelined(setup.app.connection, count: n, inFlight: scale.inFlight,
+                                             what: "Push to the trigger stack", child: child) { fill[$0] }
+                appliesBefore = setup.app.applies
+                return try Calls.copies(of: try Calls.undoFocused(), n)
+            },
+            b: { () throws(BenchError) in try pings(setup, n, from: setup.trigger) },
+            check: { (last: Message?) throws(BenchError) in
+                guard last?.arguments.first?.string == setup.triggerStack else {
+                    throw BenchError("UndoFocused undid on \(last?.arguments.first?.string ?? "nothing"), "
+                        + "not on the bench's trigger stack \(setup.triggerStack).")
+                }
+                guard setup.app.applies - appliesBefore == n else {
+                    throw BenchError("\(n) UndoFocused calls made \(setup.app.applies - appliesBefore) Apply calls.")
+                }
+            })
+        row.summary = Summary(zip(undo, ping).map { $0 / $1 })
+        let undoMedian = Summary(undo).median, pingMedian = Summary(ping).median
+        row.detail = "UndoFocused \(Report.format(undoMedian, digits: 1)) µs, Ping \(Report.format(pingMedian, digits: 1)) µs, "
+            + "+\(Report.format(undoMedian - 2 * pingMedian, digits: 1)) µs over 2 Pings, the floor (\(n) calls a side a round, alternating, \(scale.triggerRounds) rounds)"
+        row.values = [("undo_focused_us", undoMedian), ("ping_us", pingMedian)]
+    }
+
+    /// Row 4: Push round trips to a persistent stack and a memory-only one.
+    private func measurePersistence(_ row: inout Row, _ setup: Setup) throws(BenchError) {
+        let n = scale.latencyCalls
+        let (persistent, memory) = try pairedRounds(
+            scale.latencyRounds, setup.app.connection, child: setup.undod.process,
+            what: ("Push to the persistent stack", "Push to the memory-only stack"),
+            a: { () throws(BenchError) in try pushes(setup.persistentStack, n) },
+            b: { () throws(BenchError) in try pushes(setup.memoryStack, n) })
+        row.summary = Summary(zip(persistent, memory).map { $0 / $1 })
+        let persistentMedian = Summary(persistent).median, memoryMedian = Summary(memory).median
+        row.detail = "persistent \(Report.format(persistentMedian, digits: 1)) µs, "
+            + "memory-only \(Report.format(memoryMedian, digits: 1)) µs (\(n) calls a side a round, alternating, "
+            + "\(scale.latencyRounds) rounds)"
+        row.values = [("persistent_us", persistentMedian), ("memory_us", memoryMedian)]
+    }
+}
