@@ -5,6 +5,8 @@ import PackageDescription
 /// Strict settings shared by every Swift target.
 let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
 let package = Package(
@@ -64,7 +66,7 @@ let package = Package(
         .testTarget(name: "RigTests", dependencies: ["Rig"], swiftSettings: strict),
         .testTarget(name: "UndodBenchTests", dependencies: ["undod-bench"], swiftSettings: strict),
         .testTarget(
-            name: "UndoDaemonTests", dependencies: ["DBus", "BusHarness", "Rig", "Undo1", "UndoCore", "UndoStore", "UndoDaemon"],
+            name: "UndoDaemonTests", dependencies: ["DBus", "BusHarness", "Rig", "Undo1", "UndoCore", "UndoStore", "UndoDaemon", "X11"],
             exclude: [], swiftSettings: strict),
         .testTarget(name: "UndoKitTests", dependencies: ["UndoKit", "DBus", "BusHarness"], swiftSettings: strict),
         .testTarget(name: "UndoctlTests", dependencies: ["DBus", "BusHarness"], swiftSettings: strict),

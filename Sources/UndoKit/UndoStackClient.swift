@@ -1,7 +1,7 @@
 import DBus
-import Dispatch
+public import Dispatch
 import Synchronization
-import Undo1
+public import Undo1
 
 /// One registered stack; the app owns it. Pushes arrive in the order they
 /// are made; none blocks the caller's thread. The stack keeps its client

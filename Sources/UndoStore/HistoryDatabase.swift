@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import UndoCore
+public import UndoCore
 
 /// undod's history on disk: one SQLite database in the state directory.
 ///

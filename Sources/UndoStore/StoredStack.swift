@@ -1,4 +1,4 @@
-import UndoCore
+public import UndoCore
 
 /// One stack as the store keeps it: its row (identity, what the owner asked
 /// for, where its states stand) and its groups, whose actions stay on disk

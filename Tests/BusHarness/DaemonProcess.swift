@@ -1,6 +1,6 @@
-import DBus
+public import DBus
 import Undo1
-import Foundation
+public import Foundation
 
 /// A real `undod`, the built binary, on a test's private bus, with its own
 /// config file and state directory. Started and stopped like a user would.

@@ -1,4 +1,4 @@
-import DBus
+public import DBus
 import Foundation
 import Synchronization
 

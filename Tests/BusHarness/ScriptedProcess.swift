@@ -1,5 +1,5 @@
-import DBus
-import Foundation
+public import DBus
+public import Foundation
 
 /// A child process that a test drives with JSON lines on its stdin and that
 /// answers with JSON lines on its stdout (the Python clients in

@@ -1,4 +1,4 @@
-import DBus
+public import DBus
 import Undo1
 
 /// A desktop application as undod sees it: its own connection, a stack it

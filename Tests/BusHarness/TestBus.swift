@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Rig
 
 /// A private `dbus-daemon` for one test: started on a socket in its own

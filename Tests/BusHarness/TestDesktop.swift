@@ -1,4 +1,4 @@
-import DBus
+public import DBus
 import Foundation
 
 /// A desktop of its own for one test: an Xvfb server on a free display,

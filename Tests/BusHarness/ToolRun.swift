@@ -1,4 +1,4 @@
-import DBus
+public import DBus
 import Foundation
 
 /// What a foreign tool (busctl, gdbus, python3) printed and how it exited.

@@ -1,5 +1,6 @@
 import Testing
 import UndoDaemon
+import X11
 
 /// `undod.conf`: every key, its syntax, and errors that name file, line and key.
 @Suite struct ConfigTests {

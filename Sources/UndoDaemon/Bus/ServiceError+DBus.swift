@@ -1,4 +1,4 @@
-import DBus
+package import DBus
 import Undo1
 import UndoCore
 

@@ -1,4 +1,4 @@
-import X11
+package import X11
 
 /// Every setting of `undod.conf`, with the spec's defaults.
 package struct DaemonConfig: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Undo1
+package import Undo1
 
 /// A change the service tells the world about. The journal sends each at
 /// the end of the turn, after the replies; the publisher (`BusPublisher` in

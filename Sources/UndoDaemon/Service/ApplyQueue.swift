@@ -1,4 +1,4 @@
-import UndoCore
+package import UndoCore
 
 /// One stack's undo/redo requests: at most one in flight (its `Apply` out
 /// to the owner), at most `apply.queue` waiting behind it, in order. The

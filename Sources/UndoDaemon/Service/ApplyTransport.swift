@@ -1,4 +1,4 @@
-import Undo1
+package import Undo1
 
 /// How the applier reaches an application: `Client.Apply` over the bus in
 /// undod (`BusApplyTransport`), an in-process stand-in in tests.

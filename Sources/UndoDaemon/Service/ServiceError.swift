@@ -1,4 +1,4 @@
-import UndoCore
+package import UndoCore
 
 /// A refusal by the service: every error of the wire contract. The Bus
 /// layer gives each its D-Bus name and one sentence that names the stack

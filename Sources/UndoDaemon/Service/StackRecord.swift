@@ -1,5 +1,5 @@
 import Undo1
-import UndoCore
+package import UndoCore
 
 /// Everything the daemon knows of one stack: its identity, its owner, the
 /// settings it asked for, its history (the model), its activity and its

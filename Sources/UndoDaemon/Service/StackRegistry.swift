@@ -1,5 +1,5 @@
 import Undo1
-import UndoCore
+package import UndoCore
 
 /// Every stack the daemon holds, by number and by identity (app id and
 /// document), with the counters that must never repeat. Confined to the loop.

@@ -1,5 +1,5 @@
 import UndoCore
-import UndoStore
+package import UndoStore
 
 /// The journal's side of the service: ending each turn, and saving on the way out.
 extension UndoService: TurnHost {

@@ -1,6 +1,6 @@
-import Undo1
-import UndoCore
-import UndoStore
+package import Undo1
+package import UndoCore
+package import UndoStore
 
 /// The service behind the wire contract: every Manager and Stack operation,
 /// with ownership, focus, limits and the announcements that follow each

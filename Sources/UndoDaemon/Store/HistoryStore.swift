@@ -1,5 +1,5 @@
-import UndoCore
-import UndoStore
+package import UndoCore
+package import UndoStore
 
 /// Where the daemon keeps stacks between runs. The service tells it what
 /// changed as it happens; at the end of each loop turn it commits everything

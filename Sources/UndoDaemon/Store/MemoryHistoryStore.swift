@@ -1,5 +1,5 @@
-import UndoCore
-import UndoStore
+package import UndoCore
+package import UndoStore
 
 /// A store that keeps nothing: every stack lives only as long as the daemon.
 package final class MemoryHistoryStore: HistoryStore {

@@ -1,5 +1,5 @@
-import UndoCore
-import UndoStore
+package import UndoCore
+package import UndoStore
 
 /// The durable store: `HistoryDatabase` (SQLite) under the daemon's
 /// `HistoryStore` interface. Changes collect per stack during a loop turn and

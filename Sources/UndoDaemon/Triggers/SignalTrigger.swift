@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import DBus
-import UndoCore
+package import DBus
+package import UndoCore
 
 /// `SIGUSR1` undoes and `SIGUSR2` redoes on the focused stack.
 package final class SignalTrigger: TriggerSource {

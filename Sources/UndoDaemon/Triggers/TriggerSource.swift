@@ -1,5 +1,5 @@
-import DBus
-import UndoCore
+package import DBus
+package import UndoCore
 
 /// Something that asks for "undo (or redo) on the focused application": Unix
 /// signals now; the hotkey and the notification's Redo button beside them.

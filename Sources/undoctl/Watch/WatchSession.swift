@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import DBus
+import JSONText
 import Undo1
 
 /// `watch`'s state: the stacks and focus as last seen, kept current from
