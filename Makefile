@@ -31,6 +31,7 @@ run: release
 
 ## Builds and passes every test, each suite on its own private bus.
 test: deps
+	/usr/bin/python3 scripts/check-layers.py
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
