@@ -105,77 +105,78 @@ import Testing
         #expect(root.first?.string?.contains("<node name=\"test\"/>") == true)
     }
 
-    @Test func aHungPeerDoesNotDelayOtherCalls() throws {
-        let f = try Fixture()
+    /// How a call ended, once it has (and the object it called, kept alive).
+    final class Outcome {
+        let counter: Counter
+        var result: Result<Message, DBusError>?
+        init(_ counter: Counter) { self.counter = counter }
+    }
+
+    /// Exports a counter on the server and calls its `Hang` (never
+    /// answered) from the client; the outcome fills when the call ends.
+    static func hangingCall(_ f: Fixture, timeoutMilliseconds: Int) throws -> Outcome {
         let counter = Counter()
         f.objects.export(path: "/counter", interfaces: [counter.interface()])
-        var hang: Result<Message, DBusError>?
+        let outcome = Outcome(counter)
+        let call = try Message.methodCall(destination: f.server.uniqueName, path: "/counter",
+                                          interface: "test.Counter", member: "Hang")
+        f.client.call(call, timeoutMilliseconds: timeoutMilliseconds) { outcome.result = $0 }
+        return outcome
+    }
+
+    @Test func aHungPeerDoesNotDelayOtherCalls() throws {
+        let f = try Fixture()
         var add: Result<Message, DBusError>?
-        let hangCall = try Message.methodCall(destination: f.server.uniqueName, path: "/counter",
-                                              interface: "test.Counter", member: "Hang")
-        f.client.call(hangCall, timeoutMilliseconds: 60_000) { hang = $0 }
+        let hang = try Self.hangingCall(f, timeoutMilliseconds: 60_000)
         let addCall = try Message.methodCall(destination: f.server.uniqueName, path: "/counter",
                                              interface: "test.Counter", member: "Add", arguments: [.uint32(5)])
         f.client.call(addCall, timeoutMilliseconds: 60_000) { add = $0 }
         #expect(f.wait { add != nil })
-        #expect(hang.map { _ in true } == nil, "the hung call is still waiting when the other is answered")
+        #expect(hang.result.map { _ in true } == nil, "the hung call is still waiting when the other is answered")
         #expect((try? add?.get().arguments) == [.uint32(5)])
     }
 
     @Test func aCallWithoutAnAnswerFailsWithNoReplyAtItsTimeout() throws {
         let f = try Fixture()
-        let counter = Counter()
-        f.objects.export(path: "/counter", interfaces: [counter.interface()])
-        var hang: Result<Message, DBusError>?
-        let hangCall = try Message.methodCall(destination: f.server.uniqueName, path: "/counter",
-                                              interface: "test.Counter", member: "Hang")
-        f.client.call(hangCall, timeoutMilliseconds: 300) { hang = $0 }
-        #expect(f.wait { hang != nil })
-        if case .failure(let error) = hang {
+        let hang = try Self.hangingCall(f, timeoutMilliseconds: 300)
+        #expect(f.wait { hang.result != nil })
+        if case .failure(let error) = hang.result {
             #expect(error.name == DBusError.Names.noReply)
         } else {
-            Issue.record("the hung call did not fail: \(String(describing: hang))")
+            Issue.record("the hung call did not fail: \(String(describing: hang.result))")
         }
     }
 
     @Test func aCallToAPeerThatLeavesFailsWithoutWaitingForItsTimeout() throws {
         let f = try Fixture()
-        let counter = Counter()
-        f.objects.export(path: "/counter", interfaces: [counter.interface()])
-        var hang: Result<Message, DBusError>?
-        let hangCall = try Message.methodCall(destination: f.server.uniqueName, path: "/counter",
-                                              interface: "test.Counter", member: "Hang")
-        f.client.call(hangCall, timeoutMilliseconds: 60_000) { hang = $0 }
+        let hang = try Self.hangingCall(f, timeoutMilliseconds: 60_000)
         // The server has the call once it answers a call sent after it.
         _ = try f.call("/counter", "test.Counter", "Add", [.uint32(1)])
         f.server.close()
-        #expect(f.wait(timeout: 10_000) { hang != nil })
-        if case .failure(let error) = hang {
+        #expect(f.wait(timeout: 10_000) { hang.result != nil })
+        if case .failure(let error) = hang.result {
             #expect(error.name == DBusError.Names.noReply, "the bus answers for a peer that left: \(error)")
         } else {
-            Issue.record("the call to a peer that left did not fail: \(String(describing: hang))")
+            Issue.record("the call to a peer that left did not fail: \(String(describing: hang.result))")
         }
     }
 
     @Test func closingFailsTheCallsThatWait() throws {
         let f = try Fixture()
-        let counter = Counter()
-        f.objects.export(path: "/counter", interfaces: [counter.interface()])
-        var hang: Result<Message, DBusError>?
-        let hangCall = try Message.methodCall(destination: f.server.uniqueName, path: "/counter",
-                                              interface: "test.Counter", member: "Hang")
-        f.client.call(hangCall, timeoutMilliseconds: 60_000) { hang = $0 }
+        let hang = try Self.hangingCall(f, timeoutMilliseconds: 60_000)
         _ = try f.call("/counter", "test.Counter", "Add", [.uint32(1)])
         f.client.close()
-        #expect(f.wait { hang != nil })
-        if case .failure(let error) = hang {
+        #expect(f.wait { hang.result != nil })
+        if case .failure(let error) = hang.result {
             #expect(error.name == DBusError.Names.disconnected)
         } else {
-            Issue.record("a call left waiting at close did not fail: \(String(describing: hang))")
+            Issue.record("a call left waiting at close did not fail: \(String(describing: hang.result))")
         }
         // A call on the closed connection fails too, on the loop.
         var late: Result<Message, DBusError>?
-        f.client.call(hangCall, timeoutMilliseconds: 60_000) { late = $0 }
+        let another = try Message.methodCall(destination: f.server.uniqueName, path: "/counter",
+                                             interface: "test.Counter", member: "Hang")
+        f.client.call(another, timeoutMilliseconds: 60_000) { late = $0 }
         #expect(late.map { _ in true } == nil, "the handler runs on the loop, not inside call")
         #expect(f.wait { late != nil })
         if case .failure(let error) = late { #expect(error.name == DBusError.Names.disconnected) }

@@ -26,7 +26,7 @@ struct FocusCommand: Command {
 
     func run(_ context: CommandContext) throws(CommandError) {
         let client = try context.client()
-        let stack = try TargetResolver.resolve(target, among: client.stacks())
+        let stack = try context.stack(target)
         try client.setFocus(stack.path)
         if context.json {
             Output.line(JSONValue.object(["stack": stack.json(focused: true)]).text)

@@ -27,7 +27,7 @@ struct ForgetCommand: Command {
 
     func run(_ context: CommandContext) throws(CommandError) {
         let client = try context.client()
-        let stack = try TargetResolver.resolve(target, among: client.stacks())
+        let stack = try context.stack(target)
         try client.forget(stack.path)
         if context.json {
             Output.line(JSONValue.object(["stack": stack.json(focused: false)]).text)
