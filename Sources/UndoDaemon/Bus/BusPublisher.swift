@@ -6,16 +6,12 @@ import Undo1
 /// `PropertiesChanged`, `Pushed` and `Applied`.
 final class BusPublisher: StackPublisher {
     private let objects: ObjectServer
-    /// The service whose stacks these are, once it exists.
-    weak var service: UndoService?
-
     /// A publisher exporting through `objects`.
     init(objects: ObjectServer) {
         self.objects = objects
     }
 
-    func publish(_ record: StackRecord) {
-        guard let service else { return }
+    func publish(_ record: StackRecord, of service: UndoService) {
         objects.export(path: record.path, interfaces: [StackObject.interface(for: record, service: service)],
                        announce: false)
     }

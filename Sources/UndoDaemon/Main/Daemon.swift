@@ -89,7 +89,6 @@ package final class Daemon {
                                   version: Self.version, canPersist: database != nil, registry: registry,
                                   publisher: publisher, transport: BusApplyTransport(connection: connection),
                                   scheduler: loop)
-        publisher.service = service
         let triggers = TriggerHandler(service: service, connection: connection, scheduler: loop)
         objects.export(path: Undo1.managerPath, interfaces: [ManagerObject.interface(for: service, triggers: triggers)])
         objects.enableObjectManager(at: Undo1.managerPath)

@@ -306,7 +306,7 @@ package final class UndoService {
 
     /// Makes `record` reachable, and announces it at the end of the turn.
     func publish(_ record: StackRecord) {
-        publisher.publish(record)
+        publisher.publish(record, of: self)
         announcer.added(record)
     }
 

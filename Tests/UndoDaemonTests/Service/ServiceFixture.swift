@@ -132,7 +132,7 @@ final class RecordingPublisher: StackPublisher {
     private(set) var withdrawn: [String] = []
     private(set) var announcements: [Announcement] = []
 
-    func publish(_ record: StackRecord) { published.append(record.path) }
+    func publish(_ record: StackRecord, of service: UndoService) { published.append(record.path) }
 
     func withdraw(path: String) -> [String] {
         withdrawn.append(path)
