@@ -34,6 +34,9 @@ final class BusThread: @unchecked Sendable {
     private var applies: [Int: MethodCall] = [:]
     private var outstanding: [Int: @Sendable (Result<[DBusValue], UndoKitError>) -> Void] = [:]
     private var nextID = 0
+    /// While `close` waits for the answers to what was sent: the error the
+    /// calls still waiting at the end get, and the timer that ends the wait.
+    private var closing: (error: UndoKitError, timer: EventLoop.Token?)?
     private let shared = Mutex(Shared())
 
     /// What other threads may ask: whether the client is closed, whether
@@ -55,6 +58,8 @@ final class BusThread: @unchecked Sendable {
     static let applyTimeoutMilliseconds = 120_000
     /// How long any other call may take.
     static let callTimeoutMilliseconds = 25_000
+    /// How long `close` waits for the answers to calls already sent.
+    static let closeDrainMilliseconds = 2_000
 
     /// Connects on a new thread to the bus at `address` (nil: the session
     /// bus), learns whether undod runs, and returns once that is known.
@@ -174,9 +179,19 @@ final class BusThread: @unchecked Sendable {
             guard !shared.closed else { return nil }
             shared.closed = true
             handle.perform { [self] in
-                if flushing { connection?.flush() }
-                failOutstanding(error)
-                loop.stop()
+                guard flushing, let connection, connection.isConnected, !outstanding.isEmpty else {
+                    return finishClosing(error)
+                }
+                // Everything is written; now read the answers. A socket
+                // closed with answers unread in it resets the bus's end, and
+                // the bus drops what it has not read from it yet: the last
+                // pushes would be lost.
+                connection.flush()
+                let timer = loop.schedule(afterMilliseconds: Self.closeDrainMilliseconds) { [self] in
+                    closing?.timer = nil
+                    finishClosing(error)
+                }
+                closing = (error, timer)
             }
             defer { shared.watchers.removeAll() }
             return Array(shared.watchers.values)
@@ -212,7 +227,16 @@ final class BusThread: @unchecked Sendable {
         connection.call(message, timeoutMilliseconds: timeout) { [self] answer in
             guard let done = outstanding.removeValue(forKey: id) else { return }
             done(answer.map(\.arguments).mapError(UndoKitError.init))
+            if let closing, outstanding.isEmpty { finishClosing(closing.error) }
         }
+    }
+
+    /// Fails what still waits and ends the bus thread.
+    private func finishClosing(_ error: UndoKitError) {
+        if let timer = closing?.timer { loop.remove(timer) }
+        closing = nil
+        failOutstanding(error)
+        loop.stop()
     }
 
     private func failOutstanding(_ error: UndoKitError) {

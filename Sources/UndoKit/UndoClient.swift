@@ -92,7 +92,10 @@ public final class UndoClient: Sendable {
     /// items until this says true.
     public func daemonAvailability() -> AsyncStream<Bool> { bus.availability() }
 
-    /// Leaves the bus; calls still waiting fail with `closed`, stacks are
-    /// detached (kept by undod for a later `register`).
+    /// Leaves the bus: what was queued is sent first, and the answers to
+    /// calls already sent are awaited for up to 2 s (so that undod has read
+    /// them all); calls still waiting then fail with `closed`, calls made
+    /// after `close` fail with `closed` at once. Stacks are detached (kept by
+    /// undod for a later `register`).
     public func close() { bus.close() }
 }
