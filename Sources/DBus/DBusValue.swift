@@ -40,6 +40,11 @@ public enum DBusValue: Sendable, Hashable {
     case structure([DBusValue])
     /// `v`: any one value.
     indirect case variant(DBusValue)
+    /// `h`: a file descriptor a peer sent. This layer never takes one (the
+    /// message keeps and closes it): the case stands for it, so that a
+    /// value of the wrong type is seen and refused instead of vanishing. It
+    /// cannot be sent.
+    case unixFD
 
     /// One key and value of a `dict`.
     public struct DictEntry: Sendable, Hashable {
@@ -74,6 +79,7 @@ public enum DBusValue: Sendable, Hashable {
         case .dict(let key, let value, _): "a{" + key + value + "}"
         case .structure(let fields): "(" + fields.map(\.signature).joined() + ")"
         case .variant: "v"
+        case .unixFD: "h"
         }
     }
 }

@@ -16,6 +16,8 @@ enum MessageCoder {
             if s.utf8.contains(0) { throw .invalidArgs("A D-Bus string cannot contain a NUL character.") }
         case .objectPath(let p):
             if !LibDBus.isValidPath(p) { throw .invalidArgs("“\(p)” is not a valid D-Bus object path.") }
+        case .unixFD:
+            throw .invalidArgs("A file descriptor cannot be sent through this connection.")
         case .signature(let g):
             if g.utf8.contains(0) || !LibDBus.isValidSignature(g) {
                 throw .invalidArgs("“\(g)” is not a valid D-Bus signature.")
@@ -68,6 +70,7 @@ enum MessageCoder {
         case .int64, .uint64, .double: return 15
         case .string(let s), .objectPath(let s): return s.utf8.count + 8
         case .signature(let s): return s.utf8.count + 2
+        case .unixFD: return 7
         case .bytes(let b): return try arrayCost(b.count)
         case .array(_, let items):
             var sum = 0
@@ -138,6 +141,7 @@ enum MessageCoder {
         case .string(let s): return text(LibDBus.TypeCode.string, s, &iter)
         case .objectPath(let s): return text(LibDBus.TypeCode.objectPath, s, &iter)
         case .signature(let s): return text(LibDBus.TypeCode.signature, s, &iter)
+        case .unixFD: return false
         case .bytes(let bytes):
             return container(LibDBus.TypeCode.array, "y", &iter) { sub in
                 bytes.withUnsafeBufferPointer { buffer in
@@ -220,8 +224,9 @@ enum MessageCoder {
         return values
     }
 
-    /// The value at `iter`, or nil for a type this layer does not carry
-    /// (unix fds): skipped, never a crash.
+    /// The value at `iter`, or nil for a type libdbus does not name. A file
+    /// descriptor is read as `.unixFD` without taking it: the message keeps
+    /// it and closes it when it goes.
     private static func readOne(_ iter: inout DBusMessageIter) -> DBusValue? {
         let type = dbus_message_iter_get_arg_type(&iter)
         switch type {
@@ -237,6 +242,7 @@ enum MessageCoder {
         case LibDBus.TypeCode.string: return .string(text(&iter))
         case LibDBus.TypeCode.objectPath: return .objectPath(text(&iter))
         case LibDBus.TypeCode.signature: return .signature(text(&iter))
+        case LibDBus.TypeCode.unixFD: return .unixFD
         case LibDBus.TypeCode.array:
             let elementType = dbus_message_iter_get_element_type(&iter)
             var sub = DBusMessageIter()

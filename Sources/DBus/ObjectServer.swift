@@ -107,7 +107,7 @@ public final class ObjectServer {
         let interfaces = servedInterfaces(at: path)
         guard !interfaces.isEmpty else {
             fail(message, DBusError(name: DBusError.Names.unknownObject,
-                                    message: "No object is exported at \(path); check the path."))
+                                    message: "No object is exported at \(shown(path)); check the path."))
             return
         }
         let candidates: [Interface]
@@ -123,7 +123,7 @@ public final class ObjectServer {
         }
         guard let method = candidates.lazy.flatMap(\.methods).first(where: { $0.name == member }) else {
             let on = message.interface.map { "\($0)." } ?? ""
-            fail(message, .unknownMethod("The object at \(path) has no method \(on)\(member)."))
+            fail(message, .unknownMethod("The object at \(shown(path)) has no method \(on)\(member)."))
             return
         }
         invoke(method, message)
@@ -302,4 +302,10 @@ public enum StandardInterface {
     public static let objectManager = "org.freedesktop.DBus.ObjectManager"
     /// The three every exported object carries.
     static let all = [introspectable, properties, peer]
+}
+
+/// A path a caller sent, as an error quotes it: at most 256 characters
+/// (a D-Bus path holds no control characters, but has no length limit).
+private func shown(_ path: String) -> String {
+    path.utf8.count <= 256 ? path : String(path.prefix(256)) + "…"
 }

@@ -82,6 +82,10 @@ struct WireEncoder {
             bytes.append(UInt8(s.utf8.count))
             bytes += s.utf8
             bytes.append(0)
+        case .unixFD:
+            // Refused by `MessageCoder.validate` before anything is written.
+            assertionFailure("a file descriptor reached the wire encoder")
+            writeFixed(UInt32(0))
         case .bytes(let b):
             writeFixed(UInt32(b.count))
             bytes += b

@@ -42,7 +42,7 @@ public enum UndoError: Error, Sendable, Hashable {
     public func sentence(stack: String) -> String {
         switch self {
         case .invalidAppId(let id):
-            return "The app id \(Self.quoted(id)) given for \(stack) is not valid: "
+            return "The app id \(CallerText.quoted(id)) given for \(stack) is not valid: "
                 + "use 1 to 255 characters from letters, digits, '.', '_' and '-'."
         case .invalidName(.empty):
             return "The group pushed to \(stack) has an empty name: give it a short name such as \"Typing\"."
@@ -72,21 +72,6 @@ public enum UndoError: Error, Sendable, Hashable {
             return "The payloads of group \(group) in \(stack) could not be read from the history store: "
                 + "check the state directory and undod's log, then try again."
         }
-    }
-
-    /// A string shown safely inside a sentence: quoted, with control
-    /// characters escaped and anything past 64 characters cut.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for (index, scalar) in text.unicodeScalars.enumerated() {
-            if index == 64 {
-                out += "…"
-                break
-            }
-            out += scalar.properties.generalCategory == .control || scalar == "\""
-                ? scalar.escaped(asASCII: true) : String(scalar)
-        }
-        return out + "\""
     }
 }
 

@@ -4,7 +4,7 @@ import UndoCore
 @Suite("Errors")
 struct UndoErrorTests {
     @Test("every error maps to its spec name and a sentence that names the stack and says what to do", arguments: [
-        (UndoError.invalidAppId("bad id"), "InvalidAppId", "\"bad id\""),
+        (UndoError.invalidAppId("bad id"), "InvalidAppId", "“bad id”"),
         (.invalidName(.empty), "InvalidName", "empty name"),
         (.invalidName(.tooLong(300)), "InvalidName", "300 characters"),
         (.invalidName(.controlCharacter), "InvalidName", "control character"),
@@ -27,12 +27,23 @@ struct UndoErrorTests {
         #expect(error.description == error.sentence(stack: "the stack"))
     }
 
-    @Test("an app id in a sentence is quoted, escaped and cut")
+    @Test("an app id in a sentence is quoted, escaped and cut at 256 characters")
     func quotedAppId() {
-        let sentence = UndoError.invalidAppId("a\nb\"c" + String(repeating: "z", count: 100)).sentence(stack: "S")
-        #expect(sentence.contains("\"a\\nb\\\"c"))
-        #expect(sentence.contains("…\""))
-        #expect(!sentence.contains("\n"))
-        #expect(!sentence.contains(String(repeating: "z", count: 62)))
+        let long = "a\nb“c\u{1B}[31m" + String(repeating: "z", count: 1 << 20)
+        let sentence = UndoError.invalidAppId(long).sentence(stack: "S")
+        #expect(sentence.contains("“a\\nb\\u{201C}c\\u{1B}[31m"))
+        #expect(sentence.contains("…”"))
+        #expect(!sentence.contains("\n") && !sentence.contains("\u{1B}"))
+        #expect(sentence.contains(String(repeating: "z", count: 256 - 10)))
+        #expect(!sentence.contains(String(repeating: "z", count: 256 - 8)))
+        #expect(sentence.count < 600)
+    }
+
+    @Test("caller text: short text kept as it is, separators escaped")
+    func callerText() {
+        #expect(CallerText.quoted("Typing") == "“Typing”")
+        #expect(CallerText.escaped("a\u{2028}b\tc") == "a\\u{2028}b\\tc")
+        #expect(CallerText.escaped(String(repeating: "é", count: 256)) == String(repeating: "é", count: 256))
+        #expect(CallerText.escaped(String(repeating: "é", count: 257)) == String(repeating: "é", count: 256) + "…")
     }
 }

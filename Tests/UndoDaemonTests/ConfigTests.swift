@@ -14,6 +14,7 @@ import X11
         #expect(config.levels == 100)
         #expect(config.maxBytes == 64 << 20)
         #expect(config.maxTotalBytes == 1 << 30)
+        #expect(config.stacksPerClient == 256)
         #expect(config.applyTimeoutMilliseconds == 5_000)
         #expect(config.applyQueue == 16)
         #expect(config.mergeWindowMilliseconds == 1_000)
@@ -35,6 +36,7 @@ import X11
             levels = 0
             max_bytes = 2KiB   # trailing comment
             max_total_bytes = 3GiB
+            stacks_per_client = 7
             [apply]
             timeout_ms = 2s
             queue = 4
@@ -56,6 +58,7 @@ import X11
         #expect(config.levels == 0)
         #expect(config.maxBytes == 2_048)
         #expect(config.maxTotalBytes == 3 << 30)
+        #expect(config.stacksPerClient == 7)
         #expect(config.applyTimeoutMilliseconds == 2_000)
         #expect(config.applyQueue == 4)
         #expect(config.mergeWindowMilliseconds == 250)

@@ -28,4 +28,21 @@ import Testing
         #expect((object?["errors"] as? [Any])?.isEmpty == true)
         #expect(object?["empty_name_error"] as? String == "org.undod.Undo1.Error.InvalidName")
     }
+
+    @Test func anOptionOrHintOfAnotherTypeAFileDescriptorIncludedIsInvalidArgs() throws {
+        let f = try DaemonFixture()
+        let script = LifecycleTests.repository.appendingPathComponent("Tests/Clients/wrong_types.py").path
+        let run = try runTool(["/usr/bin/python3", script, f.bus.address], loop: f.loop)
+        #expect(run.status == 0, "\(run.errors)")
+        let object = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+        let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs: "
+        for key in ["register_fd", "register_string", "push_fd", "push_window_fd"] {
+            let error = object?[key] as? String ?? ""
+            #expect(error.hasPrefix(invalidArgs), "\(key): \(error)")
+        }
+        #expect((object?["register_fd"] as? String)?.contains("limit must be of type u, not h") == true)
+        #expect((object?["push_fd"] as? String)?.contains("merge_key must be of type s, not h") == true)
+        #expect(object?["undo_depth"] as? Int == 1, "the refused pushes changed nothing")
+        #expect(object?["ping"] as? String == "", "undod still answers")
+    }
 }

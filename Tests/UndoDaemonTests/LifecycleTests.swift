@@ -148,6 +148,26 @@ import Testing
         #expect(try f.managerProperty("FocusedStack") == .objectPath(app.stack), "undod still answers")
     }
 
+    @Test func whatACallerSentIsQuotedEscapedAndCutInTheError() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("app.quoting", pushing: ["1"])
+        let sent = "bad\nline\u{1B}[2J" + String(repeating: "x", count: 1 << 20)
+        do {
+            _ = try app.register(sent)
+            Issue.record("an invalid app id was accepted")
+        } catch {
+            #expect(error.name == "org.undod.Undo1.Error.InvalidAppId")
+            #expect(!error.message.contains("\n") && !error.message.contains("\u{1B}"), "no control character")
+            #expect(error.message.contains("“bad\\nline\\u{1B}[2J"))
+            #expect(error.message.count < 1_000, "at most 256 characters of it: \(error.message.count) in all")
+        }
+        let unknown = try f.send(from: f.watcher, "/org/undod/Undo1/stack/9" + String(repeating: "9", count: 5_000),
+                                 "org.undod.Undo1.Stack", "Undo")
+        #expect(f.wait { unknown.isDone })
+        #expect((unknown.error?.message.count ?? 0) < 1_000)
+        #expect(try app.property("UndoDepth") == .uint32(1))
+    }
+
     /// The repository root, from this file's place in it.
     static var repository: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -56,6 +56,7 @@ import Testing
         (["undo", "-n"], "the option -n needs a value"),
         (["undo", "-n", "0"], "at least 1"),
         (["undo", "-n", "x"], "at least 1"),
+        (["undo", "-n", "1", "-n", "2"], "the option -n/--count is given twice"),
         (["undo", "a", "b"], "at most one TARGET"),
         (["undo", ""], "TARGET is empty"),
         (["list", "extra"], "list takes no arguments"),

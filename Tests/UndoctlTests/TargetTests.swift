@@ -61,4 +61,19 @@ import Testing
         #expect(app.applied.count == 1)
         #expect(try f.undoctl(["undo", "-dash"]).status == 2, "without --, it is an unknown option")
     }
+
+    @Test func anAllDigitAppIdIsACandidateBesideTheStackNumberAndAppColonNamesItAlone() throws {
+        let f = try CtlFixture()
+        let numbered = try f.app("org.example.First", title: "First", pushing: ["Typing"])
+        let digitsId = number(of: numbered.stack)
+        let digits = try f.app(digitsId, title: "Digits", pushing: ["Typing"])
+        let both = try f.undoctl(["undo", digitsId])
+        #expect(both.status == 1)
+        #expect(both.errors.contains("matches 2 stacks"))
+        #expect(numbered.applied.isEmpty && digits.applied.isEmpty)
+        try f.undoctl(["undo", digitsId + ":"]).expectSuccess()
+        #expect(digits.applied.count == 1 && numbered.applied.isEmpty, "`\(digitsId):` always means the app id")
+        try f.undoctl(["undo", numbered.stack]).expectSuccess()
+        #expect(numbered.applied.count == 1)
+    }
 }

@@ -12,7 +12,7 @@ enum ManagerObject {
         Undo1Interfaces.manager.binding(methods: [
             "Register": { [unowned service] (call: MethodCall) in
                 let appId = call.arguments[0].string ?? ""
-                let fallback = "the stack of “\(appId)”"
+                let fallback = "the stack of \(CallerText.quoted(appId))"
                 guard let options = call.options(at: 1, stack: fallback, RegistrationOptions.init) else { return }
                 let subject = service.registry.stack(appId: appId, document: options.document ?? "")?.displayName
                 service.register(caller: call.sender, appId: appId, options: options) { result in

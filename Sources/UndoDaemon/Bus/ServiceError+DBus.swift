@@ -28,7 +28,7 @@ extension ServiceError {
                 + "start the application again so that it registers the stack.")
         case .clientFailed(let name, let message):
             return named(.clientFailed, "The application of \(subject) could not apply the change "
-                + "(\(name): \(message)); the history is unchanged, so you can try again.")
+                + "(\(CallerText.escaped(name)): \(CallerText.escaped(message))); the history is unchanged, so you can try again.")
         case .obsolete:
             return named(.obsolete, "The application of \(subject) says this change can no longer be applied, "
                 + "so it was removed from the history; undo or redo again for the next one.")
@@ -57,7 +57,11 @@ extension ServiceError {
                          "“\(name)” is no longer the next change to \(way) in \(subject), so nothing was done: "
                          + "\(way) again from the application.")
         case .unknownStack(let path):
-            return named(.unknownStack, "There is no stack at \(path): run `undoctl list` to see the stacks.")
+            return named(.unknownStack, "There is no stack at \(CallerText.quoted(path)): run `undoctl list` to see the stacks.")
+        case .tooManyStacks(let limit):
+            return named(.tooManyStacks, "This connection already owns \(limit) stacks, as many as "
+                + "limits.stacks_per_client allows, so \(subject) was not opened: close stacks it no longer "
+                + "needs (Close), or raise the limit in undod.conf.")
         case .invalidArgs(let reason):
             return DBusError.invalidArgs("\(reason) (for \(subject)).")
         }

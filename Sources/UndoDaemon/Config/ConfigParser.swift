@@ -81,6 +81,7 @@ package struct ConfigParser {
         case "limits.levels": config.levels = try ConfigValue.count(value)
         case "limits.max_bytes": config.maxBytes = try ConfigValue.size(value)
         case "limits.max_total_bytes": config.maxTotalBytes = try ConfigValue.size(value)
+        case "limits.stacks_per_client": config.stacksPerClient = try ConfigValue.count(value)
         case "apply.timeout_ms": config.applyTimeoutMilliseconds = try ConfigValue.positiveMilliseconds(value, bareIs: 1)
         case "apply.queue": config.applyQueue = try ConfigValue.count(value)
         case "merge.window_ms":

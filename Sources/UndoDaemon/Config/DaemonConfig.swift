@@ -8,6 +8,8 @@ package struct DaemonConfig: Sendable, Equatable {
     package var maxBytes: UInt64 = 64 << 20
     /// `limits.max_total_bytes`: payload bytes of all stacks together.
     package var maxTotalBytes: UInt64 = 1 << 30
+    /// `limits.stacks_per_client`: stacks one connection may own at once; 0 = no cap.
+    package var stacksPerClient: UInt32 = 256
     /// `apply.timeout_ms`: how long an owner has to answer `Apply`.
     package var applyTimeoutMilliseconds: UInt32 = 5_000
     /// `apply.queue`: Undo/Redo calls that may wait per stack.

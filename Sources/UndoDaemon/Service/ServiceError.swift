@@ -38,6 +38,8 @@ package enum ServiceError: Error, Sendable, Equatable {
     case groupMoved(Direction, name: String)
     /// No stack at the path given.
     case unknownStack(String)
+    /// The caller owns `limits.stacks_per_client` stacks already.
+    case tooManyStacks(limit: UInt32)
     /// An option or hint of the wrong type.
     case invalidArgs(String)
 }

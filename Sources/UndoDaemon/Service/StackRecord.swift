@@ -13,8 +13,9 @@ package final class StackRecord {
     package let document: String
     /// The human name shown by `undoctl` and in notifications.
     package var title: String
-    /// The owner's unique bus name, `""` when detached.
-    package var owner: String
+    /// The owner's unique bus name, `""` when detached; changed only by
+    /// `StackRegistry.setOwner`, which keeps its index by owner.
+    package internal(set) var owner: String
     /// The limits as the owner asked (0 = the config's value).
     package var requestedLevels: UInt32
     /// The byte limit as the owner asked (0 = the config's value).

@@ -1,12 +1,19 @@
 import Undo1
 package import UndoCore
 
-/// Every stack the daemon holds, by number and by identity (app id and
-/// document), with the counters that must never repeat. Confined to the loop.
+/// Every stack the daemon holds, by number, by identity (app id and
+/// document) and by owner, in order of activity, with the counters that must
+/// never repeat. Every lookup a call makes costs the same with ten stacks or
+/// ten thousand: a departing owner's stacks are found by its name, the most
+/// recently active one without a scan. Confined to the loop.
 package final class StackRegistry {
     /// The stacks by number.
     package private(set) var byNumber: [UInt64: StackRecord] = [:]
     private var byIdentity: [Identity: UInt64] = [:]
+    private var byOwner: [String: Set<UInt64>] = [:]
+    /// Stacks in the order they were last active, oldest first; an entry is
+    /// current while its `activity` is the record's.
+    private var recency: [(activity: UInt64, number: UInt64)] = []
     /// The number the next new stack gets.
     package var nextNumber: UInt64 = 1
     /// Group ids, unique across all stacks.
@@ -35,15 +42,28 @@ package final class StackRegistry {
     /// Every stack, by number.
     package var all: [StackRecord] { byNumber.keys.sorted().compactMap { byNumber[$0] } }
 
-    /// The stacks `owner` owns.
+    /// The stacks `owner` owns, by number.
     package func stacks(ownedBy owner: String) -> [StackRecord] {
-        byNumber.values.filter { $0.owner == owner }.sorted { $0.number < $1.number }
+        (byOwner[owner] ?? []).sorted().compactMap { byNumber[$0] }
+    }
+
+    /// How many stacks `owner` owns.
+    package func count(ownedBy owner: String) -> Int {
+        byOwner[owner]?.count ?? 0
+    }
+
+    /// Gives `record` to `owner` (`""`: detached); the one way an owner changes.
+    package func setOwner(_ owner: String, of record: StackRecord) {
+        unindexOwner(of: record)
+        record.owner = owner
+        if !owner.isEmpty { byOwner[owner, default: []].insert(record.number) }
     }
 
     /// Adds a stack; its number must be new.
     package func add(_ record: StackRecord) {
         byNumber[record.number] = record
         byIdentity[Identity(appId: record.appId, document: record.document)] = record.number
+        if !record.owner.isEmpty { byOwner[record.owner, default: []].insert(record.number) }
         nextNumber = max(nextNumber, record.number &+ 1)
     }
 
@@ -51,6 +71,13 @@ package final class StackRegistry {
     package func remove(_ record: StackRecord) {
         byNumber[record.number] = nil
         byIdentity[Identity(appId: record.appId, document: record.document)] = nil
+        unindexOwner(of: record)
+    }
+
+    private func unindexOwner(of record: StackRecord) {
+        guard !record.owner.isEmpty else { return }
+        byOwner[record.owner]?.remove(record.number)
+        if byOwner[record.owner]?.isEmpty == true { byOwner[record.owner] = nil }
     }
 
     /// Takes the number for a new stack.
@@ -63,6 +90,11 @@ package final class StackRegistry {
     package func markActive(_ record: StackRecord) {
         activityClock += 1
         record.activity = activityClock
+        recency.append((activityClock, record.number))
+        // Entries a later activity replaced are dropped once they are half.
+        if recency.count > 2 * byNumber.count + 64 {
+            recency.removeAll { byNumber[$0.number]?.activity != $0.activity }
+        }
     }
 
     /// All payload bytes held, both sides of every stack.
@@ -75,12 +107,24 @@ package final class StackRegistry {
 
     /// The most recently active of the stacks a trigger may focus that
     /// satisfy `test`.
+    ///
+    /// Walks back from the most recent. The newest entries that are stale or
+    /// cannot be focused are dropped on the way: a stack becomes focusable
+    /// again only by a `Register`, which makes it active anew.
     func mostRecentlyActive(where test: (StackRecord) -> Bool) -> StackRecord? {
-        var best: StackRecord?
-        for record in byNumber.values where record.isFocusable && test(record) {
-            if let known = best, known.activity >= record.activity { continue }
-            best = record
+        var index = recency.count - 1
+        var trailing = true
+        while index >= 0 {
+            let entry = recency[index]
+            let record = byNumber[entry.number]
+            if let record, record.activity == entry.activity, record.isFocusable {
+                if test(record) { return record }
+                trailing = false
+            } else if trailing {
+                recency.removeLast()
+            }
+            index -= 1
         }
-        return best
+        return nil
     }
 }

@@ -5,6 +5,7 @@ import UndoCore
 extension UndoService {
     /// A connection left the bus: its stacks are detached and its
     /// subscription ends.
+    /// Costs what the connection owned, whatever else the daemon holds.
     package func peerLeft(_ name: String) {
         announcer.unsubscribe(name)
         for record in registry.stacks(ownedBy: name) {
@@ -19,24 +20,24 @@ extension UndoService {
         var discarded: [GroupChange] = []
         if let stateTag, !stateTag.isEmpty, stateTag != record.stack.presentStateTag {
             log.notice("\(record.displayName): the history no longer matches the document "
-                + "(state tag “\(stateTag)” ≠ “\(record.stack.presentStateTag)”), so it starts empty.")
+                + "(state tag \(CallerText.quoted(stateTag)) ≠ \(CallerText.quoted(record.stack.presentStateTag))), "
+                + "so it starts empty.")
             discarded = Self.allGroups(of: record.stack)
             record.stack = UndoStack(settings: record.stack.settings, baseStateTag: stateTag)
         }
-        record.owner = caller
+        registry.setOwner(caller, of: record)
         record.detachedSince = nil
-        scheduleExpiry()
         return discarded
     }
 
     /// The owner is gone: the stack keeps its history for a later `Register`.
     func detach(_ record: StackRecord) {
         applier.ownerLeft(record)
-        record.owner = ""
+        registry.setOwner("", of: record)
         record.windows = []
         record.detachedSince = clock.now
         changed(record)
-        scheduleExpiry()
+        expireLater()
     }
 
     /// Deletes the stack and its history.
@@ -47,6 +48,14 @@ extension UndoService {
         announcer.removed(path: record.path, interfaces: publisher.withdraw(path: record.path))
         announceFocus()
         log.debug("\(record.displayName) was deleted.")
+    }
+
+    /// Makes sure a timer will look for expired stacks: a stack detached now
+    /// expires after every stack detached before it, so a running timer is
+    /// early enough and this costs nothing more (the scan is the timer's).
+    func expireLater() {
+        guard expiryTimer == nil else { return }
+        scheduleExpiry()
     }
 
     /// Deletes detached stacks older than `stacks.detached_ttl` by the

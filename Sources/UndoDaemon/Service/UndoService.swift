@@ -105,6 +105,7 @@ package final class UndoService {
         var isNew = false
         if let existing = registry.stack(appId: appId, document: document) {
             if existing.isAttached, existing.owner != caller { throw .alreadyOwned(owner: existing.owner) }
+            if !existing.isAttached { try requireRoomForOneMore(caller) }
             if let inFlight = existing.stack.inFlight, options.changesSomething {
                 throw .model(.busy(inFlight.direction))
             }
@@ -117,6 +118,7 @@ package final class UndoService {
             }
             record = existing
         } else {
+            try requireRoomForOneMore(caller)
             try requireReserved(stacks: 1, groups: 0)
             record = StackRecord(
                 number: registry.takeNumber(), appId: appId, document: document, title: appId, owner: caller,
@@ -339,6 +341,13 @@ package final class UndoService {
     private func requireReserved(stacks: UInt64, groups: UInt64) throws(ServiceError) {
         try journal.requireReserved(StoreCounters(nextStackNumber: registry.nextNumber &+ stacks,
                                                   nextGroupID: registry.groupIDs.next &+ groups))
+    }
+
+    /// `limits.stacks_per_client`: `caller` may own one stack more.
+    private func requireRoomForOneMore(_ caller: String) throws(ServiceError) {
+        let cap = config.stacksPerClient
+        guard cap > 0, registry.count(ownedBy: caller) >= Int(cap) else { return }
+        throw .tooManyStacks(limit: cap)
     }
 
     private func requireOwner(_ record: StackRecord, _ caller: String) throws(ServiceError) {

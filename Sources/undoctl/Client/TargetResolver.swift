@@ -1,7 +1,9 @@
 /// Turns a TARGET from the command line into one stack: an app id (that
-/// app's stacks, whatever their document), `app_id:document`, a stack number,
-/// or a stack object path. No match, or more than one, is a refusal (exit 1)
-/// whose sentence lists what there is.
+/// app's stacks, whatever their document), `app_id:document` (`app_id:` is
+/// the app's stack with the empty document, and always means an app id), a
+/// stack number, or a stack object path. All digits may be a stack number or
+/// an app id (`3`): both are candidates. No match, or more than one, is a
+/// refusal (exit 1) whose sentence lists what there is.
 enum TargetResolver {
     /// The stack `target` names among `stacks`.
     static func resolve(_ target: String, among stacks: [StackInfo]) throws(CommandError) -> StackInfo {
@@ -24,7 +26,7 @@ enum TargetResolver {
         }
         if !target.isEmpty, target.allSatisfy({ $0.isASCII && $0.isNumber }) {
             let number = UInt64(target)
-            return stacks.filter { $0.number == number }
+            return stacks.filter { $0.number == number || $0.appId == target }
         }
         if let colon = target.firstIndex(of: ":") {
             // App ids never hold a colon, so the first one ends the app id.

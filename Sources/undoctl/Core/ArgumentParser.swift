@@ -1,6 +1,8 @@
 /// The small parser every command shares: options may come before, after
 /// or between positional arguments; `--name=value`, `--name value`, `-nVALUE`
-/// and `-n VALUE` all work; `--` ends the options.
+/// and `-n VALUE` all work; `--` ends the options. An option with a value
+/// given twice is a usage error, never a silent choice of one of the two (a
+/// flag given twice is just set).
 enum ArgumentParser {
     /// Parses `arguments` against `options`; `command` names the help that a
     /// usage error points at.
@@ -23,6 +25,10 @@ enum ArgumentParser {
             let (name, inline) = split(argument)
             guard let option = options.first(where: { $0.names.contains(name) }) else {
                 throw .usage("unknown option \(Format.quoted(argument))", command: command)
+            }
+            guard result.values[option.id] == nil else {
+                throw .usage("the option \(option.names.joined(separator: "/")) is given twice: give it once",
+                             command: command)
             }
             guard option.valueName != nil else {
                 if inline != nil {

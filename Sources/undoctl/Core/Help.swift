@@ -8,8 +8,9 @@ enum Help {
     /// What TARGET means, for every command that takes one.
     static let targetText = """
         A stack: an app id (org.example.Editor, that app's stack whatever its \
-        document, when it has one), app_id:document (org.example.Editor:notes.txt), \
-        a stack number (3, as `undoctl list` shows) or object path \
+        document, when it has one), app_id:document (org.example.Editor:notes.txt; \
+        org.example.Editor: is the app's stack with no document, and always means \
+        an app id), a stack number (3, as `undoctl list` shows) or object path \
         (/org/undod/Undo1/stack/3). Left out: the focused stack. A TARGET that \
         matches no stack, or several, is an error (exit 1) that lists them.
         """

@@ -104,6 +104,7 @@ final class ManualScheduler: Scheduler {
     private var now: Int64 = 0
 
     func schedule(afterMilliseconds milliseconds: Int, _ handler: @escaping () -> Void) -> ScheduledTimer {
+        scheduled += 1
         next += 1
         let id = next
         timers[id] = (now + Int64(milliseconds), handler)
@@ -124,6 +125,8 @@ final class ManualScheduler: Scheduler {
 
     /// How many timers wait.
     var pending: Int { timers.count }
+    /// How many timers were ever set.
+    private(set) var scheduled = 0
 }
 
 /// What the service published and announced, in order.

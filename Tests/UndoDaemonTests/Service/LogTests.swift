@@ -1,0 +1,53 @@
+import Synchronization
+import Testing
+import UndoDaemon
+
+/// The log: a line that repeats the one before is counted, not written.
+@Suite struct LogTests {
+    /// Lines as the log writes them.
+    final class Lines: Sendable {
+        let lines = Mutex<[String]>([])
+        var all: [String] { lines.withLock { $0 } }
+    }
+
+    static func log(verbose: Bool = false) -> (Log, Lines) {
+        let lines = Lines()
+        let log = Log(verbose: verbose, journal: false) { line in lines.lines.withLock { $0.append(line) } }
+        return (log, lines)
+    }
+
+    @Test func aRepeatedLineIsWrittenOnceAndCountedBeforeTheNextOne() {
+        let (log, lines) = Self.log()
+        for _ in 0..<1_148 { log.notice("SIGUSR1: busy") }
+        #expect(lines.all == ["undod: SIGUSR1: busy\n"])
+        log.notice("stopped.")
+        #expect(lines.all == ["undod: SIGUSR1: busy\n", "undod: … repeated 1,147 times\n", "undod: stopped.\n"])
+    }
+
+    @Test func flushCountsWhatWasHeldBackAndAFreshLineStartsAgain() {
+        let (log, lines) = Self.log()
+        log.warning("a")
+        log.warning("a")
+        log.flush()
+        log.flush()
+        log.warning("a")
+        #expect(lines.all == ["undod: a\n", "undod: … repeated 1 time\n", "undod: a\n"])
+    }
+
+    @Test func theSameTextAtAnotherLevelIsAnotherLine() {
+        let (log, lines) = Self.log(verbose: true)
+        log.notice("x")
+        log.debug("x")
+        log.debug("x")
+        log.notice("y")
+        #expect(lines.all == ["undod: x\n", "undod: x\n", "undod: … repeated 1 time\n", "undod: y\n"])
+    }
+
+    @Test func linesBelowTheThresholdAreNeitherWrittenNorCounted() {
+        let (log, lines) = Self.log()
+        log.notice("x")
+        log.debug("x")
+        log.notice("y")
+        #expect(lines.all == ["undod: x\n", "undod: y\n"])
+    }
+}
