@@ -81,24 +81,22 @@ final class TurnJournal {
         queued.append((record?.number, announcement))
     }
 
-    /// Sends a reply once what it reports is stored: at once when nothing
-    /// waits for a commit, else at the end of the turn, after the commit.
-    /// `fail` gets the error a failed commit leaves the caller with.
-    func deliver(_ durability: Durability, counters: StoreCounters, send: @escaping () -> Void,
-                 fail: @escaping (ServiceError) -> Void) {
-        let mustWait: Bool
+    /// Whether a reply of this durability must wait for the end of the
+    /// turn's commit (`hold`), or may leave now: a memory-only stack waits
+    /// only for its new ids to be reserved.
+    func mustHold(_ durability: Durability, counters: StoreCounters) -> Bool {
         switch durability {
         case .change(let record) where !record.persistent, .applied(let record) where !record.persistent:
-            // A memory-only stack waits only for its new ids to be reserved.
-            mustWait = !store.hasReserved(counters)
+            !store.hasReserved(counters)
         default:
-            mustWait = store.needsCommit(counters: counters)
+            store.needsCommit(counters: counters)
         }
-        if mustWait {
-            held.append(HeldReply(durability: durability, send: send, fail: fail))
-        } else {
-            send()
-        }
+    }
+
+    /// Holds a reply until the turn's commit: `send` once it is stored,
+    /// else `fail` (or `send`, as `durability` says).
+    func hold(_ durability: Durability, send: @escaping () -> Void, fail: @escaping (ServiceError) -> Void) {
+        held.append(HeldReply(durability: durability, send: send, fail: fail))
     }
 
     /// Whether ids up to `counters` may be handed out: while the store

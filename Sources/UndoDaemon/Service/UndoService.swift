@@ -241,8 +241,8 @@ package final class UndoService {
         guard record.isAttached else { return completion(.failure(.noOwner)) }
         let stored: ApplyQueue.Completion = { [unowned self] result in
             guard case .success(let outcome) = result else { return completion(result) }
-            journal.deliver(.applied(record), counters: counters, send: { completion(.success(outcome)) },
-                            fail: { completion(.failure($0)) })
+            guard journal.mustHold(.applied(record), counters: counters) else { return completion(result) }
+            journal.hold(.applied(record), send: { completion(.success(outcome)) }, fail: { completion(.failure($0)) })
         }
         applier.enqueue(ApplyQueue.Request(direction: direction, caller: caller, completion: stored,
                                            expectedGroup: group),
@@ -299,8 +299,9 @@ package final class UndoService {
                            _ body: () throws(ServiceError) -> T) {
         do {
             let value = try body()
-            journal.deliver(durability, counters: counters, send: { reply(.success(value)) },
-                            fail: { reply(.failure($0)) })
+            // Closures only for a reply that waits: most leave at once.
+            guard journal.mustHold(durability, counters: counters) else { return reply(.success(value)) }
+            journal.hold(durability, send: { reply(.success(value)) }, fail: { reply(.failure($0)) })
         } catch {
             reply(.failure(error))
         }
