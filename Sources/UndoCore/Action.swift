@@ -12,8 +12,18 @@ public struct Action: Sendable, Hashable {
         self.redo = redo
     }
 
-    /// The payload bytes this action costs: its undo and redo byte counts added.
+    /// The payload bytes this action holds: its undo and redo byte counts added.
     public var byteCount: UInt64 {
         UInt64(undo.count) + UInt64(redo.count)
+    }
+
+    /// The least an action counts for in `Bytes`, `MaxBytes` and the global
+    /// budget, so that empty actions are not free.
+    public static let minimumChargedBytes: UInt64 = 16
+
+    /// What this action counts for in the limits: its payload bytes, at
+    /// least `minimum`.
+    public func chargedBytes(minimum: UInt64 = minimumChargedBytes) -> UInt64 {
+        max(byteCount, minimum)
     }
 }

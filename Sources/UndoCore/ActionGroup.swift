@@ -16,11 +16,15 @@ public struct ActionGroup: Sendable, Equatable {
     public internal(set) var stateTag: String
     /// The exact payload bytes the group holds: the sum of its actions' undo and redo byte counts.
     public private(set) var bytes: UInt64
+    /// What the group counts for in the limits (`Bytes`, `MaxBytes`, the
+    /// global budget): its actions' payload bytes, each at least 16.
+    public private(set) var chargedBytes: UInt64
 
-    /// A group with the given fields; its byte count is computed from the actions.
+    /// A group with the given fields; its byte counts are computed from the
+    /// actions, each charged at least `minimumActionBytes`.
     public init(
         id: UInt64, name: String, actions: [Action], time: Int64,
-        mergeKey: String = "", stateTag: String = ""
+        mergeKey: String = "", stateTag: String = "", minimumActionBytes: UInt64 = Action.minimumChargedBytes
     ) {
         self.id = id
         self.name = name
@@ -29,16 +33,19 @@ public struct ActionGroup: Sendable, Equatable {
         self.mergeKey = mergeKey
         self.stateTag = stateTag
         self.bytes = Self.byteCount(of: actions)
+        self.chargedBytes = Self.chargedBytes(of: actions, minimum: minimumActionBytes)
     }
 
     /// A group restored from a store that keeps its actions on disk: its
-    /// byte count as stored, and no actions in memory until
+    /// byte counts as stored, and no actions in memory until
     /// `UndoStack.loadActions(_:forGroup:)` brings them.
     public static func unloaded(
-        id: UInt64, name: String, time: Int64, mergeKey: String = "", stateTag: String = "", bytes: UInt64
+        id: UInt64, name: String, time: Int64, mergeKey: String = "", stateTag: String = "", bytes: UInt64,
+        chargedBytes: UInt64
     ) -> ActionGroup {
         var group = ActionGroup(id: id, name: name, actions: [], time: time, mergeKey: mergeKey, stateTag: stateTag)
         group.bytes = bytes
+        group.chargedBytes = chargedBytes
         return group
     }
 
@@ -57,16 +64,22 @@ public struct ActionGroup: Sendable, Equatable {
         return true
     }
 
-    /// The payload bytes a list of actions costs.
+    /// The payload bytes a list of actions holds.
     static func byteCount(of actions: [Action]) -> UInt64 {
         actions.reduce(0) { $0 + $1.byteCount }
     }
 
+    /// What a list of actions counts for in the limits, each at least `minimum`.
+    public static func chargedBytes(of actions: [Action], minimum: UInt64 = Action.minimumChargedBytes) -> UInt64 {
+        actions.reduce(0) { $0 + $1.chargedBytes(minimum: minimum) }
+    }
+
     /// Appends a merged push's actions and takes over its name, time and state tag.
-    mutating func merge(name: String, actions more: [Action], bytes moreBytes: UInt64, time: Int64, stateTag: String) {
+    mutating func merge(name: String, actions more: [Action], charged: UInt64, time: Int64, stateTag: String) {
         self.name = name
         ActionCoding.append(more, to: &encodedActions)
-        self.bytes += moreBytes
+        self.bytes += Self.byteCount(of: more)
+        self.chargedBytes += charged
         self.time = time
         self.stateTag = stateTag
     }

@@ -22,9 +22,9 @@ public struct EvictableGroupBytes: Sequence, Sendable {
         /// The redo groups not yet walked.
         var redo: ArraySlice<ActionGroup>.Iterator
 
-        /// The next group's payload bytes.
+        /// The next group's bytes, as the limits count them.
         public mutating func next() -> UInt64? {
-            (undo.next() ?? redo.next())?.bytes
+            (undo.next() ?? redo.next())?.chargedBytes
         }
     }
 }

@@ -6,12 +6,18 @@ public struct StackSettings: Sendable, Hashable {
     public var maxBytes: UInt64
     /// How long after a group's last push or merge a push with its merge key may still merge (`merge.window_ms`).
     public var mergeWindowMilliseconds: UInt32
+    /// The least one action counts for in the byte limits, so that empty
+    /// actions are not free (the contract's 16). A group keeps what it was
+    /// charged when it was pushed.
+    public var minimumActionBytes: UInt64
 
     /// Settings with the given limits.
-    public init(levels: UInt32, maxBytes: UInt64, mergeWindowMilliseconds: UInt32) {
+    public init(levels: UInt32, maxBytes: UInt64, mergeWindowMilliseconds: UInt32,
+                minimumActionBytes: UInt64 = Action.minimumChargedBytes) {
         self.levels = levels
         self.maxBytes = maxBytes
         self.mergeWindowMilliseconds = mergeWindowMilliseconds
+        self.minimumActionBytes = minimumActionBytes
     }
 
     /// The built-in defaults of the config: 100 levels, 64 MiB, a 1000 ms merge window.

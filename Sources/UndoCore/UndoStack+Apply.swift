@@ -41,15 +41,15 @@ extension UndoStack {
         switch direction {
         case .undo:
             guard let group = undoSide.removeLast() else { return nil }
-            undoBytes -= group.bytes
+            undoBytes -= group.chargedBytes
             redoSide.append(group)
-            redoBytes += group.bytes
+            redoBytes += group.chargedBytes
             return CompletedMove(direction: .undo, group: group.id, name: group.name)
         case .redo:
             guard let group = redoSide.removeLast() else { return nil }
-            redoBytes -= group.bytes
+            redoBytes -= group.chargedBytes
             undoSide.append(group)
-            undoBytes += group.bytes
+            undoBytes += group.chargedBytes
             let dropped = trimUndoSide(keeping: 1)
             return CompletedMove(direction: .redo, group: group.id, name: group.name, dropped: dropped)
         }
@@ -85,7 +85,7 @@ extension UndoStack {
         case .undo:
             let wasClean = isClean
             guard let group = undoSide.removeLast() else { return nil }
-            undoBytes -= group.bytes
+            undoBytes -= group.chargedBytes
             if undoSide.isEmpty {
                 baseStateTag = group.stateTag
             } else {
@@ -101,7 +101,7 @@ extension UndoStack {
                 clean = .unreachable
             }
             guard let group = redoSide.removeLast() else { return nil }
-            redoBytes -= group.bytes
+            redoBytes -= group.chargedBytes
         }
         return move
     }

@@ -56,3 +56,23 @@ extension UndoStack {
         return dropped
     }
 }
+
+extension UndoStack {
+    /// Drops every group on one side, nearest to the present first: the
+    /// next group that way cannot be applied (its stored payloads are
+    /// damaged), and nothing beyond it can be reached without it. Dropping
+    /// the undo side makes the present the bottom state; a clean state that
+    /// was among the dropped becomes unreachable. Nothing may be in flight.
+    /// Returns the ids dropped.
+    public mutating func dropSide(_ side: Direction) -> [UInt64] {
+        guard inFlightDirection == nil else { return [] }
+        switch side {
+        case .undo:
+            var dropped: [UInt64] = []
+            while let id = dropOldestUndo() { dropped.append(id) }
+            return dropped.reversed()
+        case .redo:
+            return discardRedoSide()
+        }
+    }
+}

@@ -19,10 +19,10 @@ extension UndoStack {
         ids: inout GroupIDGenerator
     ) throws(UndoError) -> PushResult {
         try refuseWhileInFlight()
-        let pushedBytes = ActionGroup.byteCount(of: actions)
+        let pushedBytes = ActionGroup.chargedBytes(of: actions, minimum: settings.minimumActionBytes)
         let mergeTarget = mayMerge(hints: hints, now: now) ? undoSide.last : nil
         let merging = mergeTarget != nil
-        let resultingBytes = (mergeTarget?.bytes ?? 0) + pushedBytes
+        let resultingBytes = (mergeTarget?.chargedBytes ?? 0) + pushedBytes
         try ValidationPolicy(settings: settings).validate(
             GroupCandidate(name: name, actionCount: actions.count, bytes: resultingBytes))
         let newID: UInt64? = merging ? nil : try ids.take()
@@ -33,11 +33,11 @@ extension UndoStack {
             undoSide.append(
                 ActionGroup(
                     id: newID, name: name, actions: actions, time: now,
-                    mergeKey: hints.mergeKey, stateTag: hints.stateTag))
+                    mergeKey: hints.mergeKey, stateTag: hints.stateTag, minimumActionBytes: settings.minimumActionBytes))
             group = newID
         } else {
             undoSide.updateLast {
-                $0.merge(name: name, actions: actions, bytes: pushedBytes, time: now, stateTag: hints.stateTag)
+                $0.merge(name: name, actions: actions, charged: pushedBytes, time: now, stateTag: hints.stateTag)
             }
             group = presentStateID
         }

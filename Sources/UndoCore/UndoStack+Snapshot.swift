@@ -32,8 +32,8 @@ extension UndoStack {
         var undoBytes: UInt64 = 0
         var redoBytes: UInt64 = 0
         var overflow = false
-        for group in snapshot.undo where !overflow { (undoBytes, overflow) = undoBytes.addingReportingOverflow(group.bytes) }
-        for group in snapshot.redo where !overflow { (redoBytes, overflow) = redoBytes.addingReportingOverflow(group.bytes) }
+        for group in snapshot.undo where !overflow { (undoBytes, overflow) = undoBytes.addingReportingOverflow(group.chargedBytes) }
+        for group in snapshot.redo where !overflow { (redoBytes, overflow) = redoBytes.addingReportingOverflow(group.chargedBytes) }
         let (total, sumOverflow) = undoBytes.addingReportingOverflow(redoBytes)
         guard !overflow, !sumOverflow, total <= snapshot.settings.maxBytes else {
             throw SnapshotError(reason: "The stack holds more bytes than the limit of \(snapshot.settings.maxBytes).")

@@ -15,9 +15,9 @@ public struct UndoStack: Sendable, Equatable {
     var undoSide: GroupDeque
     /// The redo side, farthest first: its last group is the next to redo.
     var redoSide: GroupDeque
-    /// The payload bytes on the undo side.
+    /// The bytes on the undo side, as the limits count them.
     var undoBytes: UInt64
-    /// The payload bytes on the redo side.
+    /// The bytes on the redo side, as the limits count them.
     var redoBytes: UInt64
     /// The name of the bottom state (the state below the oldest undo group).
     public internal(set) var baseStateID: UInt64
@@ -66,7 +66,8 @@ public struct UndoStack: Sendable, Equatable {
     /// How many groups can be redone (`RedoDepth`).
     public var redoDepth: Int { redoSide.count }
 
-    /// The exact payload bytes held, both sides together (`Bytes`).
+    /// The bytes held as the limits count them, both sides together
+    /// (`Bytes`): each action its payload bytes, at least 16.
     public var bytes: UInt64 { undoBytes + redoBytes }
 
     /// The name of the state the stack is in: the top undo group's id, or the base id when the undo side is empty.
@@ -124,7 +125,7 @@ public struct UndoStack: Sendable, Equatable {
     /// the state after it becomes the bottom. Returns its id.
     mutating func dropOldestUndo() -> UInt64? {
         guard let group = undoSide.removeFirst() else { return nil }
-        undoBytes -= group.bytes
+        undoBytes -= group.chargedBytes
         if clean == .state(baseStateID) { clean = .unreachable }
         baseStateID = group.id
         baseStateTag = group.stateTag
@@ -135,7 +136,7 @@ public struct UndoStack: Sendable, Equatable {
     /// Drops the redo group farthest from the present: the state after it becomes unreachable. Returns its id.
     mutating func dropFarthestRedo() -> UInt64? {
         guard let group = redoSide.removeFirst() else { return nil }
-        redoBytes -= group.bytes
+        redoBytes -= group.chargedBytes
         if clean == .state(group.id) { clean = .unreachable }
         return group.id
     }

@@ -15,11 +15,17 @@ public import UndoCore
 ///
 /// Groups are stored without order columns: ids rise along the undo side
 /// and on out the redo side, so the id order and the side flag rebuild both.
-/// A group's actions are one blob (`ActionCoding`) in its row: a push writes
-/// one row, and a restart reads none of them.
+/// A group's actions are one blob (`ActionCoding`) in its row, with its
+/// CRC-32C (`PayloadChecksum`) checked whenever the blob is read back: a
+/// push writes one row, and a restart reads none of them. Pages freed by
+/// deleted groups go back to the file system (`auto_vacuum = INCREMENTAL`,
+/// `reclaim`), and the write-ahead log is kept at most 16 MiB.
+///
+/// Schema 2 added each group's `charged` bytes (what it counts for in the
+/// limits) and `checksum`; a schema 1 store is migrated on open.
 public final class HistoryDatabase {
     /// The current schema version.
-    static let schemaVersion: Int64 = 1
+    static let schemaVersion: Int64 = 2
     /// The database file.
     public let path: String
     /// Where a corrupt or unreadable store was moved, if that happened on open.
@@ -27,8 +33,11 @@ public final class HistoryDatabase {
     /// Why it was moved aside.
     public private(set) var corruption: String?
     private var database: SQLiteDatabase
-    /// The open `lock` file whose lock says this process owns the store.
+    /// The open `lock` file whose lock says this process owns the store
+    /// (-1 when only reading).
     private let lockDescriptor: Int32
+    /// The schema of the file open (older ones are only read as they are).
+    private var schema: Int64 = schemaVersion
 
     /// Opens (or creates) the store in `directory`. A store that cannot be
     /// read is moved aside as `…corrupt-<now>` and a fresh one is used.
@@ -48,6 +57,12 @@ public final class HistoryDatabase {
             Glibc.close(lockDescriptor)
             throw StoreError("another undod is already running with the state directory \(directory)")
         }
+        var status = stat()
+        if stat(path, &status) == 0, status.st_size == 0 {
+            // SQLite would take it for a new database; undod never leaves one.
+            corruption = "the store is an empty file (0 bytes), not a database undod wrote"
+            movedAside = Self.moveAside(path, now: now)
+        }
         do {
             database = try Self.open(path)
         } catch {
@@ -63,14 +78,39 @@ public final class HistoryDatabase {
         for suffix in ["", "-wal", "-shm"] { _ = chmod(path + suffix, 0o600) }
     }
 
+    /// Opens the store in a directory that cannot be written, to read it
+    /// as it is: its stacks and counters, never a write. Nil when there is
+    /// no store there. (A store left by a crash may hold its last commits
+    /// in the write-ahead log only; those are not read.)
+    public init?(readingOnly directory: String) throws(StoreError) {
+        let base = directory.hasSuffix("/") ? directory : directory + "/"
+        path = base + "history.sqlite3"
+        lockDescriptor = -1
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_size > 0 else { return nil }
+        do throws(SQLiteError) {
+            database = try SQLiteDatabase(path: path, readOnly: true)
+            schema = try database.integer("PRAGMA user_version")
+            guard schema >= 1, schema <= Self.schemaVersion else {
+                throw SQLiteError(code: 26 /* SQLITE_NOTADB */, message: "not a store this undod reads (schema \(schema))")
+            }
+            _ = try database.integer("SELECT count(*) FROM stacks")
+        } catch {
+            throw StoreError("cannot read \(path): \(error)", corruption: error.meansCorrupt)
+        }
+    }
+
     deinit {
-        Glibc.close(lockDescriptor)
+        if lockDescriptor >= 0 { Glibc.close(lockDescriptor) }
     }
 
     /// Opens, configures and migrates; throws what SQLite said.
     private static func open(_ path: String) throws(SQLiteError) -> SQLiteDatabase {
         let database = try SQLiteDatabase(path: path)
-        try database.execute("PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF; PRAGMA secure_delete = ON;")
+        // auto_vacuum must be set before the first table of a new file.
+        try database.execute("PRAGMA locking_mode = EXCLUSIVE; PRAGMA auto_vacuum = INCREMENTAL; "
+            + "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF; "
+            + "PRAGMA secure_delete = ON; PRAGMA journal_size_limit = 16777216;")
         let version = try database.integer("PRAGMA user_version")
         if version > schemaVersion {
             throw SQLiteError(code: 26 /* SQLITE_NOTADB */, message: "written by a newer undod (schema \(version))")
@@ -87,14 +127,41 @@ public final class HistoryDatabase {
                 CREATE TABLE groups (
                   id INTEGER PRIMARY KEY, stack INTEGER NOT NULL, redo INTEGER NOT NULL, name TEXT NOT NULL,
                   time INTEGER NOT NULL, merge_key TEXT NOT NULL, state_tag TEXT NOT NULL, bytes INTEGER NOT NULL,
-                  payload BLOB NOT NULL);
-                PRAGMA user_version = 1;
+                  payload BLOB NOT NULL, charged INTEGER NOT NULL, checksum INTEGER NOT NULL);
+                PRAGMA user_version = 2;
                 COMMIT;
                 """)
+        } else if version < 2 {
+            try migrateToVersion2(database)
         }
         // Reading the schema proves the file is a database we can use.
         _ = try database.integer("SELECT count(*) FROM stacks")
         return database
+    }
+
+    /// Schema 1 → 2: every group gets its charged bytes and checksum,
+    /// computed from its payloads; then the file is rebuilt so that freed
+    /// pages can be given back from now on.
+    private static func migrateToVersion2(_ database: SQLiteDatabase) throws(SQLiteError) {
+        try database.execute("""
+            BEGIN;
+            ALTER TABLE groups ADD COLUMN charged INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE groups ADD COLUMN checksum INTEGER NOT NULL DEFAULT 0;
+            """)
+        let rows = try database.statement("SELECT id, payload FROM groups")
+        var computed: [(id: Int64, charged: Int64, checksum: Int64)] = []
+        while try rows.step() {
+            let payload = rows.blob(1)
+            let charged = ActionGroup.chargedBytes(of: ActionCoding.decode(payload) ?? [])
+            computed.append((rows.int64(0), Int64(bitPattern: charged), Int64(PayloadChecksum.of(payload))))
+        }
+        rows.reset()
+        let update = try database.statement("UPDATE groups SET charged = ?2, checksum = ?3 WHERE id = ?1")
+        for row in computed {
+            try update.bind(.integer(row.id), .integer(row.charged), .integer(row.checksum)).run()
+            update.reset()
+        }
+        try database.execute("PRAGMA user_version = 2; COMMIT; VACUUM;")
     }
 
     /// Moves a store found corrupt while reading aside and starts a fresh
@@ -173,17 +240,26 @@ public final class HistoryDatabase {
                     topIsMergeable: rows.int64(11) != 0)
                 stacks[number] = StoredStack(row: row, undo: [], redo: [])
             }
-            let groups = try number == nil
-                ? database.statement("SELECT id, stack, redo, name, time, merge_key, state_tag, bytes FROM groups ORDER BY id")
-                : database.statement("""
-                    SELECT id, stack, redo, name, time, merge_key, state_tag, bytes FROM groups WHERE stack = ?1 ORDER BY id
+            // Schema 1 has no charged bytes: read as its payload bytes.
+            let groups = try schema < 2
+                ? database.statement("""
+                    SELECT id, stack, redo, name, time, merge_key, state_tag, bytes, bytes FROM groups ORDER BY id
                     """)
-            if let number { try groups.bind(.integer(Int64(bitPattern: number))) }
+                : number == nil
+                ? database.statement("""
+                    SELECT id, stack, redo, name, time, merge_key, state_tag, bytes, charged FROM groups ORDER BY id
+                    """)
+                : database.statement("""
+                    SELECT id, stack, redo, name, time, merge_key, state_tag, bytes, charged FROM groups
+                    WHERE stack = ?1 ORDER BY id
+                    """)
+            if let number, schema >= 2 { try groups.bind(.integer(Int64(bitPattern: number))) }
             while try groups.step() {
                 let stack = UInt64(bitPattern: groups.int64(1))
                 let group = ActionGroup.unloaded(
                     id: UInt64(bitPattern: groups.int64(0)), name: groups.text(3), time: groups.int64(4),
-                    mergeKey: groups.text(5), stateTag: groups.text(6), bytes: UInt64(bitPattern: groups.int64(7)))
+                    mergeKey: groups.text(5), stateTag: groups.text(6), bytes: UInt64(bitPattern: groups.int64(7)),
+                    chargedBytes: UInt64(bitPattern: groups.int64(8)))
                 if groups.int64(2) != 0 {
                     stacks[stack]?.redo.append(group)
                 } else {
@@ -195,15 +271,30 @@ public final class HistoryDatabase {
     }
 
     /// The actions of group `id` as `ActionCoding` encodes them (empty when
-    /// there is no such group).
+    /// there is no such group); throws a corruption naming the group when
+    /// they fail their checksum, and names it on any other failure too.
     public func encodedActions(ofGroup id: UInt64) throws(StoreError) -> [UInt8] {
-        try reading { () throws(SQLiteError) in
-            let rows = try database.statement("SELECT payload FROM groups WHERE id = ?1")
-            try rows.bind(.integer(Int64(bitPattern: id)))
-            guard try rows.step() else { return [] }
-            defer { rows.reset() }
-            return rows.blob(0)
+        let (payload, checksum): ([UInt8], Int64?)
+        do {
+            (payload, checksum) = try reading { () throws(SQLiteError) in
+                // Schema 1 (only read as it is) has no checksums.
+                let rows = try schema < 2 ? database.statement("SELECT payload, NULL FROM groups WHERE id = ?1")
+                    : database.statement("SELECT payload, checksum FROM groups WHERE id = ?1")
+                try rows.bind(.integer(Int64(bitPattern: id)))
+                guard try rows.step() else { return ([], nil) }
+                defer { rows.reset() }
+                return (rows.blob(0), rows.isNull(1) ? nil : rows.int64(1))
+            }
+        } catch {
+            var named = error
+            named.group = id
+            throw named
         }
+        if let checksum, Int64(PayloadChecksum.of(payload)) != checksum {
+            throw StoreError("the payloads of group \(id) fail their checksum: the store is corrupt",
+                             corruption: true, group: id)
+        }
+        return payload
     }
 
     // MARK: Writing (inside begin/commit)
@@ -223,6 +314,16 @@ public final class HistoryDatabase {
     /// (`secure_delete` already zeroes it in the database itself).
     public func checkpoint() {
         try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    /// Gives the pages deleted groups freed back to the file system once
+    /// they are more than `slack` bytes (outside a transaction), and empties
+    /// the write-ahead log: the files stay near what the history holds.
+    public func reclaim(slack: Int64) {
+        guard let free = try? database.integer("PRAGMA freelist_count"),
+              let pageSize = try? database.integer("PRAGMA page_size"), free * pageSize > slack else { return }
+        try? database.execute("PRAGMA incremental_vacuum")
+        checkpoint()
     }
 
     /// Abandons the transaction; nothing of it reaches the disk.
@@ -274,12 +375,15 @@ public final class HistoryDatabase {
             let id = Int64(bitPattern: group.id)
             if group.isLoaded, actionsChanged {
                 try database.statement("""
-                    INSERT OR REPLACE INTO groups (id, stack, redo, name, time, merge_key, state_tag, bytes, payload)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+                    INSERT OR REPLACE INTO groups (id, stack, redo, name, time, merge_key, state_tag, bytes, payload,
+                      charged, checksum)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
                     """).bind(
                         .integer(id), .integer(Int64(bitPattern: stack)), .integer(onRedoSide ? 1 : 0),
                         .text(group.name), .integer(group.time), .text(group.mergeKey), .text(group.stateTag),
-                        .integer(Int64(bitPattern: group.bytes)), .blob(group.encodedActions)).run()
+                        .integer(Int64(bitPattern: group.bytes)), .blob(group.encodedActions),
+                        .integer(Int64(bitPattern: group.chargedBytes)),
+                        .integer(Int64(PayloadChecksum.of(group.encodedActions)))).run()
             } else {
                 try database.statement("UPDATE groups SET redo = ?2, name = ?3, time = ?4, state_tag = ?5 WHERE id = ?1")
                     .bind(.integer(id), .integer(onRedoSide ? 1 : 0), .text(group.name), .integer(group.time),

@@ -12,11 +12,15 @@ final class SQLiteDatabase {
     /// The database file.
     let path: String
 
-    /// Opens (creating if needed) the database at `path`.
-    init(path: String) throws(SQLiteError) {
+    /// Opens (creating if needed) the database at `path`; with `readOnly`,
+    /// opens it as it is on disk, never writing to it or beside it (for a
+    /// directory that cannot be written).
+    init(path: String, readOnly: Bool = false) throws(SQLiteError) {
         var raw: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let code = sqlite3_open_v2(path, &raw, flags, nil)
+        let flags = readOnly ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
+            : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let name = readOnly ? "file:" + Self.uriEscaped(path) + "?immutable=1" : path
+        let code = sqlite3_open_v2(name, &raw, flags, nil)
         guard code == SQLITE_OK, let raw else {
             let message = raw.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             if let raw { sqlite3_close_v2(raw) }
@@ -25,6 +29,22 @@ final class SQLiteDatabase {
         handle = raw
         self.path = path
         sqlite3_extended_result_codes(handle, 1)
+    }
+
+    /// `path` as the path part of a `file:` URI.
+    private static func uriEscaped(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            let plain = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || "/-._~".utf8.contains(byte)
+            if plain {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "%" + (hex.count == 1 ? "0" : "") + hex
+            }
+        }
+        return out
     }
 
     deinit {

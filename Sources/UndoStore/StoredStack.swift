@@ -75,10 +75,13 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether the state directory cannot be written at all (a read-only
     /// file system): undod can still run, keeping history in memory.
     public var isReadOnly: Bool
+    /// The group whose payloads could not be read, when that is what failed.
+    public var group: UInt64?
     /// Makes an error.
-    public init(_ description: String, corruption: Bool = false, readOnly: Bool = false) {
+    public init(_ description: String, corruption: Bool = false, readOnly: Bool = false, group: UInt64? = nil) {
         self.description = description
         self.isCorruption = corruption
         self.isReadOnly = readOnly
+        self.group = group
     }
 }

@@ -63,7 +63,7 @@ struct GlobalBudgetTests {
     @Test("a plan applied to real stacks with dropOldest brings the total within budget")
     func withStacks() throws {
         var ids = GroupIDGenerator()
-        var stacks = [UndoStack(), UndoStack(), UndoStack()]
+        var stacks = [UndoStack(settings: .exact), UndoStack(settings: .exact), UndoStack(settings: .exact)]
         for (index, sizes) in [[4, 4, 4], [6, 6], [2, 2, 2, 2]].enumerated() {
             for size in sizes { try stacks[index].push(name: "g", actions: [action(1, bytes: size)], now: 0, ids: &ids) }
         }

@@ -4,7 +4,7 @@ import Testing
 @Suite("Group storage")
 struct GroupDequeTests {
     func group(_ id: UInt64) -> ActionGroup {
-        ActionGroup(id: id, name: "g\(id)", actions: [action(UInt8(truncatingIfNeeded: id))], time: 0)
+        ActionGroup(id: id, name: "g\(id)", actions: [action(UInt8(truncatingIfNeeded: id))], time: 0, minimumActionBytes: 0)
     }
 
     @Test("removing at both ends keeps order, compacts, and equality ignores the layout")
@@ -33,7 +33,7 @@ struct GroupDequeTests {
     @Test("a stack of many groups trims its oldest in constant time per push")
     func manyGroups() throws {
         var ids = GroupIDGenerator()
-        var stack = UndoStack(settings: StackSettings(levels: 1000, maxBytes: .max, mergeWindowMilliseconds: 0))
+        var stack = UndoStack(settings: StackSettings(levels: 1000, maxBytes: .max, mergeWindowMilliseconds: 0, minimumActionBytes: 0))
         let payload = [action(1)]
         for index in 0..<20_000 {
             try stack.push(name: "g", actions: payload, now: Int64(index), ids: &ids)

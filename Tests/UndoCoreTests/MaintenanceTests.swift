@@ -8,7 +8,7 @@ struct MaintenanceTests {
         var harness = Harness()
         for name in ["a", "b", "c", "d"] { try harness.push(name, bytes: 4) }
         try harness.undo()
-        let settings = StackSettings(levels: 2, maxBytes: 6, mergeWindowMilliseconds: 5)
+        let settings = StackSettings(levels: 2, maxBytes: 6, mergeWindowMilliseconds: 5, minimumActionBytes: 0)
         #expect(try harness.stack.setSettings(settings) == [1, 2, 3])
         #expect(harness.stack.settings == settings)
         #expect(harness.undoNames == [])

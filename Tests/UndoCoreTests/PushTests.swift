@@ -54,7 +54,7 @@ struct PushTests {
 
     @Test("a configured window of 0 never merges, even at the same instant")
     func zeroWindow() throws {
-        var harness = Harness(StackSettings(levels: 0, maxBytes: .max, mergeWindowMilliseconds: 0))
+        var harness = Harness(StackSettings(levels: 0, maxBytes: .max, mergeWindowMilliseconds: 0, minimumActionBytes: 0))
         try harness.push("a", key: "k")
         #expect(try harness.push("b", key: "k").merged == false)
     }

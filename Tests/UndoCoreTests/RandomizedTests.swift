@@ -32,7 +32,7 @@ struct RandomRun {
         StackSettings(
             levels: random.pick([0, 1, 2, 3, 5, 8]),
             maxBytes: random.pick([25, 40, 60, 120, 1000, .max]),
-            mergeWindowMilliseconds: random.pick([0, 1, 5, 1000]))
+            mergeWindowMilliseconds: random.pick([0, 1, 5, 1000]), minimumActionBytes: 0)
     }
 
     /// Records the first mismatch, with the seed and step to replay it.

@@ -30,7 +30,7 @@ indirect enum Step: Sendable {
 /// A named table of steps, run from an empty stack.
 struct Scenario: Sendable, CustomTestStringConvertible {
     var name: String
-    var settings: StackSettings = .defaults
+    var settings: StackSettings = .exact
     var steps: [Step]
 
     var testDescription: String { name }
@@ -38,7 +38,7 @@ struct Scenario: Sendable, CustomTestStringConvertible {
 
 /// Limits for scenarios: levels and bytes, with the default merge window.
 func limits(levels: UInt32 = 0, maxBytes: UInt64 = .max) -> StackSettings {
-    StackSettings(levels: levels, maxBytes: maxBytes, mergeWindowMilliseconds: 1000)
+    StackSettings(levels: levels, maxBytes: maxBytes, mergeWindowMilliseconds: 1000, minimumActionBytes: 0)
 }
 
 let scenarios: [Scenario] = [
@@ -261,7 +261,7 @@ func run(_ step: Step, on harness: inout Harness) throws(UndoError) {
         let request = try harness.stack.beginRedo()
         #expect(harness.stack.dropInFlightAsObsolete() == PendingMove(direction: .redo, group: request.group, name: request.name))
     case .limits(let levels, let maxBytes):
-        try harness.stack.setSettings(StackSettings(levels: levels, maxBytes: maxBytes, mergeWindowMilliseconds: 1000))
+        try harness.stack.setSettings(StackSettings(levels: levels, maxBytes: maxBytes, mergeWindowMilliseconds: 1000, minimumActionBytes: 0))
     case .fails(let inner, let expected):
         let before = harness.stack
         #expect(undoError { () throws(UndoError) in try run(inner, on: &harness) } == expected)

@@ -51,8 +51,8 @@ struct SnapshotTests {
     static func valid() -> StackSnapshot {
         StackSnapshot(
             settings: limits(levels: 2, maxBytes: 10),
-            undo: [ActionGroup(id: 5, name: "a", actions: [action(1)], time: 0)],
-            redo: [ActionGroup(id: 6, name: "b", actions: [action(1)], time: 0)],
+            undo: [ActionGroup(id: 5, name: "a", actions: [action(1)], time: 0, minimumActionBytes: 0)],
+            redo: [ActionGroup(id: 6, name: "b", actions: [action(1)], time: 0, minimumActionBytes: 0)],
             baseStateID: 4, baseStateTag: "", clean: .state(6), topIsMergeable: false)
     }
 
@@ -70,11 +70,11 @@ struct SnapshotTests {
     func refused(broken: String) {
         var snapshot = Self.valid()
         switch broken {
-        case "ids out of order": snapshot.redo = [ActionGroup(id: 3, name: "b", actions: [action(1)], time: 0)]
+        case "ids out of order": snapshot.redo = [ActionGroup(id: 3, name: "b", actions: [action(1)], time: 0, minimumActionBytes: 0)]
         case "id not above the base": snapshot.baseStateID = 5
         case "clean state missing": snapshot.clean = .state(9)
         case "too many levels": snapshot.settings.levels = 0; snapshot.undo += snapshot.redo; snapshot.redo = []
-            snapshot.undo.append(ActionGroup(id: 7, name: "c", actions: [action(1)], time: 0)); snapshot.settings.levels = 2
+            snapshot.undo.append(ActionGroup(id: 7, name: "c", actions: [action(1)], time: 0, minimumActionBytes: 0)); snapshot.settings.levels = 2
         case "too many bytes": snapshot.settings.maxBytes = 3
         case "mergeable with a redo side": snapshot.topIsMergeable = true
         default: snapshot.undo = []; snapshot.topIsMergeable = true; snapshot.redo = []

@@ -17,7 +17,7 @@ struct StorageTests {
         var snapshot = original.snapshot
         let unload = { (group: ActionGroup) in
             ActionGroup.unloaded(id: group.id, name: group.name, time: group.time, mergeKey: group.mergeKey,
-                                 stateTag: group.stateTag, bytes: group.bytes)
+                                 stateTag: group.stateTag, bytes: group.bytes, chargedBytes: group.chargedBytes)
         }
         snapshot.undo = snapshot.undo.map(unload)
         snapshot.redo = snapshot.redo.map(unload)
@@ -84,7 +84,8 @@ struct StorageTests {
         try original.push(name: "t", actions: [action(1)], hints: PushHints(mergeKey: "k"), now: 0, ids: &ids)
         var snapshot = original.snapshot
         snapshot.undo = snapshot.undo.map {
-            .unloaded(id: $0.id, name: $0.name, time: $0.time, mergeKey: $0.mergeKey, stateTag: $0.stateTag, bytes: $0.bytes)
+            .unloaded(id: $0.id, name: $0.name, time: $0.time, mergeKey: $0.mergeKey, stateTag: $0.stateTag, bytes: $0.bytes,
+                      chargedBytes: $0.chargedBytes)
         }
         var stack = try UndoStack(restoring: snapshot)
         let result = try stack.push(name: "t", actions: [action(2)], hints: PushHints(mergeKey: "k"), now: 1, ids: &ids)
@@ -104,11 +105,11 @@ struct UntrustedRestoreTests {
 
     @Test("byte counts that overflow are refused, not trapped on")
     func overflowingBytes() {
-        let huge = ActionGroup.unloaded(id: 1, name: "a", time: 0, bytes: .max)
-        let more = ActionGroup.unloaded(id: 2, name: "b", time: 0, bytes: .max)
+        let huge = ActionGroup.unloaded(id: 1, name: "a", time: 0, bytes: .max, chargedBytes: .max)
+        let more = ActionGroup.unloaded(id: 2, name: "b", time: 0, bytes: .max, chargedBytes: .max)
         for (undo, redo) in [([huge, more], []), ([huge], [more])] as [([ActionGroup], [ActionGroup])] {
             let snapshot = StackSnapshot(
-                settings: StackSettings(levels: 0, maxBytes: .max, mergeWindowMilliseconds: 0), undo: undo, redo: redo,
+                settings: StackSettings(levels: 0, maxBytes: .max, mergeWindowMilliseconds: 0, minimumActionBytes: 0), undo: undo, redo: redo,
                 baseStateID: 0, baseStateTag: "", clean: .unreachable, topIsMergeable: false)
             #expect(throws: SnapshotError.self) { try UndoStack(restoring: snapshot) }
         }

@@ -33,18 +33,31 @@ import Testing
     }
 
     @Test func theTotalBudgetTakesFromTheLeastRecentlyActiveStackFirst() throws {
-        let f = try DaemonFixture(config: "[limits]\nmax_total_bytes = 40B\n")
+        let f = try DaemonFixture(config: "[limits]\nmax_total_bytes = 64B\n")
+        let sixteen = { (byte: UInt8) in [UInt8](repeating: byte, count: 8) }
         let old = try f.app("app.old")
-        try old.push("o1", undo: [UInt8](repeating: 1, count: 5), redo: [UInt8](repeating: 1, count: 5))
-        try old.push("o2", undo: [UInt8](repeating: 2, count: 5), redo: [UInt8](repeating: 2, count: 5))
+        try old.push("o1", undo: sixteen(1), redo: sixteen(1))
+        try old.push("o2", undo: sixteen(2), redo: sixteen(2))
         let recent = try f.app("app.recent")
-        try recent.push("r1", undo: [UInt8](repeating: 3, count: 5), redo: [UInt8](repeating: 3, count: 5))
-        try recent.push("r2", undo: [UInt8](repeating: 4, count: 5), redo: [UInt8](repeating: 4, count: 5))
-        #expect(try old.property("UndoDepth") == .uint32(2), "40 bytes fit exactly")
-        try recent.push("r3", undo: [UInt8](repeating: 5, count: 5), redo: [UInt8](repeating: 5, count: 5))
+        try recent.push("r1", undo: sixteen(3), redo: sixteen(3))
+        try recent.push("r2", undo: sixteen(4), redo: sixteen(4))
+        #expect(try old.property("UndoDepth") == .uint32(2), "64 bytes fit exactly")
+        try recent.push("r3", undo: sixteen(5), redo: sixteen(5))
         #expect(try old.property("UndoDepth") == .uint32(1), "the least recently active stack lost its oldest")
         #expect(try old.property("UndoName") == .string("o2"))
         #expect(try recent.property("UndoDepth") == .uint32(3))
+    }
+
+    @Test func emptyActionsCountSixteenBytesEachAgainstTheBudget() throws {
+        let f = try DaemonFixture(config: "[limits]\nmax_total_bytes = 1KiB\n")
+        let app = try f.app("app.empty")
+        let empties = DBusValue.array(element: "(ayay)", Array(repeating: .structure([.bytes([]), .bytes([])]), count: 40))
+        let refused = errorOf { () throws(DBusError) in _ = try app.call("PushGroup", [.string("Nothing"), empties, .vardict([:])]) }
+        #expect(refused == nil, "the group itself fits the stack's 64 MiB")
+        #expect(try app.property("Bytes") == .uint64(640))
+        for _ in 0..<2 { _ = try app.call("PushGroup", [.string("Nothing"), empties, .vardict([:])]) }
+        #expect(try app.property("Bytes") == .uint64(640), "the budget of 1 KiB keeps one group of 40 empty actions")
+        #expect(try app.property("UndoDepth") == .uint32(1))
     }
 
     @Test func sighupReloadsAndABadFileKeepsTheOldConfig() throws {

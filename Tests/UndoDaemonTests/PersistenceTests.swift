@@ -266,6 +266,40 @@ import Testing
         #expect(try app.property("UndoDepth") == .uint32(1))
     }
 
+    @Test func aSchemaOneStoreIsMigratedWithChecksumsAndChargedBytes() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("org.example.Old")
+        let path = app.stack
+        _ = try app.call("PushGroup", [.string("Empty"), .array(element: "(ayay)", [.structure([.bytes([]), .bytes([])])]),
+                                       .vardict([:])])
+        try app.push("Typed", undo: [7, 7], redo: [8])
+        app.quit()
+        f.daemon.signal(SIGTERM)
+        #expect(f.daemon.waitForExit(loop: f.loop) == 0)
+        let file = f.daemon.stateDirectory.appendingPathComponent("history.sqlite3").path
+        let sql = "ALTER TABLE groups DROP COLUMN charged; ALTER TABLE groups DROP COLUMN checksum; PRAGMA user_version = 1;"
+        let downgrade = try runTool(["/usr/bin/python3", "-c",
+                                     "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.close()",
+                                     file, sql], loop: f.loop)
+        #expect(downgrade.status == 0, "\(downgrade.errors)")
+        f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher,
+                                     stateDirectory: f.daemon.stateDirectory)
+        let returned = try f.app()
+        #expect(try returned.register("org.example.Old") == path)
+        #expect(try returned.property("Bytes") == .uint64(32), "the empty action counts 16, the typed one 16")
+        _ = try returned.call("Undo")
+        #expect(returned.applied.first?.payloads == [[7, 7]])
+        f.daemon.signal(SIGTERM)
+        #expect(f.daemon.waitForExit(loop: f.loop) == 0)
+        let schema = try runTool(["/usr/bin/python3", "-c",
+                                  "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+                                  + "print(c.execute('PRAGMA user_version').fetchone()[0], "
+                                  + "c.execute('PRAGMA auto_vacuum').fetchone()[0], "
+                                  + "c.execute('SELECT count(*) FROM groups WHERE checksum = 0 OR charged = 0').fetchone()[0])",
+                                  file], loop: f.loop)
+        #expect(schema.output == "2 2 0\n", "schema 2, incremental auto-vacuum, every group checked: \(schema.output)")
+    }
+
     // MARK: Helpers
 
     /// Every regular file below `directory`.

@@ -21,7 +21,9 @@ import Testing
         #expect(group != 0)
         #expect(try app.property("UndoName") == .string("Paste"))
         #expect(try app.property("CanUndo") == .bool(true))
-        #expect(try app.property("Bytes") == .uint64(6))
+        #expect(try app.property("Bytes") == .uint64(48), "three actions of 2 bytes count 16 each")
+        let listed = try f.stack(app.stack, "History").first?.elements?.first?.fields?.last
+        #expect(listed == .uint64(6), "History reports the payload bytes alone")
 
         // A third party asks for the undo; the owner applies it.
         #expect(try f.stack(app.stack, "Undo") == [.uint64(group), .string("Paste")])
@@ -58,7 +60,7 @@ import Testing
             "AppId": .string("org.example.Editor"), "Document": .string("a.txt"), "Title": .string("Editor"),
             "Owner": .string(app.name), "CanUndo": .bool(true), "CanRedo": .bool(false),
             "UndoName": .string("Typing"), "RedoName": .string(""), "UndoDepth": .uint32(1), "RedoDepth": .uint32(0),
-            "Limit": .uint32(7), "Bytes": .uint64(4), "MaxBytes": .uint64(1_000), "Clean": .bool(false),
+            "Limit": .uint32(7), "Bytes": .uint64(16), "MaxBytes": .uint64(1_000), "Clean": .bool(false),
             "Persistent": .bool(false), "GlobalTrigger": .bool(true),
         ]
         #expect(all == expected)
@@ -108,17 +110,18 @@ import Testing
 
     @Test func limitsDropTheOldestAndRefuseTooLargeGroups() throws {
         let f = try DaemonFixture()
-        let app = try f.app("org.example.Editor", options: ["limit": .uint32(3), "max_bytes": .uint64(10)])
+        let app = try f.app("org.example.Editor", options: ["limit": .uint32(3), "max_bytes": .uint64(80)])
         var ids: [UInt64] = []
         for n in 1...5 { ids.append(try app.push("\(n)", undo: [1], redo: [1])) }
         #expect(try app.property("UndoDepth") == .uint32(3))
         let history = try f.stack(app.stack, "History").first?.elements?.compactMap { $0.fields?.first } ?? []
         #expect(history == ids.suffix(3).reversed().map(DBusValue.uint64))
-        try app.push("big", undo: [UInt8](repeating: 0, count: 4), redo: [UInt8](repeating: 0, count: 4))
-        #expect(try app.property("Bytes") == .uint64(10), "the byte limit dropped the oldest groups")
+        try app.push("big", undo: [UInt8](repeating: 0, count: 32), redo: [UInt8](repeating: 0, count: 32))
+        #expect(try app.property("Bytes") == .uint64(80), "the byte limit dropped the oldest groups")
+        #expect(try app.property("UndoDepth") == .uint32(2))
         let before = try f.stack(app.stack, "History")
         let tooLarge = errorOf { () throws(DBusError) in
-            try app.push("huge", undo: [UInt8](repeating: 0, count: 6), redo: [UInt8](repeating: 0, count: 5))
+            try app.push("huge", undo: [UInt8](repeating: 0, count: 41), redo: [UInt8](repeating: 0, count: 40))
         }
         #expect(tooLarge?.name == undodError("PayloadTooLarge"))
         #expect(tooLarge?.message.contains("stack") == true)

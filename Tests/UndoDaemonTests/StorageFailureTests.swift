@@ -25,6 +25,31 @@ struct StorageFailureTests {
         try runTool(["nsenter", "-t", "\(f.daemon.process.processIdentifier)", "-m"] + command, loop: f.loop)
     }
 
+    @Test func aStoreInADirectoryMadeReadOnlyIsStillReadAndItsIdsAreNeverHandedOutAgain() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("org.example.Kept", options: ["title": .string("Kept")])
+        let path = app.stack
+        try app.push("One", undo: [1], redo: [1])
+        let stored = try app.push("Two", undo: [2, 2], redo: [3])
+        let history = try f.stack(path, "History")
+        app.quit()
+        f.daemon.signal(SIGTERM)
+        #expect(f.daemon.waitForExit(loop: f.loop) == 0)
+        // The same directory, bind-mounted read-only in undod's own namespace.
+        let script = "mount --bind \"$0\" \"$0\" && mount -o remount,bind,ro \"$0\" && exec \"$@\""
+        f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher, stateDirectory: f.daemon.stateDirectory,
+                                     wrapper: ["unshare", "-m", "sh", "-c", script, "@STATE@"])
+        #expect(f.daemon.log.contains("read-only") && f.daemon.log.contains("stored history is read"), "\(f.daemon.log)")
+        #expect(try f.stack(path, "History") == history, "the stored stack is exported as it was")
+        let returned = try f.app()
+        #expect(try returned.register("org.example.Kept") == path)
+        #expect(try returned.call("Undo") == [.uint64(stored), .string("Two")])
+        #expect(returned.applied.first?.payloads == [[2, 2]], "payloads read from the read-only store")
+        let other = try f.app("org.example.New")
+        #expect(stackNumber(other.stack) > stackNumber(path), "no stored stack number is handed out again")
+        #expect(try other.push("Fresh") > stored, "no stored group id is handed out again")
+    }
+
     @Test func aReadOnlyStateDirectoryKeepsHistoryInMemoryAndSaysSo() throws {
         let f = try Self.fixture(size: "1m", readOnly: true)
         #expect(f.daemon.log.contains("is read-only"))
@@ -102,4 +127,9 @@ struct StorageFailureTests {
         #expect(try reader.property("RedoDepth") == .uint32(0))
         #expect(try reader.property("UndoDepth") == .uint32(2), "one and three; two was undone")
     }
+}
+
+/// The number at the end of a stack's object path.
+private func stackNumber(_ path: String) -> UInt64 {
+    UInt64(path.split(separator: "/").last ?? "") ?? 0
 }

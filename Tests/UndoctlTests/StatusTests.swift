@@ -66,7 +66,7 @@ import Testing
         #expect(stack["focused"] as? Bool == true)
         #expect(stack["detached"] as? Bool == false)
         #expect(stack["owner"] as? String == editor.name)
-        #expect(stack["bytes"] as? Int == 8)
+        #expect(stack["bytes"] as? Int == 32, "two small actions, 16 bytes each as the limits count them")
         #expect(stack["limit"] as? Int == 100)
         #expect(stack["persistent"] as? Bool == true)
         #expect(stack["global_trigger"] as? Bool == true)

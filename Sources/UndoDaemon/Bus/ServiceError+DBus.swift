@@ -58,6 +58,13 @@ extension ServiceError {
                          + "\(way) again from the application.")
         case .unknownStack(let path):
             return named(.unknownStack, "There is no stack at \(CallerText.quoted(path)): run `undoctl list` to see the stacks.")
+        case .damaged(let direction, let name, let alsoLost):
+            let way = direction == .undo ? "undo" : "redo"
+            let beyond = direction == .undo ? "older" : "later"
+            let more = alsoLost == 0 ? "it was" : "it and \(alsoLost) \(beyond) change\(alsoLost == 1 ? "" : "s") were"
+            return named(.storageFailed, "The saved data of \(CallerText.quoted(name)) in \(subject) is damaged, "
+                + "so nothing was applied and \(more) removed from the history: \(way) again to go on from "
+                + "what is left, and check undod's log and the state directory's disk.")
         case .tooManyStacks(let limit):
             return named(.tooManyStacks, "This connection already owns \(limit) stacks, as many as "
                 + "limits.stacks_per_client allows, so \(subject) was not opened: close stacks it no longer "

@@ -73,9 +73,7 @@ package final class Daemon {
             database = opened
             store = opened
         } catch where error.isReadOnly {
-            log.error("the state directory \(directory) is read-only (\(error)): history is kept in memory only "
-                + "until undod restarts with a writable one.")
-            store = MemoryHistoryStore()
+            store = Self.readOnlyStore(directory, error: error, log: log)
         } catch {
             log.error("cannot use the history store: \(error)")
             return 1
@@ -161,6 +159,25 @@ package final class Daemon {
             } catch {
                 log.error("the config was not reloaded, the old one stays: \(error)")
             }
+        }
+    }
+
+    /// The store for a state directory that cannot be written: what is
+    /// stored there is read once, and changes live in memory.
+    private static func readOnlyStore(_ directory: String, error: StoreError, log: Log) -> any HistoryStore {
+        let kept = "changes are kept in memory only until undod restarts with a writable one."
+        do {
+            guard let stored = try HistoryDatabase(readingOnly: directory) else {
+                log.error("the state directory \(directory) is read-only (\(error)): \(kept)")
+                return MemoryHistoryStore()
+            }
+            log.error("the state directory \(directory) is read-only (\(error)): its stored history is read, "
+                + kept)
+            return MemoryHistoryStore(startingFrom: stored)
+        } catch {
+            log.error("the state directory \(directory) is read-only and its store cannot be read (\(error)); "
+                + kept)
+            return MemoryHistoryStore()
         }
     }
 

@@ -59,7 +59,10 @@ final class Applier {
                     continue
                 }
             }
-            host.loadTopActions(of: record)
+            if let refusal = host.loadActions(for: request.direction, of: record) {
+                request.completion(.failure(refusal))
+                continue
+            }
             let apply: ApplyRequest
             do {
                 apply = request.direction == .undo ? try record.stack.beginUndo() : try record.stack.beginRedo()

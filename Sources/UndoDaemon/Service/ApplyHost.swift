@@ -5,8 +5,10 @@ import UndoCore
 protocol ApplyHost: AnyObject {
     /// `apply.timeout_ms`.
     var applyTimeoutMilliseconds: UInt32 { get }
-    /// Brings the top groups' payloads from the store (see `UndoService`).
-    func loadTopActions(of record: StackRecord)
+    /// Brings the payloads of the next group `direction` applies from the
+    /// store; a refusal when they are damaged (the group and every one
+    /// beyond it on that side are then gone; see `UndoService`).
+    func loadActions(for direction: Direction, of record: StackRecord) -> ServiceError?
     /// An undo or redo was applied and committed in memory.
     func applied(_ record: StackRecord, _ outcome: ApplyOutcome, dropped: [UInt64])
     /// The group in flight was obsolete and is gone.

@@ -38,6 +38,9 @@ package enum ServiceError: Error, Sendable, Equatable {
     case groupMoved(Direction, name: String)
     /// No stack at the path given.
     case unknownStack(String)
+    /// The next group's stored payloads were damaged: it and `alsoLost`
+    /// groups beyond it on that side were dropped, nothing was applied.
+    case damaged(Direction, name: String, alsoLost: Int)
     /// The caller owns `limits.stacks_per_client` stacks already.
     case tooManyStacks(limit: UInt32)
     /// An option or hint of the wrong type.

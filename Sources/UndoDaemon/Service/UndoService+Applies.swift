@@ -6,13 +6,26 @@ extension UndoService: ApplyHost {
     /// `apply.timeout_ms`.
     var applyTimeoutMilliseconds: UInt32 { config.applyTimeoutMilliseconds }
 
-    /// Brings the top groups' actions from the store; a failure is logged,
-    /// and the undo, redo or merge that needed them then refuses.
-    func loadTopActions(of record: StackRecord) {
+    /// Brings the payloads of the next group `direction` applies from the
+    /// store. Payloads that fail their checksum, or cannot be read, never
+    /// go to an application: that group and every group beyond it on that
+    /// side are dropped (they cannot be reached without it), the log says
+    /// "corrupt", and the undo or redo is refused with what was lost.
+    func loadActions(for direction: Direction, of record: StackRecord) -> ServiceError? {
         do {
-            try store.loadTopActions(of: record)
+            try store.loadActions(ofTop: direction, in: record)
+            return nil
         } catch {
-            log.error("\(record.displayName): cannot read payloads from the history store: \(error)")
+            guard let damaged = direction == .undo ? record.stack.topUndoGroup : record.stack.topRedoGroup else {
+                return nil
+            }
+            journal.willChange(record)
+            let dropped = record.stack.dropSide(direction)
+            log.error("\(record.displayName): the history store is corrupt: the payloads of "
+                + "\(CallerText.quoted(damaged.name)) (group \(damaged.id)) cannot be used (\(error)); it and "
+                + "\(dropped.count - 1) more group\(dropped.count == 2 ? "" : "s") beyond it were dropped.")
+            changed(record, groups: dropped.map { GroupChange(id: $0) })
+            return .damaged(direction, name: damaged.name, alsoLost: dropped.count - 1)
         }
     }
 

@@ -207,7 +207,12 @@ package final class UndoService {
                               stateTag: options.stateTag ?? "")
         if let inFlight = record.stack.inFlight { throw .model(.busy(inFlight.direction)) }
         try requireReserved(stacks: 0, groups: 1)
-        loadTopActions(of: record)
+        do {
+            try store.loadActions(ofTop: .undo, in: record)
+        } catch {
+            // Not applied here: a push that cannot merge makes a group of its own.
+            log.error("\(record.displayName): cannot read payloads from the history store: \(error)")
+        }
         let now = clock.now
         try Self.checkSendable(actions, mergingInto: record.stack.mayMerge(hints: hints, now: now)
                                    ? record.stack.topUndoGroup : nil)

@@ -25,9 +25,9 @@ package protocol HistoryStore: AnyObject {
     /// `record`'s history as the last successful commit left it (empty when
     /// it was never written), with `settings`.
     func storedHistory(of record: StackRecord, settings: StackSettings) throws(StoreError) -> UndoStack
-    /// Brings the actions of `record`'s top undo and redo groups into memory
-    /// (they stay on disk until needed).
-    func loadTopActions(of record: StackRecord) throws(StoreError)
+    /// Brings the actions of `record`'s next group to undo or to redo into
+    /// memory (they stay on disk until needed); a failure names the group.
+    func loadActions(ofTop side: Direction, in record: StackRecord) throws(StoreError)
     /// Whether anything must be written before replies may leave: pending
     /// changes, or counters past what the store has reserved on disk.
     func needsCommit(counters: StoreCounters) -> Bool

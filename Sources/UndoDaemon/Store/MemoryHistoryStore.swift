@@ -1,13 +1,49 @@
 package import UndoCore
 package import UndoStore
 
-/// A store that keeps nothing: every stack lives only as long as the daemon.
+/// A store that keeps nothing: every stack lives only as long as the
+/// daemon. Over a state directory that cannot be written it starts from
+/// what the store there holds (read once, every payload into memory), so
+/// that stored history is still offered and no stack number or group id
+/// the store holds is handed out again.
 package final class MemoryHistoryStore: HistoryStore {
+    private let stored: HistoryDatabase?
+
     /// An empty store.
-    package init() {}
-    /// Nothing was stored.
+    package init() {
+        stored = nil
+    }
+
+    /// A store that starts from what `database` (opened read-only) holds.
+    package init(startingFrom database: HistoryDatabase) {
+        stored = database
+    }
+
+    /// The stacks the read-only store holds (detached, in memory from now
+    /// on), and counters past everything it holds.
     package func load(config: DaemonConfig, now: Int64) throws(StoreError) -> (stacks: [StackRecord], counters: StoreCounters) {
-        ([], StoreCounters(nextStackNumber: 1, nextGroupID: 1))
+        guard let stored else { return ([], StoreCounters(nextStackNumber: 1, nextGroupID: 1)) }
+        let counters = try stored.loadCounters()
+        var records: [StackRecord] = []
+        for var stack in try stored.loadStacks() {
+            _ = stack.skipTrimmed()
+            let row = stack.row
+            let record = StackRecord(
+                number: row.number, appId: row.appId, document: row.document, title: row.title, owner: "",
+                requestedLevels: row.requestedLevels, requestedMaxBytes: row.requestedMaxBytes, persistent: false,
+                globalTrigger: row.globalTrigger,
+                stack: try SQLiteHistoryStore.restore(stack, mergeWindow: config.mergeWindowMilliseconds))
+            record.detachedSince = row.detachedSince ?? now
+            for group in stack.undo + stack.redo {
+                guard record.stack.loadActions(encoded: try stored.encodedActions(ofGroup: group.id),
+                                               forGroup: group.id) else {
+                    throw StoreError("the store's payloads for group \(group.id) do not add up to its "
+                        + "\(group.bytes) bytes: it is corrupt", corruption: true, group: group.id)
+                }
+            }
+            records.append(record)
+        }
+        return (records, StoreCounters(nextStackNumber: counters.nextStack, nextGroupID: counters.nextGroup))
     }
     /// Nothing to write.
     package func stackChanged(_ record: StackRecord, groups: [GroupChange]) {}
@@ -22,7 +58,7 @@ package final class MemoryHistoryStore: HistoryStore {
         UndoStack(settings: settings)
     }
     /// Every action is in memory already.
-    package func loadTopActions(of record: StackRecord) throws(StoreError) {}
+    package func loadActions(ofTop side: Direction, in record: StackRecord) throws(StoreError) {}
     /// Never anything to write.
     package func needsCommit(counters: StoreCounters) -> Bool { false }
     /// Nothing survives, so nothing can be handed out twice.

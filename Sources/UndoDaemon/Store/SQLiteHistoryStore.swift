@@ -73,7 +73,7 @@ package final class SQLiteHistoryStore: HistoryStore {
     /// Rebuilds a stored stack's history, with no limits yet (the daemon
     /// puts its settings on after); throws a corruption for values no undod
     /// writes.
-    private static func restore(_ stored: StoredStack, mergeWindow: UInt32) throws(StoreError) -> UndoStack {
+    static func restore(_ stored: StoredStack, mergeWindow: UInt32) throws(StoreError) -> UndoStack {
         let row = stored.row
         // Values a damaged file could hold that no run of undod writes.
         let limit: UInt64 = 1 << 62, byteLimit: UInt64 = 1 << 40
@@ -130,14 +130,13 @@ package final class SQLiteHistoryStore: HistoryStore {
         if onDisk[number] != nil { removed.insert(number) }
     }
 
-    package func loadTopActions(of record: StackRecord) throws(StoreError) {
-        for group in [record.stack.topUndoGroup, record.stack.topRedoGroup] {
-            guard let group, !group.isLoaded else { continue }
-            let encoded = try database.encodedActions(ofGroup: group.id)
-            guard record.stack.loadActions(encoded: encoded, forGroup: group.id) else {
-                throw StoreError("the store's payloads for group \(group.id) do not add up to its \(group.bytes) "
-                    + "bytes: it is corrupt", corruption: true)
-            }
+    package func loadActions(ofTop side: Direction, in record: StackRecord) throws(StoreError) {
+        guard let group = side == .undo ? record.stack.topUndoGroup : record.stack.topRedoGroup,
+              !group.isLoaded else { return }
+        let encoded = try database.encodedActions(ofGroup: group.id)
+        guard record.stack.loadActions(encoded: encoded, forGroup: group.id) else {
+            throw StoreError("the store's payloads for group \(group.id) do not add up to its \(group.bytes) "
+                + "bytes: it is corrupt", corruption: true, group: group.id)
         }
     }
 
@@ -147,7 +146,7 @@ package final class SQLiteHistoryStore: HistoryStore {
             let encoded = try database.encodedActions(ofGroup: group.id)
             guard record.stack.loadActions(encoded: encoded, forGroup: group.id) else {
                 throw StoreError("the store's payloads for group \(group.id) do not add up to its \(group.bytes) "
-                    + "bytes: it is corrupt", corruption: true)
+                    + "bytes: it is corrupt", corruption: true, group: group.id)
             }
         }
     }
@@ -177,6 +176,7 @@ package final class SQLiteHistoryStore: HistoryStore {
         var written: [UInt64: StackRow] = [:]
         var newlyTrimmed: [UInt64] = []
         var flushed = false
+        var deleted = !removed.isEmpty
         do throws(StoreError) {
             for number in removed { try database.deleteStack(number) }
             for (number, entry) in dirty {
@@ -193,12 +193,14 @@ package final class SQLiteHistoryStore: HistoryStore {
                         newlyTrimmed.append(id)
                     } else {
                         try database.deleteGroup(id)
+                        deleted = true
                     }
                 }
             }
             if trimmed.count + newlyTrimmed.count >= Self.trimBatch {
                 for id in trimmed.union(newlyTrimmed) { try database.deleteGroup(id) }
                 flushed = true
+                deleted = true
             }
             if reserving != reserved {
                 try database.saveCounters(nextStack: reserving.nextStackNumber, nextGroup: reserving.nextGroupID)
@@ -210,6 +212,8 @@ package final class SQLiteHistoryStore: HistoryStore {
         }
         if flushed { trimmed.removeAll() } else { trimmed.formUnion(newlyTrimmed) }
         if !removed.isEmpty { database.checkpoint() }
+        // Space deleted groups freed goes back once it is more than 4 MiB.
+        if deleted { database.reclaim(slack: 4 << 20) }
         for number in removed { onDisk[number] = nil }
         onDisk.merge(written) { $1 }
         removed.removeAll()

@@ -203,7 +203,7 @@ final class ScriptedStore: HistoryStore {
     func storedHistory(of record: StackRecord, settings: StackSettings) throws(StoreError) -> UndoStack {
         UndoStack(settings: settings)
     }
-    func loadTopActions(of record: StackRecord) throws(StoreError) {}
+    func loadActions(ofTop side: Direction, in record: StackRecord) throws(StoreError) {}
     func needsCommit(counters: StoreCounters) -> Bool { dirty || !hasReserved(counters) }
     func hasReserved(_ counters: StoreCounters) -> Bool {
         counters.nextStackNumber < reserved.nextStackNumber && counters.nextGroupID < reserved.nextGroupID

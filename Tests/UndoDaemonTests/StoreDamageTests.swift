@@ -1,0 +1,73 @@
+import BusHarness
+import DBus
+import Foundation
+import Testing
+
+/// A store damaged on disk: payloads that fail their checksum never reach an
+/// application; a 0-byte store is not taken for an empty one.
+@Suite struct StoreDamageTests {
+    /// A payload easy to find in the file, and its length.
+    static func marked(_ byte: UInt8) -> [UInt8] {
+        Array("UNDOD-MARK-".utf8) + [UInt8](repeating: byte, count: 3_000)
+    }
+
+    /// Stops undod cleanly, overwrites 16 bytes inside the first copy of
+    /// `payload` in the store, and starts undod again on the same directory.
+    static func damage(_ payload: [UInt8], in f: DaemonFixture) throws {
+        f.daemon.signal(SIGTERM)
+        #expect(f.daemon.waitForExit(loop: f.loop) == 0)
+        let file = f.daemon.stateDirectory.appendingPathComponent("history.sqlite3")
+        var bytes = try Data(contentsOf: file)
+        let found = try #require(bytes.range(of: Data(payload)), "the payload is in the store's file")
+        let start = found.lowerBound + 1_000
+        let junk: [UInt8] = [0xDE, 0xAD, 0xBE, 0xEF, 0xDE, 0xAD, 0xBE, 0xEF, 0xDE, 0xAD, 0xBE, 0xEF, 0xDE, 0xAD, 0xBE, 0xEF]
+        bytes.replaceSubrange(start..<(start + 16), with: junk)
+        try bytes.write(to: file)
+        f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher,
+                                     stateDirectory: f.daemon.stateDirectory)
+    }
+
+    @Test func aDamagedGroupIsNeverAppliedAndItAndTheGroupsBeyondItAreDropped() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("org.example.Damaged")
+        try app.push("Oldest", undo: [1], redo: [1])
+        try app.push("Damaged", undo: Self.marked(0xAB), redo: [2])
+        try app.push("Newest", undo: [3], redo: [3])
+        let path = app.stack
+        app.quit()
+        try Self.damage(Self.marked(0xAB), in: f)
+
+        let returned = try f.app()
+        #expect(try returned.register("org.example.Damaged") == path)
+        #expect(try returned.call("Undo") == [.uint64(3), .string("Newest")])
+        let refused = errorOf { () throws(DBusError) in try returned.call("Undo") }
+        #expect(refused?.name == undodError("StorageFailed"))
+        #expect(refused?.message.contains("“Damaged”") == true && refused?.message.contains("1 older change") == true,
+                "\(refused?.message ?? "")")
+        #expect(returned.applied.count == 1, "the damaged payloads never reached the application")
+        #expect(!returned.applied.flatMap(\.payloads).contains { $0.contains(0xDE) })
+        #expect(try returned.property("UndoDepth") == .uint32(0))
+        #expect(try returned.property("RedoDepth") == .uint32(1), "the redo side is untouched")
+        #expect(f.daemon.log.contains("corrupt"))
+        #expect(errorOf { () throws(DBusError) in try returned.call("Undo") }?.name == undodError("NothingToUndo"),
+                "the next undo goes on from what is left")
+        _ = try returned.call("Redo")
+        #expect(returned.applied.last?.payloads == [[3]])
+    }
+
+    @Test func aZeroByteStoreIsMovedAsideAsCorrupt() throws {
+        let f = try DaemonFixture()
+        _ = try f.app("app.one", pushing: ["1"])
+        f.daemon.signal(SIGTERM)
+        #expect(f.daemon.waitForExit(loop: f.loop) == 0)
+        let directory = f.daemon.stateDirectory
+        try Data().write(to: directory.appendingPathComponent("history.sqlite3"))
+        try? FileManager.default.removeItem(at: directory.appendingPathComponent("history.sqlite3-wal"))
+        f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher, stateDirectory: directory)
+        #expect(f.daemon.log.contains("corrupt") && f.daemon.log.contains("0 bytes"), "\(f.daemon.log)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(names.contains { $0.hasPrefix("history.sqlite3.corrupt-") }, "\(names)")
+        let app = try f.app("app.two", pushing: ["fresh"])
+        #expect(try app.property("UndoDepth") == .uint32(1))
+    }
+}
