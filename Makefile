@@ -9,8 +9,10 @@ DESTDIR ?=
 SWIFT   ?= swift
 BIN      = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 BENCH_ARGS ?=
+N          ?= 100000
+SEED       ?= $(shell date +%s)
 
-.PHONY: all deps build release run test coverage bench profile install uninstall clean
+.PHONY: all deps build release run test coverage bench profile sanitize fuzz install uninstall clean
 
 all: build
 

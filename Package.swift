@@ -40,13 +40,16 @@ let package = Package(
         .target(name: "CBench", path: "Sources/CBench"),
 
         // Libraries, lowest first.
-        .target(name: "DBus", dependencies: ["CDBus", "CShim"], swiftSettings: strict),
+        // Text a caller sent, made safe to quote in an error or the log.
+        .target(name: "SafeText", swiftSettings: strict),
+        .target(name: "DBus", dependencies: ["CDBus", "CShim", "SafeText"], swiftSettings: strict),
         .target(name: "X11", dependencies: ["DBus", "CXCB", "CXCBShim", "CXKBCommon"], swiftSettings: strict),
         .target(name: "Undo1", dependencies: ["DBus"], swiftSettings: strict),
         .target(name: "UndoKit", dependencies: ["DBus", "Undo1"], swiftSettings: strict),
-        .target(name: "UndoCore", swiftSettings: strict),
+        .target(name: "UndoCore", dependencies: ["SafeText"], swiftSettings: strict),
         .target(name: "UndoStore", dependencies: ["UndoCore", "CSQLite"], swiftSettings: strict),
-        .target(name: "UndoDaemon", dependencies: ["DBus", "Undo1", "X11", "UndoCore", "UndoStore"], swiftSettings: strict),
+        .target(name: "UndoDaemon", dependencies: ["DBus", "Undo1", "X11", "UndoCore", "UndoStore", "SafeText"],
+                swiftSettings: strict),
         // JSON as undoctl and the bench print it.
         .target(name: "JSONText", swiftSettings: strict),
         // What tests, the bench and the fuzzer share to drive undod from outside.
@@ -62,11 +65,12 @@ let package = Package(
         // Tests.
         .target(name: "BusHarness", dependencies: ["DBus", "Undo1", "Rig"], path: "Tests/BusHarness", swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "BusHarness"], swiftSettings: strict),
-        .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore", "Rig"], swiftSettings: strict),
+        .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore", "Rig", "SafeText"], swiftSettings: strict),
         .testTarget(name: "RigTests", dependencies: ["Rig"], swiftSettings: strict),
         .testTarget(name: "UndodBenchTests", dependencies: ["undod-bench"], swiftSettings: strict),
         .testTarget(
-            name: "UndoDaemonTests", dependencies: ["DBus", "BusHarness", "Rig", "Undo1", "UndoCore", "UndoStore", "UndoDaemon", "X11"],
+            name: "UndoDaemonTests",
+            dependencies: ["DBus", "BusHarness", "Rig", "Undo1", "UndoCore", "UndoStore", "UndoDaemon", "X11", "SafeText"],
             exclude: [], swiftSettings: strict),
         .testTarget(name: "UndoKitTests", dependencies: ["UndoKit", "DBus", "BusHarness"], swiftSettings: strict),
         .testTarget(name: "UndoctlTests", dependencies: ["DBus", "BusHarness"], swiftSettings: strict),

@@ -12,7 +12,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOLCHAIN = {"Foundation", "FoundationEssentials", "Glibc", "Dispatch", "Synchronization", "Testing", "XCTest"}
 TARGET = re.compile(r'\.(?:target|executableTarget|testTarget)\(\s*name: "([^"]+)"'
-                    r'(?:, dependencies: \[([^\]]*)\])?(?:, path: "([^"]+)")?')
+                    r'(?:,\s*dependencies: \[([^\]]*)\])?(?:,\s*path: "([^"]+)")?')
 IMPORT = re.compile(r'(?m)^(?:@\w+ )?(?:(?:public|package|internal|private|fileprivate) )?import (\w+)')
 
 

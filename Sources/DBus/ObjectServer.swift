@@ -1,3 +1,5 @@
+import SafeText
+
 /// Serves the objects one connection exports: dispatches each incoming call
 /// by path, interface and member, checks its signature, and implements the
 /// standard `Introspectable`, `Properties` and `ObjectManager` interfaces
@@ -107,14 +109,14 @@ public final class ObjectServer {
         let interfaces = servedInterfaces(at: path)
         guard !interfaces.isEmpty else {
             fail(message, DBusError(name: DBusError.Names.unknownObject,
-                                    message: "No object is exported at \(shown(path)); check the path."))
+                                    message: "No object is exported at \(CallerText.escaped(path)); check the path."))
             return
         }
         let candidates: [Interface]
         if let name = message.interface {
             guard let interface = interfaces.first(where: { $0.name == name }) else {
                 fail(message, DBusError(name: DBusError.Names.unknownInterface,
-                                        message: "The object at \(path) has no interface \(name)."))
+                                        message: "The object at \(CallerText.escaped(path)) has no interface \(CallerText.quoted(name))."))
                 return
             }
             candidates = [interface]
@@ -123,7 +125,7 @@ public final class ObjectServer {
         }
         guard let method = candidates.lazy.flatMap(\.methods).first(where: { $0.name == member }) else {
             let on = message.interface.map { "\($0)." } ?? ""
-            fail(message, .unknownMethod("The object at \(shown(path)) has no method \(on)\(member)."))
+            fail(message, .unknownMethod("The object at \(CallerText.escaped(path)) has no method \(on)\(member)."))
             return
         }
         invoke(method, message)
@@ -204,7 +206,7 @@ public final class ObjectServer {
                     let name = call.arguments[0].string ?? ""
                     guard let interface = self.allInterfaces(at: path).first(where: { $0.name == name }) else {
                         throw DBusError(name: DBusError.Names.unknownInterface,
-                                        message: "The object at \(path) has no interface \(name).")
+                                        message: "The object at \(CallerText.escaped(path)) has no interface \(CallerText.quoted(name)).")
                     }
                     return [Self.values(of: interface)]
                 }
@@ -248,11 +250,11 @@ public final class ObjectServer {
     private func property(_ path: String, _ interface: String?, _ name: String?) throws(DBusError) -> Interface.Property {
         guard let found = allInterfaces(at: path).first(where: { $0.name == interface }) else {
             throw DBusError(name: DBusError.Names.unknownInterface,
-                            message: "The object at \(path) has no interface \(interface ?? "").")
+                            message: "The object at \(CallerText.escaped(path)) has no interface \(CallerText.quoted(interface ?? "")).")
         }
         guard let property = found.properties.first(where: { $0.name == name }) else {
             throw DBusError(name: DBusError.Names.unknownProperty,
-                            message: "The interface \(found.name) has no property \(name ?? "").")
+                            message: "The interface \(found.name) has no property \(CallerText.quoted(name ?? "")).")
         }
         return property
     }
@@ -302,10 +304,4 @@ public enum StandardInterface {
     public static let objectManager = "org.freedesktop.DBus.ObjectManager"
     /// The three every exported object carries.
     static let all = [introspectable, properties, peer]
-}
-
-/// A path a caller sent, as an error quotes it: at most 256 characters
-/// (a D-Bus path holds no control characters, but has no length limit).
-private func shown(_ path: String) -> String {
-    path.utf8.count <= 256 ? path : String(path.prefix(256)) + "…"
 }

@@ -72,7 +72,8 @@ public final class TestApp {
     public var name: String { connection.uniqueName }
 
     /// Calls a Manager method.
-    public func manager(_ member: String, _ arguments: [DBusValue] = [], timeout: Int = 15_000) throws(DBusError) -> [DBusValue] {
+    public func manager(_ member: String, _ arguments: [DBusValue] = [],
+                        timeout: Int = TestTime.milliseconds(15_000)) throws(DBusError) -> [DBusValue] {
         try connection.callAndWait(destination: Undo1.busName, path: Undo1.managerPath,
                                    interface: Undo1.managerInterface, member: member, arguments: arguments,
                                    timeoutMilliseconds: timeout)
@@ -80,7 +81,7 @@ public final class TestApp {
 
     /// Calls a Stack method on `path` (the app's own stack by default).
     public func call(_ member: String, _ arguments: [DBusValue] = [], on path: String? = nil,
-                     timeout: Int = 15_000) throws(DBusError) -> [DBusValue] {
+                     timeout: Int = TestTime.milliseconds(15_000)) throws(DBusError) -> [DBusValue] {
         try connection.callAndWait(destination: Undo1.busName, path: path ?? stack,
                                    interface: Undo1.stackInterface, member: member, arguments: arguments,
                                    timeoutMilliseconds: timeout)

@@ -1,3 +1,4 @@
+import SafeText
 import Testing
 import UndoCore
 

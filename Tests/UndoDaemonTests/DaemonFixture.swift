@@ -65,7 +65,7 @@ final class DaemonFixture {
     /// Runs the loop until `condition` holds (at most `timeout` ms).
     @discardableResult
     func wait(timeout: Int = 10_000, until condition: () -> Bool) -> Bool {
-        loop.run(until: condition, timeoutMilliseconds: timeout)
+        loop.run(until: condition, timeoutMilliseconds: TestTime.milliseconds(timeout))
     }
 
     /// Records every signal undod emits, in order, from now on; with

@@ -95,7 +95,7 @@ final class CtlFixture {
     /// Runs the loop until `condition` holds (at most `timeout` ms).
     @discardableResult
     func wait(timeout: Int = 10_000, until condition: () -> Bool) -> Bool {
-        loop.run(until: condition, timeoutMilliseconds: timeout)
+        loop.run(until: condition, timeoutMilliseconds: TestTime.milliseconds(timeout))
     }
 
     /// Makes `app` leave the bus and waits (at most 10 s) for undod to

@@ -1,4 +1,5 @@
 package import DBus
+import SafeText
 import Undo1
 import UndoCore
 

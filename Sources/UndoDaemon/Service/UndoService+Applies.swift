@@ -1,3 +1,4 @@
+import SafeText
 import UndoCore
 
 /// The applier's side of the service: what an undo or redo in flight needs

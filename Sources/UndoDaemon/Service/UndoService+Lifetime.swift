@@ -1,3 +1,4 @@
+import SafeText
 import UndoCore
 
 /// A stack's life: adopted by a returning application, detached when its
