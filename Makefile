@@ -50,6 +50,17 @@ bench: deps
 	$(SWIFT) build -c release --product undoctl
 	"$(BIN)/undod-bench" --undod "$(BIN)/undod" $(BENCH_ARGS)
 
+## Fuzzes undod with N calls (default 100000) from seed SEED (default: the
+## time); a failure names the seed and call that replay it.
+fuzz: deps
+	$(SWIFT) build --build-tests
+	UNDOD_FUZZ_CALLS=$(N) UNDOD_FUZZ_SEED=$(SEED) $(SWIFT) test --skip-build --filter FuzzTests
+
+## Builds and runs the whole suite under AddressSanitizer, then
+## ThreadSanitizer (SANITIZERS=address for one); any report fails it.
+sanitize: deps
+	bash scripts/sanitize.sh
+
 # Instructions per call in undod and in the bus, by callgrind (BENCHMARKS.md).
 profile: deps
 	bash scripts/profile.sh

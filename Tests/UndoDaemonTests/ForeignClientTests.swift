@@ -5,12 +5,17 @@ import Testing
 
 /// Clients that know only the spec: python3-dbus in its own process.
 @Suite struct ForeignClientTests {
-    @Test func aPythonClientDoesTheFullCycle() throws {
+    /// Runs `Tests/Clients/<script>` against a fresh undod; the JSON object it printed.
+    static func run(_ script: String) throws -> [String: Any]? {
         let f = try DaemonFixture()
-        let script = LifecycleTests.repository.appendingPathComponent("Tests/Clients/python_client.py").path
-        let run = try runTool(["/usr/bin/python3", script, f.bus.address], loop: f.loop)
+        let path = LifecycleTests.repository.appendingPathComponent("Tests/Clients/\(script)").path
+        let run = try runTool(["/usr/bin/python3", path, f.bus.address], loop: f.loop)
         #expect(run.status == 0, "\(run.errors)")
-        let object = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+        return try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+    }
+
+    @Test func aPythonClientDoesTheFullCycle() throws {
+        let object = try Self.run("python_client.py")
         let applied = object?["applied"] as? [[String: Any]] ?? []
         let letters = { (bytes: Any?) -> [String] in
             (bytes as? [[Int]] ?? []).map { String(decoding: $0.map(UInt8.init), as: UTF8.self) }
@@ -30,11 +35,7 @@ import Testing
     }
 
     @Test func anOptionOrHintOfAnotherTypeAFileDescriptorIncludedIsInvalidArgs() throws {
-        let f = try DaemonFixture()
-        let script = LifecycleTests.repository.appendingPathComponent("Tests/Clients/wrong_types.py").path
-        let run = try runTool(["/usr/bin/python3", script, f.bus.address], loop: f.loop)
-        #expect(run.status == 0, "\(run.errors)")
-        let object = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+        let object = try Self.run("wrong_types.py")
         let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs: "
         for key in ["register_fd", "register_string", "push_fd", "push_window_fd"] {
             let error = object?[key] as? String ?? ""

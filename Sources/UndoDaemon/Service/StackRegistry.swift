@@ -19,6 +19,9 @@ package final class StackRegistry {
     /// Group ids, unique across all stacks.
     package var groupIDs = GroupIDGenerator()
     private var activityClock: UInt64 = 0
+    /// Every stack's bytes as last counted (`countBytes`), and their sum.
+    private var countedBytes: [UInt64: UInt64] = [:]
+    private var countedTotal: UInt64 = 0
 
     /// What makes a stack: an app and one of its documents.
     struct Identity: Hashable {
@@ -65,6 +68,7 @@ package final class StackRegistry {
         byIdentity[Identity(appId: record.appId, document: record.document)] = record.number
         if !record.owner.isEmpty { byOwner[record.owner, default: []].insert(record.number) }
         nextNumber = max(nextNumber, record.number &+ 1)
+        countBytes(of: record)
     }
 
     /// Removes a stack.
@@ -72,6 +76,7 @@ package final class StackRegistry {
         byNumber[record.number] = nil
         byIdentity[Identity(appId: record.appId, document: record.document)] = nil
         unindexOwner(of: record)
+        countedTotal = countedTotal &- (countedBytes.removeValue(forKey: record.number) ?? 0)
     }
 
     private func unindexOwner(of record: StackRecord) {
@@ -97,12 +102,26 @@ package final class StackRegistry {
         }
     }
 
-    /// All payload bytes held, both sides of every stack.
+    /// All bytes held, both sides of every stack, as the limits count them:
+    /// kept as a sum, so that a push does not look at every stack. The
+    /// service counts a stack again whenever it changes (`countBytes`).
     package var totalBytes: UInt64 {
-        byNumber.values.reduce(0) { total, record in
-            let (sum, overflow) = total.addingReportingOverflow(record.stack.bytes)
-            return overflow ? .max : sum
-        }
+        assert(countedTotal == recountedBytes, "a stack changed without being counted again")
+        return countedTotal
+    }
+
+    /// Counts `record`'s bytes again after a change.
+    package func countBytes(of record: StackRecord) {
+        guard byNumber[record.number] === record else { return }
+        let old = countedBytes[record.number] ?? 0
+        let new = record.stack.bytes
+        countedBytes[record.number] = new
+        countedTotal = countedTotal &- old &+ new
+    }
+
+    /// The sum counted from scratch (debug builds check the kept one with it).
+    private var recountedBytes: UInt64 {
+        byNumber.values.reduce(0) { $0 &+ $1.stack.bytes }
     }
 
     /// The most recently active of the stacks a trigger may focus that

@@ -25,6 +25,7 @@ extension UndoService: TurnHost {
     func restore(_ record: StackRecord, to history: UndoStack) {
         record.stack = history
         applySettings(to: record)
+        registry.countBytes(of: record)
     }
 
     func announce(_ record: StackRecord) {

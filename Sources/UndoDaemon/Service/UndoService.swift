@@ -77,6 +77,7 @@ package final class UndoService {
             registry.add(record)
             let dropped = applySettings(to: record)
             if !dropped.isEmpty { store.stackChanged(record, groups: dropped.map { GroupChange(id: $0) }) }
+            registry.countBytes(of: record)
             publish(record)
         }
         if !stacks.isEmpty {
@@ -225,6 +226,7 @@ package final class UndoService {
             throw .model(error)
         }
         if config.focusFollowsPush { noteActivity(of: record) }
+        registry.countBytes(of: record)
         enforceBudget(protecting: record)
         let written = GroupChange(id: result.group, actionsChanged: true)
         changed(record, groups: [written] + (result.discarded + result.dropped).map { GroupChange(id: $0) })
@@ -321,6 +323,7 @@ package final class UndoService {
     /// Something about `record` changed (history, owner, settings): store it
     /// (with the groups that changed) and announce what differs.
     func changed(_ record: StackRecord, groups: [GroupChange] = []) {
+        registry.countBytes(of: record)
         store.stackChanged(record, groups: groups)
         announcer.changed(record)
         announceFocus()

@@ -9,6 +9,12 @@ struct FuzzValues {
     var random: SplitMix64
     /// Stack paths the run has seen, so that calls reach real stacks too.
     var knownPaths: [String] = []
+    /// Bytes the message being made may still take in strings and payloads
+    /// (a call is at most a few MiB: the bus and undod's bounds are what is
+    /// tested, not how long a gigabyte takes to copy).
+    var budget = Self.messageBudget
+    /// What one message may take.
+    static let messageBudget = 4 << 20
 
     /// The keys of Register's options and Push's hints, each with its type.
     static let optionKeys: [(String, String)] = [
@@ -81,6 +87,13 @@ struct FuzzValues {
 
     /// A string at or near the edges undod cares about.
     mutating func string() -> String {
+        let text = anyString()
+        guard text.utf8.count <= budget else { return "over" }
+        budget -= text.utf8.count
+        return text
+    }
+
+    private mutating func anyString() -> String {
         switch random.below(10) {
         case 0: return ""
         case 1: return String(repeating: "a", count: random.pick([255, 256, 257, 4_096]))
@@ -95,7 +108,9 @@ struct FuzzValues {
 
     /// A payload: empty, around 16 bytes, or larger.
     mutating func bytes() -> [UInt8] {
-        let size = random.pick([0, 0, 1, 15, 16, 17, 100, 4_096, 65_536, random.chance(3) ? 1 << 20 : 10])
+        var size = random.pick([0, 0, 1, 15, 16, 17, 100, 4_096, 65_536, random.chance(3) ? 1 << 20 : 10])
+        if size > budget { size = random.pick([0, 1, 16]) }
+        budget -= size
         return [UInt8](repeating: UInt8(truncatingIfNeeded: size), count: size)
     }
 
@@ -116,19 +131,17 @@ struct FuzzValues {
 
     /// The complete types inside `(…)`.
     static func fields(of structure: Substring) -> [Substring] {
-        var inner = structure.dropFirst().dropLast()
-        var fields: [Substring] = []
-        while !inner.isEmpty {
-            let length = completeTypeLength(inner)
-            fields.append(inner.prefix(length))
-            inner = inner.dropFirst(length)
-        }
-        return fields
+        types(of: structure.dropFirst().dropLast())
     }
 
     /// The complete types of a whole signature, in order.
     static func types(of signature: String) -> [Substring] {
-        var rest = Substring(signature)
+        types(of: Substring(signature))
+    }
+
+    /// The complete types of `signature`, in order.
+    static func types(of signature: Substring) -> [Substring] {
+        var rest = signature
         var types: [Substring] = []
         while !rest.isEmpty {
             let length = completeTypeLength(rest)

@@ -127,6 +127,7 @@ final class Fuzzer {
     /// The next call: a real method with its arguments, with wrong ones, or
     /// a member that does not exist.
     private func nextMessage() throws -> Message {
+        values.budget = FuzzValues.messageBudget
         let (path, target) = random.pick(targets)
         let where_ = random.chance(70) ? path : values.path()
         var signature = target.signature
@@ -150,6 +151,7 @@ final class Fuzzer {
     /// the call asks for an undo or redo there.
     private func applyMessage() throws -> Message {
         let owner = random.pick(apps)
+        values.budget = FuzzValues.messageBudget
         if owner.connection.isConnected {
             let path = try? owner.register("org.fuzz.owner\(random.below(8))", ["persist": .bool(random.chance(30))])
             if let path, !path.isEmpty {

@@ -1,0 +1,169 @@
+#!/usr/bin/python3
+"""Floods an undod on a private bus and reports what a healthy client sees.
+
+Usage: flood.py UNDOD_BINARY [--quick]
+
+undod runs with limits.max_total_bytes = 64MiB. While a prober pushes a
+16-byte group every 10 ms (and times each Push), three floods run one after
+another: big payloads (1 MiB groups from four connections), empty actions
+(PushGroups of 100,000 empty actions), and 10,000 stacks (40 connections
+registering 250 stacks each, pushing to each, then leaving the bus at once).
+Every stack is persistent (the default). Printed per phase: the prober's
+slowest and 99th-percentile Push, undod's peak RSS (sampled every 20 ms) and
+the store's files (database and write-ahead log) at the end of the phase.
+Goals (the hostile-world issue): RSS under 64 + 80 MiB, every healthy Push
+under 50 ms, the files within 2 × 64 MiB + 16 MiB.
+"""
+import multiprocessing
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import dbus
+
+QUICK = "--quick" in sys.argv
+undod_binary = sys.argv[1]
+scratch = tempfile.mkdtemp(prefix="undod-flood-")
+config = os.path.join(scratch, "bus.conf")
+with open(config, "w") as file:
+    file.write(f"""<busconfig><type>session</type><listen>unix:dir={scratch}</listen><auth>EXTERNAL</auth>
+<policy context="default"><allow send_destination="*"/><allow own="*"/></policy>
+<limit name="max_incoming_bytes">1000000000</limit><limit name="max_outgoing_bytes">1000000000</limit>
+<limit name="max_message_size">1000000000</limit><limit name="max_connections_per_user">100000</limit>
+<limit name="max_replies_per_connection">50000</limit></busconfig>""")
+bus_process = subprocess.Popen(["dbus-daemon", "--config-file", config, "--nofork", "--print-address=1"],
+                               stdout=subprocess.PIPE, text=True)
+address = bus_process.stdout.readline().strip()
+with open(os.path.join(scratch, "undod.conf"), "w") as file:
+    file.write("[limits]\nmax_total_bytes = 64MiB\n")
+undod = subprocess.Popen([undod_binary, "--address", address, "--config", os.path.join(scratch, "undod.conf"),
+                          "--state-dir", os.path.join(scratch, "state")], stderr=subprocess.DEVNULL)
+
+
+def manager(connection):
+    return dbus.Interface(connection.get_object("org.undod.Undo1", "/org/undod/Undo1"), "org.undod.Undo1.Manager")
+
+
+def stack(connection, path):
+    return dbus.Interface(connection.get_object("org.undod.Undo1", path), "org.undod.Undo1.Stack")
+
+
+for _ in range(200):
+    try:
+        manager(dbus.bus.BusConnection(address)).Register("org.flood.ready", dbus.Dictionary({}, signature="sv"))
+        break
+    except dbus.exceptions.DBusException:
+        time.sleep(0.05)
+
+
+def store_mib():
+    state = os.path.join(scratch, "state")
+    return sum(os.path.getsize(os.path.join(state, name)) for name in os.listdir(state)
+               if name.startswith("history.sqlite3")) / (1 << 20)
+
+
+def rss_kib():
+    with open(f"/proc/{undod.pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+class Probe:
+    """A healthy client pushing every 10 ms, and undod's RSS, while a phase runs."""
+
+    def __init__(self):
+        self.connection = dbus.bus.BusConnection(address)
+        self.path = manager(self.connection).Register("org.flood.healthy", dbus.Dictionary({}, signature="sv"))
+        self.stack = stack(self.connection, self.path)
+
+    def run(self, phase):
+        latencies, peak, running = [], [0], [True]
+
+        def sample():
+            while running[0]:
+                peak[0] = max(peak[0], rss_kib())
+                time.sleep(0.02)
+
+        sampler = threading.Thread(target=sample)
+        sampler.start()
+        process = multiprocessing.Process(target=phase)
+        process.start()
+        while process.is_alive():
+            start = time.monotonic()
+            self.stack.Push("Typing", dbus.ByteArray(b"u" * 8), dbus.ByteArray(b"r" * 8),
+                            dbus.Dictionary({}, signature="sv"), timeout=120)
+            latencies.append((time.monotonic() - start) * 1000)
+            time.sleep(0.01)
+        running[0] = False
+        sampler.join()
+        latencies.sort()
+        return latencies[-1], latencies[int(len(latencies) * 0.99) - 1], peak[0], len(latencies)
+
+
+def big_payloads():
+    def one(index):
+        connection = dbus.bus.BusConnection(address)
+        path = manager(connection).Register(f"org.flood.big{index}", dbus.Dictionary({}, signature="sv"))
+        payload = dbus.ByteArray(bytes(1 << 20))
+        for _ in range(40 if QUICK else 200):
+            stack(connection, path).Push("Big", payload, dbus.ByteArray(b""), dbus.Dictionary({}, signature="sv"))
+    workers = [multiprocessing.Process(target=one, args=(index,)) for index in range(4)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+
+
+def empty_actions():
+    connection = dbus.bus.BusConnection(address)
+    path = manager(connection).Register("org.flood.empty", dbus.Dictionary({}, signature="sv"))
+    empties = dbus.Array([dbus.Struct((dbus.ByteArray(b""), dbus.ByteArray(b"")))] * 100_000, signature="(ayay)")
+    for _ in range(5 if QUICK else 20):
+        stack(connection, path).PushGroup("Nothing", empties, dbus.Dictionary({}, signature="sv"), timeout=120)
+
+
+def many_stacks():
+    def one(index, ready, go):
+        connection = dbus.bus.BusConnection(address)
+        for number in range(250):
+            path = manager(connection).Register(f"org.flood.many{index}",
+                                                dbus.Dictionary({"document": f"d{number}"}, signature="sv"))
+            stack(connection, path).Push("One", dbus.ByteArray(b"u"), dbus.ByteArray(b"r"),
+                                         dbus.Dictionary({}, signature="sv"))
+        ready.release()
+        go.acquire()
+        connection.close()
+    count = 8 if QUICK else 40
+    ready, go = multiprocessing.Semaphore(0), multiprocessing.Semaphore(0)
+    workers = [multiprocessing.Process(target=one, args=(index, ready, go)) for index in range(count)]
+    for worker in workers:
+        worker.start()
+    for _ in workers:
+        ready.acquire()
+    for _ in workers:
+        go.release()
+    for worker in workers:
+        worker.join()
+    time.sleep(1)
+
+
+try:
+    probe = Probe()
+    print(f"{'phase':<16} {'max ms':>8} {'p99 ms':>8} {'pushes':>7} {'peak RSS MiB':>13} {'store MiB':>10}")
+    for name, phase in [("big payloads", big_payloads), ("empty actions", empty_actions),
+                        ("10,000 stacks" if not QUICK else "2,000 stacks", many_stacks)]:
+        slowest, p99, peak, count = probe.run(phase)
+        print(f"{name:<16} {slowest:>8.1f} {p99:>8.1f} {count:>7} {peak / 1024:>13.1f} {store_mib():>10.1f}",
+              flush=True)
+    alive = undod.poll() is None
+    print("undod still running" if alive else "undod DIED")
+finally:
+    undod.terminate()
+    bus_process.terminate()
+    shutil.rmtree(scratch, ignore_errors=True)
