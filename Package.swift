@@ -42,13 +42,15 @@ let package = Package(
         // Libraries, lowest first.
         // Text a caller sent, made safe to quote in an error or the log.
         .target(name: "SafeText", swiftSettings: strict),
-        .target(name: "DBus", dependencies: ["CDBus", "CShim", "SafeText"], swiftSettings: strict),
-        .target(name: "X11", dependencies: ["DBus", "CXCB", "CXCBShim", "CXKBCommon"], swiftSettings: strict),
+        // A lock ThreadSanitizer can see.
+        .target(name: "Locking", swiftSettings: strict),
+        .target(name: "DBus", dependencies: ["CDBus", "CShim", "SafeText", "Locking"], swiftSettings: strict),
+        .target(name: "X11", dependencies: ["DBus", "CXCB", "CXCBShim", "CXKBCommon", "Locking"], swiftSettings: strict),
         .target(name: "Undo1", dependencies: ["DBus"], swiftSettings: strict),
-        .target(name: "UndoKit", dependencies: ["DBus", "Undo1"], swiftSettings: strict),
+        .target(name: "UndoKit", dependencies: ["DBus", "Undo1", "Locking"], swiftSettings: strict),
         .target(name: "UndoCore", dependencies: ["SafeText"], swiftSettings: strict),
         .target(name: "UndoStore", dependencies: ["UndoCore", "CSQLite"], swiftSettings: strict),
-        .target(name: "UndoDaemon", dependencies: ["DBus", "Undo1", "X11", "UndoCore", "UndoStore", "SafeText"],
+        .target(name: "UndoDaemon", dependencies: ["DBus", "Undo1", "X11", "UndoCore", "UndoStore", "SafeText", "Locking"],
                 swiftSettings: strict),
         // JSON as undoctl and the bench print it.
         .target(name: "JSONText", swiftSettings: strict),
@@ -60,19 +62,19 @@ let package = Package(
         .executableTarget(name: "undoctl", dependencies: ["DBus", "Undo1", "JSONText"], swiftSettings: strict),
         .executableTarget(name: "line-editor", dependencies: ["UndoKit"], path: "Examples/LineEditor",
                           swiftSettings: strict),
-        .executableTarget(name: "undod-bench", dependencies: ["DBus", "Undo1", "UndoKit", "CBench", "JSONText", "Rig"], swiftSettings: strict),
+        .executableTarget(name: "undod-bench", dependencies: ["DBus", "Undo1", "UndoKit", "CBench", "JSONText", "Rig", "Locking"], swiftSettings: strict),
 
         // Tests.
-        .target(name: "BusHarness", dependencies: ["DBus", "Undo1", "Rig"], path: "Tests/BusHarness", swiftSettings: strict),
+        .target(name: "BusHarness", dependencies: ["DBus", "Undo1", "Rig", "Locking"], path: "Tests/BusHarness", swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "BusHarness"], swiftSettings: strict),
         .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore", "Rig", "SafeText"], swiftSettings: strict),
         .testTarget(name: "RigTests", dependencies: ["Rig"], swiftSettings: strict),
         .testTarget(name: "UndodBenchTests", dependencies: ["undod-bench"], swiftSettings: strict),
         .testTarget(
             name: "UndoDaemonTests",
-            dependencies: ["DBus", "BusHarness", "Rig", "Undo1", "UndoCore", "UndoStore", "UndoDaemon", "X11", "SafeText"],
+            dependencies: ["DBus", "BusHarness", "Rig", "Undo1", "UndoCore", "UndoStore", "UndoDaemon", "X11", "SafeText", "Locking"],
             exclude: [], swiftSettings: strict),
-        .testTarget(name: "UndoKitTests", dependencies: ["UndoKit", "DBus", "BusHarness"], swiftSettings: strict),
+        .testTarget(name: "UndoKitTests", dependencies: ["UndoKit", "DBus", "BusHarness", "Locking"], swiftSettings: strict),
         .testTarget(name: "UndoctlTests", dependencies: ["DBus", "BusHarness"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

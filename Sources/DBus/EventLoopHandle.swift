@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
+import Locking
 internal import CShim
 
 extension EventLoop {
@@ -30,7 +30,7 @@ extension EventLoop {
             var stopRequested = false
         }
 
-        private let contents = Mutex(Contents())
+        private let contents = Lock(Contents())
         /// The end `poll` watches.
         let wakeRead: Int32
         private let wakeWrite: Int32

@@ -1,7 +1,7 @@
 import DBus
 import Dispatch
 import Foundation
-import Synchronization
+import Locking
 import Undo1
 
 /// The thread that runs one `UndoClient`'s bus connection: its own
@@ -37,7 +37,7 @@ final class BusThread: @unchecked Sendable {
     /// While `close` waits for the answers to what was sent: the error the
     /// calls still waiting at the end get, and the timer that ends the wait.
     private var closing: (error: UndoKitError, timer: EventLoop.Token?)?
-    private let shared = Mutex(Shared())
+    private let shared = Lock(Shared())
 
     /// What other threads may ask: whether the client is closed, whether
     /// undod runs, and who follows that.
@@ -66,7 +66,7 @@ final class BusThread: @unchecked Sendable {
     init(address: String?) throws(UndoKitError) {
         handle = loop.handle
         let ready = DispatchSemaphore(value: 0)
-        let outcome = Mutex<UndoKitError?>(nil)
+        let outcome = Lock<UndoKitError?>(nil)
         let thread = Thread { [self] in
             do throws(DBusError) {
                 let connection = if let address {

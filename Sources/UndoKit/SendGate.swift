@@ -1,9 +1,9 @@
-import Synchronization
+import Locking
 
 /// Whether a call may still be sent: cancelling before it is sent keeps it
 /// from being sent; after, it changes nothing.
 final class SendGate: Sendable {
-    private let state = Mutex<(cancelled: Bool, sent: Bool)>((false, false))
+    private let state = Lock<(cancelled: Bool, sent: Bool)>((false, false))
 
     /// The task was cancelled.
     func cancel() { state.withLock { $0.cancelled = true } }

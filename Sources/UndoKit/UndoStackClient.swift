@@ -1,6 +1,6 @@
 import DBus
 public import Dispatch
-import Synchronization
+import Locking
 public import Undo1
 
 /// One registered stack; the app owns it. Pushes arrive in the order they
@@ -13,7 +13,7 @@ public final class UndoStackClient: Sendable {
     private let client: UndoClient
     /// The app id it was registered with.
     public let appId: String
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     /// What changes: where the stack is, how it registers, who applies.
     private struct State {
@@ -38,7 +38,7 @@ public final class UndoStackClient: Sendable {
         self.client = client
         bus = client.bus
         self.appId = appId
-        state = Mutex(State(path: path, options: options, handler: handler))
+        state = Lock(State(path: path, options: options, handler: handler))
     }
 
     deinit {

@@ -1,5 +1,5 @@
 internal import CXCB
-import Synchronization
+import Locking
 
 /// A libxcb connection handed from the connecting thread to the loop's.
 /// @unchecked: it crosses threads once, through `ConnectAttempt`'s mutex,
@@ -15,7 +15,7 @@ struct RawConnection: @unchecked Sendable {
 /// or gives it up, and whichever side comes second disconnects an
 /// abandoned connection.
 final class ConnectAttempt: Sendable {
-    private let state = Mutex<(result: RawConnection?, abandoned: Bool)>((nil, false))
+    private let state = Lock<(result: RawConnection?, abandoned: Bool)>((nil, false))
 
     /// Whether the other thread has finished connecting.
     var isFinished: Bool { state.withLock { $0.result != nil } }

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Locking
 import Undo1
 import UndoKit
 
@@ -42,7 +42,7 @@ extension Bench {
             local.append(Clock.now() - start)
         }
 
-        let answered = Mutex((done: 0, failure: String?.none))
+        let answered = Lock((done: 0, failure: String?.none))
         var queued: [Int64] = []
         queued.reserveCapacity(count)
         for _ in 0..<count {
@@ -84,7 +84,7 @@ extension Bench {
     static func blocking<T: Sendable>(_ what: String,
                                       _ body: @escaping @Sendable () async throws(UndoKitError) -> T) throws(BenchError) -> T {
         let done = DispatchSemaphore(value: 0)
-        let result = Mutex<Result<T, UndoKitError>?>(nil)
+        let result = Lock<Result<T, UndoKitError>?>(nil)
         Task {
             do throws(UndoKitError) {
                 let value = try await body()

@@ -1,12 +1,12 @@
 public import Foundation
-import Synchronization
+import Locking
 
 /// Kills, when the test process exits, every child the harness started and
 /// did not stop: a test that fails half-way (or a fixture kept alive by a
 /// reference cycle) must not leave a bus or an undod running after the run.
 public enum ChildReaper {
-    private static let children = Mutex<Set<pid_t>>([])
-    private static let installed = Mutex(false)
+    private static let children = Lock<Set<pid_t>>([])
+    private static let installed = Lock(false)
 
     /// Remembers `pid` until `forget`.
     public static func watch(_ pid: pid_t) {

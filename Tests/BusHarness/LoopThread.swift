@@ -1,6 +1,6 @@
 public import DBus
 import Foundation
-import Synchronization
+import Locking
 
 /// An `EventLoop` kept on a thread of its own, for async tests: their task
 /// may resume on another thread after every `await`, and a loop belongs to
@@ -18,7 +18,7 @@ public final class LoopThread: @unchecked Sendable {
 
     /// The bodies waiting for the thread; it outlives the `LoopThread` until it ends.
     private final class Inbox: Sendable {
-        let jobs = Mutex<[Job]>([])
+        let jobs = Lock<[Job]>([])
         let waiting = DispatchSemaphore(value: 0)
     }
 

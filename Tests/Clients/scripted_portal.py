@@ -72,6 +72,7 @@ import dbus.lowlevel
 import dbus.mainloop.glib
 import dbus.service
 from gi.repository import GLib
+from json_lines import emit
 
 BUS_NAME = "org.freedesktop.portal.Desktop"
 DESKTOP_PATH = "/org/freedesktop/portal/desktop"
@@ -87,14 +88,6 @@ state = {
     "bus": None, "refuse": False, "sessions": {}, "order": [],
     "counter": itertools.count(1), "requests": {},
 }
-
-
-def emit(obj):
-    try:
-        sys.stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")
-        sys.stdout.flush()
-    except (BrokenPipeError, OSError):
-        os._exit(0)
 
 
 class PortalError(dbus.exceptions.DBusException):

@@ -70,6 +70,7 @@ import sys
 import time
 
 from gi.repository import GLib
+from json_lines import emit
 
 try:
     from Xlib import X, Xatom, Xutil
@@ -82,14 +83,6 @@ NAME = "org.undod.Undo1"
 MANAGER_PATH = "/org/undod/Undo1"
 CLIENT_PATH = "/org/undod/Undo1/Client"
 MAP_TIMEOUT_S = 5
-
-
-def emit(obj):
-    try:
-        sys.stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")
-        sys.stdout.flush()
-    except (BrokenPipeError, OSError):
-        os._exit(0)
 
 
 class Failure(Exception):

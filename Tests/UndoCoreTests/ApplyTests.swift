@@ -78,12 +78,7 @@ struct ApplyTests {
 
     @Test("a committed redo over a lowered level limit drops the oldest undo groups")
     func redoOverLevels() throws {
-        var harness = Harness()
-        try harness.push("a")
-        try harness.push("b")
-        try harness.push("c")
-        try harness.undo()
-        try harness.undo()
+        var harness = try Harness.abcWithTwoUndone()
         try harness.stack.setSettings(limits(levels: 1))
         try harness.redo()
         #expect(harness.undoNames == ["b"])

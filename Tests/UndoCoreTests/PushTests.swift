@@ -97,12 +97,7 @@ struct PushTests {
 
     @Test("a push reports the redo groups it discarded, nearest first")
     func discarded() throws {
-        var harness = Harness()
-        try harness.push("a")
-        try harness.push("b")
-        try harness.push("c")
-        try harness.undo()
-        try harness.undo()
+        var harness = try Harness.abcWithTwoUndone()
         #expect(try harness.push("d") == PushResult(group: 4, merged: false, discarded: [2, 3], dropped: []))
         #expect(harness.stack.bytes == 4)
     }

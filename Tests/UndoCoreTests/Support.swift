@@ -80,3 +80,15 @@ extension StackSettings {
     static let exact = StackSettings(levels: 100, maxBytes: 64 << 20, mergeWindowMilliseconds: 1000,
                                      minimumActionBytes: 0)
 }
+
+extension Harness {
+    /// "a", "b" and "c" pushed, then two undone: "a" on the undo side,
+    /// "b" and "c" on the redo side.
+    static func abcWithTwoUndone() throws -> Harness {
+        var harness = Harness()
+        for name in ["a", "b", "c"] { try harness.push(name) }
+        try harness.undo()
+        try harness.undo()
+        return harness
+    }
+}

@@ -1,7 +1,7 @@
 import BusHarness
 import DBus
 import Foundation
-import Synchronization
+import Locking
 import UndoKit
 
 /// A private bus with the built undod on it, for UndoKit to connect to as an
@@ -84,7 +84,7 @@ final class KitFixture: @unchecked Sendable {
 
 /// What an apply handler was asked, in order.
 final class Applied: Sendable {
-    private let requests = Mutex<[ApplyRequest]>([])
+    private let requests = Lock<[ApplyRequest]>([])
 
     /// Records `request`.
     func add(_ request: ApplyRequest) { requests.withLock { $0.append(request) } }

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
+import Locking
 
 /// undod's log: one line per event on stderr, with journald's `<N>` priority
 /// prefixes when stderr is the journal (`JOURNAL_STREAM` is set). A line
@@ -37,7 +37,7 @@ package struct Log: Sendable {
             var count = 0
             var since: ContinuousClock.Instant?
         }
-        let state = Mutex(State())
+        let state = Lock(State())
     }
 
     /// How long repeats are held back at most before they are counted in the log.

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 import Testing
 import UndoDaemon
 
@@ -6,7 +6,7 @@ import UndoDaemon
 @Suite struct LogTests {
     /// Lines as the log writes them.
     final class Lines: Sendable {
-        let lines = Mutex<[String]>([])
+        let lines = Lock<[String]>([])
         var all: [String] { lines.withLock { $0 } }
     }
 
