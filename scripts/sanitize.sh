@@ -18,6 +18,8 @@ for sanitizer in $which; do
     # A sanitized debug build runs several times slower: every bound the
     # tests wait with is stretched, never a sleep added.
     export UNDOD_TEST_TIME_SCALE=4
+    # Shadow memory and quarantine make RSS meaningless: the fuzzer skips its bound.
+    export UNDOD_TEST_SANITIZER="$sanitizer"
     # halt_on_error: the first report fails the test that caused it.
     export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:abort_on_error=1"
     export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1${TSAN_SUPPRESSIONS:+:suppressions=$TSAN_SUPPRESSIONS}"

@@ -71,3 +71,34 @@ import Testing
         #expect(try app.property("UndoDepth") == .uint32(1))
     }
 }
+
+/// The store's files stay within twice `limits.max_total_bytes` plus 16 MiB,
+/// also when a client pipelines big pushes faster than a turn commits them.
+@Suite struct StoreSizeTests {
+    @Test func spaceFreedByDroppedGroupsIsGivenBack() throws {
+        let f = try DaemonFixture(config: "[limits]\nmax_total_bytes = 4MiB\n")
+        let app = try f.app("org.example.Flood")
+        var answered = 0
+        var failures: [String] = []
+        let payload = DBusValue.bytes([UInt8](repeating: 0x5A, count: 1 << 20))
+        for index in 0..<64 {
+            let message = try Message.methodCall(destination: "org.undod.Undo1", path: app.stack,
+                                                 interface: "org.undod.Undo1.Stack", member: "Push",
+                                                 arguments: [.string("Big \(index)"), payload, .bytes([]), .vardict([:])])
+            app.connection.call(message, timeoutMilliseconds: TestTime.milliseconds(60_000)) { result in
+                answered += 1
+                if case .failure(let error) = result { failures.append(error.name) }
+            }
+        }
+        #expect(f.wait(timeout: 60_000) { answered == 64 })
+        #expect(failures.isEmpty, "\(failures)")
+        let directory = f.daemon.stateDirectory.path
+        let size = try FileManager.default.contentsOfDirectory(atPath: directory)
+            .filter { $0.hasPrefix("history.sqlite3") }
+            .reduce(0) { total, name in
+                let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/" + name)
+                return total + ((attributes[.size] as? NSNumber)?.intValue ?? 0)
+            }
+        #expect(size <= 2 * (4 << 20) + (16 << 20), "the store's files take \(size >> 20) MiB for a 4 MiB budget")
+    }
+}

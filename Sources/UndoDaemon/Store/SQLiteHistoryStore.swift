@@ -22,6 +22,11 @@ package final class SQLiteHistoryStore: HistoryStore {
     private var trimmed: Set<UInt64> = []
     /// How many trimmed rows wait before they are deleted.
     static let trimBatch = 128
+    /// How many payload bytes trimmed rows may hold before they are
+    /// deleted, however few they are: the files must give space back.
+    static let trimBytes: UInt64 = 4 << 20
+    /// The payload bytes of each group row on disk, for `trimBytes`.
+    private var rowBytes: [UInt64: UInt64] = [:]
     /// How far ahead of use numbers and ids are reserved.
     static let reserveStacks: UInt64 = 64, reserveGroups: UInt64 = 4_096
 
@@ -57,6 +62,7 @@ package final class SQLiteHistoryStore: HistoryStore {
         var records: [StackRecord] = []
         for var stored in try database.loadStacks() {
             let row = stored.row
+            for group in stored.undo + stored.redo { rowBytes[group.id] = group.bytes }
             trimmed.formUnion(stored.skipTrimmed())
             let stack = try Self.restore(stored, mergeWindow: config.mergeWindowMilliseconds)
             let record = StackRecord(
@@ -188,17 +194,21 @@ package final class SQLiteHistoryStore: HistoryStore {
                     if let found = record.stack.group(withID: id) {
                         try database.saveGroup(found.group, stack: number, onRedoSide: found.side == .redo,
                                                actionsChanged: actionsChanged)
+                        if actionsChanged { rowBytes[id] = found.group.bytes }
                     } else if id <= record.stack.baseStateID {
-                        // Below the bottom: a restart skips it; delete later, in a batch.
+                        // Below the bottom: a restart skips it; delete later, in a batch
+                        // (128 rows, or 4 MiB of payloads).
                         newlyTrimmed.append(id)
                     } else {
                         try database.deleteGroup(id)
+                        rowBytes[id] = nil
                         deleted = true
                     }
                 }
             }
-            if trimmed.count + newlyTrimmed.count >= Self.trimBatch {
-                for id in trimmed.union(newlyTrimmed) { try database.deleteGroup(id) }
+            let waiting = trimmed.union(newlyTrimmed)
+            if waiting.count >= Self.trimBatch || waiting.reduce(0, { $0 + (rowBytes[$1] ?? 0) }) >= Self.trimBytes {
+                for id in waiting { try database.deleteGroup(id) }
                 flushed = true
                 deleted = true
             }
@@ -210,7 +220,12 @@ package final class SQLiteHistoryStore: HistoryStore {
             database.rollback()
             throw error
         }
-        if flushed { trimmed.removeAll() } else { trimmed.formUnion(newlyTrimmed) }
+        if flushed {
+            for id in trimmed.union(newlyTrimmed) { rowBytes[id] = nil }
+            trimmed.removeAll()
+        } else {
+            trimmed.formUnion(newlyTrimmed)
+        }
         if !removed.isEmpty { database.checkpoint() }
         // Space deleted groups freed goes back once it is more than 4 MiB.
         if deleted { database.reclaim(slack: 4 << 20) }
