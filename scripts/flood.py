@@ -31,7 +31,7 @@ scratch = tempfile.mkdtemp(prefix="undod-flood-")
 config = os.path.join(scratch, "bus.conf")
 with open(config, "w") as file:
     file.write(f"""<busconfig><type>session</type><listen>unix:dir={scratch}</listen><auth>EXTERNAL</auth>
-<policy context="default"><allow send_destination="*"/><allow own="*"/></policy>
+<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
 <limit name="max_incoming_bytes">1000000000</limit><limit name="max_outgoing_bytes">1000000000</limit>
 <limit name="max_message_size">1000000000</limit><limit name="max_connections_per_user">100000</limit>
 <limit name="max_replies_per_connection">50000</limit></busconfig>""")
@@ -41,7 +41,8 @@ address = bus_process.stdout.readline().strip()
 with open(os.path.join(scratch, "undod.conf"), "w") as file:
     file.write("[limits]\nmax_total_bytes = 64MiB\n")
 undod = subprocess.Popen([undod_binary, "--address", address, "--config", os.path.join(scratch, "undod.conf"),
-                          "--state-dir", os.path.join(scratch, "state")], stderr=subprocess.DEVNULL)
+                          "--state-dir", os.path.join(scratch, "state")],
+                         stderr=open(os.path.join(scratch, "undod.log"), "w"))
 
 
 def manager(connection):
@@ -166,4 +167,6 @@ try:
 finally:
     undod.terminate()
     bus_process.terminate()
+    if undod.returncode not in (None, 0, -15):
+        print(open(os.path.join(scratch, "undod.log")).read()[-2000:])
     shutil.rmtree(scratch, ignore_errors=True)
