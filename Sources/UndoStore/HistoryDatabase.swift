@@ -139,31 +139,6 @@ public final class HistoryDatabase {
         return database
     }
 
-    /// Schema 1 → 2: every group gets its charged bytes and checksum,
-    /// computed from its payloads; then the file is rebuilt so that freed
-    /// pages can be given back from now on.
-    private static func migrateToVersion2(_ database: SQLiteDatabase) throws(SQLiteError) {
-        try database.execute("""
-            BEGIN;
-            ALTER TABLE groups ADD COLUMN charged INTEGER NOT NULL DEFAULT 0;
-            ALTER TABLE groups ADD COLUMN checksum INTEGER NOT NULL DEFAULT 0;
-            """)
-        let rows = try database.statement("SELECT id, payload FROM groups")
-        var computed: [(id: Int64, charged: Int64, checksum: Int64)] = []
-        while try rows.step() {
-            let payload = rows.blob(1)
-            let charged = ActionGroup.chargedBytes(of: ActionCoding.decode(payload) ?? [])
-            computed.append((rows.int64(0), Int64(bitPattern: charged), Int64(PayloadChecksum.of(payload))))
-        }
-        rows.reset()
-        let update = try database.statement("UPDATE groups SET charged = ?2, checksum = ?3 WHERE id = ?1")
-        for row in computed {
-            try update.bind(.integer(row.id), .integer(row.charged), .integer(row.checksum)).run()
-            update.reset()
-        }
-        try database.execute("PRAGMA user_version = 2; COMMIT; VACUUM;")
-    }
-
     /// Moves a store found corrupt while reading aside and starts a fresh
     /// one in its place.
     public func startFresh(now: Int64, because reason: String) throws(StoreError) {
