@@ -1,5 +1,6 @@
 public import DBus
 import Foundation
+import Rig
 
 /// A desktop of its own for one test: an Xvfb server on a free display,
 /// optionally openbox as the EWMH window manager and dunst as the
@@ -34,8 +35,8 @@ public final class TestDesktop {
         server.standardError = FileHandle.nullDevice
         try server.run()
         ChildReaper.watch(server.processIdentifier)
-        guard let number = Self.readLine(from: output.fileHandleForReading.fileDescriptor, timeout: 15_000,
-                                         until: { !$0.isEmpty }),
+        guard let number = LineReader.firstLine(from: output.fileHandleForReading.fileDescriptor, within: 15_000,
+                                                where: { !$0.isEmpty }).line,
               let value = Int(number.trimmingCharacters(in: .whitespaces)) else {
             Self.kill(server)
             throw HarnessError("Xvfb did not print its display number.")
@@ -70,10 +71,10 @@ public final class TestDesktop {
         ChildReaper.watch(manager.processIdentifier)
         windowManager = manager
         var checked = false
-        guard Self.readLine(from: output.fileHandleForReading.fileDescriptor, timeout: 15_000, until: { line in
+        guard LineReader.firstLine(from: output.fileHandleForReading.fileDescriptor, within: 15_000, where: { line in
             if line.hasPrefix("_NET_SUPPORTING_WM_CHECK(WINDOW)") { checked = true }
             return checked && line.hasPrefix("_NET_SUPPORTED(ATOM)") && line.contains("_NET_ACTIVE_WINDOW")
-        }) != nil else {
+        }).line != nil else {
             throw HarnessError("openbox did not start managing \(display).")
         }
     }
@@ -180,27 +181,5 @@ public final class TestDesktop {
             process.waitUntilExit()
         }
         ChildReaper.forget(process.processIdentifier)
-    }
-
-    /// Reads lines from `fd` until one satisfies `test`, for at most
-    /// `timeout` ms (poll, so a silent process cannot stall the test).
-    static func readLine(from fd: Int32, timeout: Int, until test: (String) -> Bool) -> String? {
-        let deadline = Date().addingTimeInterval(Double(timeout) / 1_000)
-        var buffer: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4_096)
-        while true {
-            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
-                if test(line) { return line }
-            }
-            let left = Int(deadline.timeIntervalSinceNow * 1_000)
-            guard left > 0 else { return nil }
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, Int32(left)) > 0 else { continue }
-            let count = read(fd, &chunk, chunk.count)
-            guard count > 0 else { return nil }
-            buffer += chunk[0..<count]
-        }
     }
 }

@@ -86,7 +86,7 @@ package struct Log: Sendable {
     }
 
     /// Writes the count of repeats held back, if any, and forgets the last
-    /// line: the next line is written whatever it is (on the way out).
+    /// line: the next line is written whatever it is.
     package func flush() {
         let pending = repeats.state.withLock { state -> (Level, String)? in
             defer { state = Repeats.State() }

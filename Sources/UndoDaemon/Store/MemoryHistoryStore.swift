@@ -27,20 +27,8 @@ package final class MemoryHistoryStore: HistoryStore {
         var records: [StackRecord] = []
         for var stack in try stored.loadStacks() {
             _ = stack.skipTrimmed()
-            let row = stack.row
-            let record = StackRecord(
-                number: row.number, appId: row.appId, document: row.document, title: row.title, owner: "",
-                requestedLevels: row.requestedLevels, requestedMaxBytes: row.requestedMaxBytes, persistent: false,
-                globalTrigger: row.globalTrigger,
-                stack: try SQLiteHistoryStore.restore(stack, mergeWindow: config.mergeWindowMilliseconds))
-            record.detachedSince = row.detachedSince ?? now
-            for group in stack.undo + stack.redo {
-                guard record.stack.loadActions(encoded: try stored.encodedActions(ofGroup: group.id),
-                                               forGroup: group.id) else {
-                    throw StoreError("the store's payloads for group \(group.id) do not add up to its "
-                        + "\(group.bytes) bytes: it is corrupt", corruption: true, group: group.id)
-                }
-            }
+            let record = try SQLiteHistoryStore.record(restoring: stack, persistent: false, config: config, now: now)
+            for group in stack.undo + stack.redo { try SQLiteHistoryStore.load(group, into: record, from: stored) }
             records.append(record)
         }
         return (records, StoreCounters(nextStackNumber: counters.nextStack, nextGroupID: counters.nextGroup))

@@ -64,22 +64,40 @@ package final class SQLiteHistoryStore: HistoryStore {
             let row = stored.row
             for group in stored.undo + stored.redo { rowBytes[group.id] = group.bytes }
             trimmed.formUnion(stored.skipTrimmed())
-            let stack = try Self.restore(stored, mergeWindow: config.mergeWindowMilliseconds)
-            let record = StackRecord(
-                number: row.number, appId: row.appId, document: row.document, title: row.title, owner: "",
-                requestedLevels: row.requestedLevels, requestedMaxBytes: row.requestedMaxBytes, persistent: true,
-                globalTrigger: row.globalTrigger, stack: stack)
-            record.detachedSince = row.detachedSince ?? now
+            let record = try Self.record(restoring: stored, persistent: true, config: config, now: now)
             onDisk[row.number] = row
             records.append(record)
         }
         return (records, StoreCounters(nextStackNumber: counters.nextStack, nextGroupID: counters.nextGroup))
     }
 
+    /// A detached record for a stored stack (its trimmed groups skipped),
+    /// its history rebuilt; its actions stay on disk.
+    static func record(restoring stored: StoredStack, persistent: Bool, config: DaemonConfig,
+                       now: Int64) throws(StoreError) -> StackRecord {
+        let row = stored.row
+        let record = StackRecord(
+            number: row.number, appId: row.appId, document: row.document, title: row.title, owner: "",
+            requestedLevels: row.requestedLevels, requestedMaxBytes: row.requestedMaxBytes, persistent: persistent,
+            globalTrigger: row.globalTrigger, stack: try restore(stored, mergeWindow: config.mergeWindowMilliseconds))
+        record.detachedSince = row.detachedSince ?? now
+        return record
+    }
+
+    /// Brings `group`'s actions from `database` into `record`'s memory;
+    /// throws a corruption naming the group when they do not fit it.
+    static func load(_ group: ActionGroup, into record: StackRecord, from database: HistoryDatabase) throws(StoreError) {
+        let encoded = try database.encodedActions(ofGroup: group.id)
+        guard record.stack.loadActions(encoded: encoded, forGroup: group.id) else {
+            throw StoreError("the store's payloads for group \(group.id) do not add up to its \(group.bytes) "
+                + "bytes: it is corrupt", corruption: true, group: group.id)
+        }
+    }
+
     /// Rebuilds a stored stack's history, with no limits yet (the daemon
     /// puts its settings on after); throws a corruption for values no undod
     /// writes.
-    static func restore(_ stored: StoredStack, mergeWindow: UInt32) throws(StoreError) -> UndoStack {
+    private static func restore(_ stored: StoredStack, mergeWindow: UInt32) throws(StoreError) -> UndoStack {
         let row = stored.row
         // Values a damaged file could hold that no run of undod writes.
         let limit: UInt64 = 1 << 62, byteLimit: UInt64 = 1 << 40
@@ -139,21 +157,13 @@ package final class SQLiteHistoryStore: HistoryStore {
     package func loadActions(ofTop side: Direction, in record: StackRecord) throws(StoreError) {
         guard let group = side == .undo ? record.stack.topUndoGroup : record.stack.topRedoGroup,
               !group.isLoaded else { return }
-        let encoded = try database.encodedActions(ofGroup: group.id)
-        guard record.stack.loadActions(encoded: encoded, forGroup: group.id) else {
-            throw StoreError("the store's payloads for group \(group.id) do not add up to its \(group.bytes) "
-                + "bytes: it is corrupt", corruption: true, group: group.id)
-        }
+        try Self.load(group, into: record, from: database)
     }
 
     package func loadAllActions(of record: StackRecord) throws(StoreError) {
         let snapshot = record.stack.snapshot
         for group in snapshot.undo + snapshot.redo where !group.isLoaded {
-            let encoded = try database.encodedActions(ofGroup: group.id)
-            guard record.stack.loadActions(encoded: encoded, forGroup: group.id) else {
-                throw StoreError("the store's payloads for group \(group.id) do not add up to its \(group.bytes) "
-                    + "bytes: it is corrupt", corruption: true, group: group.id)
-            }
+            try Self.load(group, into: record, from: database)
         }
     }
 
