@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Floods an undod on a private bus and reports what a healthy client sees.
 
-Usage: flood.py UNDOD_BINARY [--quick]
+Usage: flood.py UNDOD_BINARY [--quick] [--only big|empty|stacks]
 
 undod runs with limits.max_total_bytes = 64MiB. While a prober pushes a
 16-byte group every 10 ms (and times each Push), three floods run one after
@@ -26,6 +26,7 @@ import time
 import dbus
 
 QUICK = "--quick" in sys.argv
+ONLY = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
 undod_binary = sys.argv[1]
 scratch = tempfile.mkdtemp(prefix="undod-flood-")
 config = os.path.join(scratch, "bus.conf")
@@ -156,12 +157,21 @@ def many_stacks():
 
 try:
     probe = Probe()
+    if os.environ.get("FLOOD_PERF"):
+        perf = subprocess.Popen(["perf", "record", "-g", "-o", os.environ["FLOOD_PERF"], "-p", str(undod.pid)],
+                                stderr=subprocess.DEVNULL)
+        time.sleep(1)
     print(f"{'phase':<16} {'max ms':>8} {'p99 ms':>8} {'pushes':>7} {'peak RSS MiB':>13} {'store MiB':>10}")
-    for name, phase in [("big payloads", big_payloads), ("empty actions", empty_actions),
-                        ("10,000 stacks" if not QUICK else "2,000 stacks", many_stacks)]:
+    for key, name, phase in [("big", "big payloads", big_payloads), ("empty", "empty actions", empty_actions),
+                             ("stacks", "10,000 stacks" if not QUICK else "2,000 stacks", many_stacks)]:
+        if ONLY not in (None, key):
+            continue
         slowest, p99, peak, count = probe.run(phase)
         print(f"{name:<16} {slowest:>8.1f} {p99:>8.1f} {count:>7} {peak / 1024:>13.1f} {store_mib():>10.1f}",
               flush=True)
+    if os.environ.get("FLOOD_PERF"):
+        perf.send_signal(2)
+        perf.wait()
     alive = undod.poll() is None
     print("undod still running" if alive else "undod DIED")
 finally:

@@ -207,8 +207,25 @@ public final class Message {
     /// Asks the receiver not to reply (for fire-and-forget calls).
     public func setNoReplyExpected() { dbus_message_set_no_reply(raw, 1) }
 
-    /// The arguments, decoded.
-    public var arguments: [DBusValue] { MessageCoder.read(raw) }
+    /// The arguments, decoded from the wire format (`WireDecoder`), or
+    /// through libdbus's iterators should that give up.
+    public var arguments: [DBusValue] { wireArguments() ?? MessageCoder.read(raw) }
+
+    private func wireArguments() -> [DBusValue]? {
+        var data: UnsafeMutablePointer<CChar>? = nil
+        var length: Int32 = 0
+        guard dbus_message_marshal(raw, &data, &length) != 0, let data else { return nil }
+        defer { dbus_free(data) }
+        var signature: [UInt8] = []
+        if let chars = dbus_message_get_signature(raw) {
+            var index = 0
+            while chars[index] != 0 {
+                signature.append(UInt8(bitPattern: chars[index]))
+                index += 1
+            }
+        }
+        return WireDecoder.arguments(of: UnsafeRawBufferPointer(start: data, count: Int(length)), signature: signature)
+    }
 
     /// For an error reply, the error it carries; nil otherwise.
     public var error: DBusError? {

@@ -1,0 +1,207 @@
+/// Reads a message's arguments straight from its wire format (what
+/// `dbus_message_marshal` gives), the mirror of `WireEncoder`.
+///
+/// Why: libdbus's `DBusMessageIter` costs about a microsecond for every
+/// container it enters, so a `PushGroup` of 100,000 empty actions
+/// (`a(ayay)`) took 200 ms to read and held up every other caller that
+/// long. Read here, it takes a few milliseconds.
+///
+/// libdbus has validated every message it hands us (lengths, alignment,
+/// UTF-8, nesting depth) exactly as the specification says; this reader
+/// still checks every bound and gives up (nil) on anything it does not
+/// expect, and the caller then reads through the iterators instead.
+struct WireDecoder {
+    private let bytes: UnsafeRawBufferPointer
+    private let bigEndian: Bool
+    /// The read position; alignment counts from the start of the message.
+    private var offset: Int
+
+    /// Every argument of the marshalled message `bytes`, whose arguments have
+    /// `signature`; nil when the bytes are not what a valid message is.
+    static func arguments(of bytes: UnsafeRawBufferPointer, signature: [UInt8]) -> [DBusValue]? {
+        guard bytes.count >= 16, bytes[0] == UInt8(ascii: "l") || bytes[0] == UInt8(ascii: "B") else { return nil }
+        var decoder = WireDecoder(bytes: bytes, bigEndian: bytes[0] == UInt8(ascii: "B"), offset: 12)
+        guard let fieldsLength = decoder.fixed(UInt32.self) else { return nil }
+        decoder.offset = 16 + Int(fieldsLength)
+        guard decoder.align(8) else { return nil }
+        var values: [DBusValue] = []
+        var index = 0
+        while index < signature.count {
+            guard let end = completeTypeEnd(signature, from: index),
+                  let value = decoder.value(signature, index..<end) else { return nil }
+            values.append(value)
+            index = end
+        }
+        return values
+    }
+
+    /// The value of the complete type `signature[type]` at the read position.
+    private mutating func value(_ signature: [UInt8], _ type: Range<Int>) -> DBusValue? {
+        switch signature[type.lowerBound] {
+        case UInt8(ascii: "y"): return fixed(UInt8.self).map(DBusValue.byte)
+        case UInt8(ascii: "b"): return fixed(UInt32.self).map { .bool($0 != 0) }
+        case UInt8(ascii: "n"): return fixed(Int16.self).map(DBusValue.int16)
+        case UInt8(ascii: "q"): return fixed(UInt16.self).map(DBusValue.uint16)
+        case UInt8(ascii: "i"): return fixed(Int32.self).map(DBusValue.int32)
+        case UInt8(ascii: "u"): return fixed(UInt32.self).map(DBusValue.uint32)
+        case UInt8(ascii: "x"): return fixed(Int64.self).map(DBusValue.int64)
+        case UInt8(ascii: "t"): return fixed(UInt64.self).map(DBusValue.uint64)
+        case UInt8(ascii: "d"): return fixed(UInt64.self).map { .double(Double(bitPattern: $0)) }
+        case UInt8(ascii: "h"): return fixed(UInt32.self).map { _ in .unixFD }
+        case UInt8(ascii: "s"): return text(lengthBytes: 4).map(DBusValue.string)
+        case UInt8(ascii: "o"): return text(lengthBytes: 4).map(DBusValue.objectPath)
+        case UInt8(ascii: "g"): return text(lengthBytes: 1).map(DBusValue.signature)
+        case UInt8(ascii: "v"):
+            guard let inner = text(lengthBytes: 1), let value = variant(Array(inner.utf8)) else { return nil }
+            return .variant(value)
+        case UInt8(ascii: "("):
+            guard let fields = Self.fieldTypes(signature, type) else { return nil }
+            return structure(signature, fields)
+        case UInt8(ascii: "a"):
+            return array(signature, (type.lowerBound + 1)..<type.upperBound)
+        default:
+            return nil
+        }
+    }
+
+    /// A struct whose fields have the types `signature[fields[…]]`.
+    private mutating func structure(_ signature: [UInt8], _ fields: [Range<Int>]) -> DBusValue? {
+        guard align(8) else { return nil }
+        var values: [DBusValue] = []
+        values.reserveCapacity(fields.count)
+        for field in fields {
+            guard let value = value(signature, field) else { return nil }
+            values.append(value)
+        }
+        return .structure(values)
+    }
+
+    /// The ranges of the field types of the struct type `signature[type]`.
+    private static func fieldTypes(_ signature: [UInt8], _ type: Range<Int>) -> [Range<Int>]? {
+        var fields: [Range<Int>] = []
+        var index = type.lowerBound + 1
+        while index < type.upperBound - 1 {
+            guard let end = completeTypeEnd(signature, from: index) else { return nil }
+            fields.append(index..<end)
+            index = end
+        }
+        return fields
+    }
+
+    /// A variant's value: its signature must be exactly one complete type.
+    private mutating func variant(_ signature: [UInt8]) -> DBusValue? {
+        guard !signature.isEmpty, Self.completeTypeEnd(signature, from: 0) == signature.count else { return nil }
+        return value(signature, 0..<signature.count)
+    }
+
+    /// An array whose elements are of the complete type `signature[element]`.
+    private mutating func array(_ signature: [UInt8], _ element: Range<Int>) -> DBusValue? {
+        guard let length = fixed(UInt32.self), align(Self.alignment(of: signature[element.lowerBound])) else {
+            return nil
+        }
+        let end = offset + Int(length)
+        guard end <= bytes.count else { return nil }
+        switch signature[element.lowerBound] {
+        case UInt8(ascii: "y"):
+            let content = Array(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
+            offset = end
+            return .bytes(content)
+        case UInt8(ascii: "{"):
+            let keyType = (element.lowerBound + 1)..<(element.lowerBound + 2)
+            let valueType = keyType.upperBound..<(element.upperBound - 1)
+            var entries: [DBusValue.DictEntry] = []
+            while offset < end {
+                guard align(8), let key = value(signature, keyType), let value = value(signature, valueType) else {
+                    return nil
+                }
+                entries.append(.init(key, value))
+            }
+            guard offset == end else { return nil }
+            return .dict(key: Self.text(signature, keyType), value: Self.text(signature, valueType), entries)
+        case UInt8(ascii: "("):
+            // The fields' types found once for all the elements.
+            guard let fields = Self.fieldTypes(signature, element) else { return nil }
+            var items: [DBusValue] = []
+            while offset < end {
+                guard let item = structure(signature, fields) else { return nil }
+                items.append(item)
+            }
+            guard offset == end else { return nil }
+            return .array(element: Self.text(signature, element), items)
+        default:
+            var items: [DBusValue] = []
+            while offset < end {
+                guard let item = value(signature, element) else { return nil }
+                items.append(item)
+            }
+            guard offset == end else { return nil }
+            return .array(element: Self.text(signature, element), items)
+        }
+    }
+
+    /// A string with a length of `lengthBytes` bytes before it and a NUL after.
+    private mutating func text(lengthBytes: Int) -> String? {
+        let length: Int
+        if lengthBytes == 1 {
+            guard let byte = fixed(UInt8.self) else { return nil }
+            length = Int(byte)
+        } else {
+            guard let word = fixed(UInt32.self) else { return nil }
+            length = Int(word)
+        }
+        guard offset + length < bytes.count, bytes[offset + length] == 0 else { return nil }
+        let string = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)]), as: UTF8.self)
+        offset += length + 1
+        return string
+    }
+
+    /// A fixed-size integer, aligned to its size, in the message's byte order.
+    @inline(__always)
+    private mutating func fixed<T: FixedWidthInteger>(_ type: T.Type) -> T? {
+        let size = MemoryLayout<T>.size
+        guard align(size), offset + size <= bytes.count else { return nil }
+        let raw = bytes.loadUnaligned(fromByteOffset: offset, as: T.self)
+        offset += size
+        return bigEndian ? T(bigEndian: raw) : T(littleEndian: raw)
+    }
+
+    /// Skips the padding up to the next multiple of `boundary`.
+    @inline(__always)
+    private mutating func align(_ boundary: Int) -> Bool {
+        offset = (offset + boundary - 1) / boundary * boundary
+        return offset <= bytes.count
+    }
+
+    /// Where the complete type starting at `start` ends (one past its last
+    /// character); nil if the signature breaks off.
+    static func completeTypeEnd(_ signature: [UInt8], from start: Int) -> Int? {
+        guard start < signature.count else { return nil }
+        switch signature[start] {
+        case UInt8(ascii: "a"):
+            return completeTypeEnd(signature, from: start + 1)
+        case UInt8(ascii: "("), UInt8(ascii: "{"):
+            let close = signature[start] == UInt8(ascii: "(") ? UInt8(ascii: ")") : UInt8(ascii: "}")
+            var index = start + 1
+            while index < signature.count, signature[index] != close {
+                guard let end = completeTypeEnd(signature, from: index) else { return nil }
+                index = end
+            }
+            return index < signature.count && index > start + 1 ? index + 1 : nil
+        default:
+            return start + 1
+        }
+    }
+
+    private static func alignment(of code: UInt8) -> Int {
+        switch code {
+        case UInt8(ascii: "y"), UInt8(ascii: "g"), UInt8(ascii: "v"): 1
+        case UInt8(ascii: "n"), UInt8(ascii: "q"): 2
+        case UInt8(ascii: "x"), UInt8(ascii: "t"), UInt8(ascii: "d"), UInt8(ascii: "("), UInt8(ascii: "{"): 8
+        default: 4
+        }
+    }
+
+    private static func text(_ signature: [UInt8], _ range: Range<Int>) -> String {
+        String(decoding: signature[range], as: UTF8.self)
+    }
+}

@@ -1,0 +1,48 @@
+@testable import DBus
+import Testing
+
+/// The wire-format reader gives back exactly what was written, in either
+/// byte order, and gives up (nil, so the iterators read instead) on bytes
+/// that break off.
+@Suite struct WireDecoderTests {
+    @Test(arguments: ValueRoundTripTests.cases.map(\.0))
+    func readsWhatTheEncoderWrote(_ name: String) throws {
+        let value = try #require(ValueRoundTripTests.cases.first { $0.0 == name }?.1)
+        // Between two other values, so that alignment from an odd offset is read too.
+        let arguments: [DBusValue] = [.byte(7), value, .string("after")]
+        let bytes = WireEncoder.message(type: 1, flags: 0, serial: 1, fields: [(.member, .string("Echo"))],
+                                        arguments: arguments, bodyBytes: 64)
+        let signature = Array(arguments.map(\.signature).joined().utf8)
+        let read = bytes.withUnsafeBytes { WireDecoder.arguments(of: $0, signature: signature) }
+        #expect(read == arguments, "\(name) read back differently")
+    }
+
+    @Test func readsBigEndianMessages() {
+        // "B", method call, no flags, version 1; body 16 bytes; serial 1; no header fields.
+        var bytes: [UInt8] = [0x42, 1, 0, 1, 0, 0, 0, 16, 0, 0, 0, 1, 0, 0, 0, 0]
+        bytes += [0, 0, 0, 3, 0x61, 0x62, 0x63, 0]  // "abc"
+        bytes += [0x12, 0x34, 0x56, 0x78, 0, 0, 0, 1]  // u 0x12345678, b true
+        let read = bytes.withUnsafeBytes { WireDecoder.arguments(of: $0, signature: Array("sub".utf8)) }
+        #expect(read == [.string("abc"), .uint32(0x1234_5678), .bool(true)])
+    }
+
+    @Test func manyEmptyActionsReadAsStructs() {
+        let empties = DBusValue.array(element: "(ayay)", Array(repeating: .structure([.bytes([]), .bytes([])]),
+                                                                count: 100_000))
+        let bytes = WireEncoder.message(type: 1, flags: 0, serial: 1, fields: [], arguments: [.string("Nothing"), empties],
+                                        bodyBytes: 1 << 20)
+        let read = bytes.withUnsafeBytes { WireDecoder.arguments(of: $0, signature: Array("sa(ayay)".utf8)) }
+        #expect(read == [.string("Nothing"), empties])
+    }
+
+    @Test func givesUpOnBytesThatBreakOff() {
+        let bytes = WireEncoder.message(type: 1, flags: 0, serial: 1, fields: [], arguments: [.bytes([1, 2, 3, 4])],
+                                        bodyBytes: 8)
+        for cut in [8, 16, bytes.count - 1] {
+            let read = bytes.prefix(cut).withUnsafeBytes { WireDecoder.arguments(of: $0, signature: Array("ay".utf8)) }
+            #expect(read == nil, "cut at \(cut)")
+        }
+        let wrongSignature = bytes.withUnsafeBytes { WireDecoder.arguments(of: $0, signature: Array("a(".utf8)) }
+        #expect(wrongSignature == nil)
+    }
+}
