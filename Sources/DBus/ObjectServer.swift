@@ -9,6 +9,7 @@ public final class ObjectServer {
     public let connection: Connection
 
     private var objects: [String: [Interface]] = [:]
+    private var index = ObjectPathIndex()
     private var managerPath: String?
 
     /// Starts answering every method call that arrives on `connection`.
@@ -30,7 +31,7 @@ public final class ObjectServer {
     /// `InterfacesAdded` when a manager covers it.
     public func export(path: String, interfaces: [Interface], announce: Bool = true) {
         connection.loop.assertInLoop()
-        objects[path] = interfaces
+        if objects.updateValue(interfaces, forKey: path) == nil { index.added(path) }
         if announce { announceAdded(path: path) }
     }
 
@@ -48,6 +49,7 @@ public final class ObjectServer {
     public func unexport(path: String, announce: Bool = true) -> [String] {
         connection.loop.assertInLoop()
         guard let interfaces = objects.removeValue(forKey: path) else { return [] }
+        index.removed(path)
         let names = interfaces.map(\.name) + StandardInterface.all
         if announce { announceRemoved(path: path, interfaces: names) }
         return names
@@ -283,12 +285,7 @@ public final class ObjectServer {
     }
 
     private func childNodes(of path: String) -> [String] {
-        let prefix = path == "/" ? "/" : path + "/"
-        var names = Set<String>()
-        for key in objects.keys where key.hasPrefix(prefix) && key != path {
-            if let first = key.dropFirst(prefix.count).split(separator: "/").first { names.insert(String(first)) }
-        }
-        return names.sorted()
+        index.childNodes(of: path)
     }
 }
 

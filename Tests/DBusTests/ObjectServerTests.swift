@@ -105,6 +105,30 @@ import Testing
         #expect(root.first?.string?.contains("<node name=\"test\"/>") == true)
     }
 
+    /// Child nodes follow objects as they come and go: a node stays while
+    /// any object lies below it, and re-exporting an object counts it once.
+    @Test func childNodesFollowExportsAndRemovals() throws {
+        let f = try Fixture()
+        func children(of path: String) throws -> [String] {
+            let xml = try f.call(path, StandardInterface.introspectable, "Introspect").first?.string ?? ""
+            let prefix = "  <node name=\""
+            return xml.split(separator: "\n").filter { $0.hasPrefix(prefix) }.map {
+                String($0.dropFirst(prefix.count).prefix { $0 != "\"" })
+            }
+        }
+        let counter = Counter()
+        for path in ["/a/b/c", "/a/b/d", "/a/e", "/a/e"] { f.objects.export(path: path, interfaces: [counter.interface()]) }
+        #expect(try children(of: "/") == ["a"])
+        #expect(try children(of: "/a") == ["b", "e"])
+        #expect(try children(of: "/a/b") == ["c", "d"])
+        f.objects.unexport(path: "/a/b/c")
+        #expect(try children(of: "/a") == ["b", "e"])
+        f.objects.unexport(path: "/a/b/d")
+        #expect(try children(of: "/a") == ["e"])
+        f.objects.unexport(path: "/a/e")
+        #expect(throws: DBusError.self) { try children(of: "/a") }
+    }
+
     /// How a call ended, once it has (and the object it called, kept alive).
     final class Outcome {
         let counter: Counter
