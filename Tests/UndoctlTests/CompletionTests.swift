@@ -79,7 +79,8 @@ import Testing
         #expect(try Self.complete("undoctl undo --c", script: script, f) == ["--count"])
         #expect(try Self.complete("undoctl completion ", script: script, f) == ["bash", "zsh", "fish"])
         #expect(try Self.complete("undoctl --address \(address) undo org.example.", script: script, f)
-                == ["org.example.Editor", "org.example.Editor:notes.txt", "org.example.Draw"])
+                == ["org.example.Editor:", "org.example.Editor:notes.txt", "org.example.Draw"],
+                "only TARGETs that resolve: the app's stack without a document is org.example.Editor:")
         #expect(try Self.complete("undoctl --address \(address) history org.example.D", script: script, f)
                 == ["org.example.Draw"])
         // Bash replaces only what follows the colon.
@@ -135,7 +136,7 @@ import Testing
         #expect(commands.first == "status:show what undo and redo would do now (the default command)")
         #expect(commands.count == 10)
         #expect(try Self.completeInZsh("undoctl --address \(f.bus.address) undo ", script: script, f)
-                == ["org.example.Editor", "org.example.Editor:notes.txt"])
+                == ["org.example.Editor:", "org.example.Editor:notes.txt"])
         #expect(try Self.completeInZsh("undoctl list --", script: script, f).contains {
             $0.hasPrefix("--quiet:") })
         #expect(try Self.completeInZsh("undoctl completion ", script: script, f) == ["bash", "zsh", "fish"])
@@ -159,7 +160,7 @@ import Testing
         #expect(try complete("undoctl ").sorted()
                 == ["completion", "focus", "forget", "help", "history", "list", "redo", "status", "undo", "watch"])
         #expect(try complete("undoctl --address \(f.bus.address) undo org.").sorted()
-                == ["org.example.Editor", "org.example.Editor:notes.txt"])
+                == ["org.example.Editor:", "org.example.Editor:notes.txt"])
         #expect(try complete("undoctl undo --c") == ["--count"])
         #expect(try complete("undoctl completion ").sorted() == ["bash", "fish", "zsh"])
     }

@@ -18,11 +18,11 @@ import Testing
         #expect(result.status == 0)
         let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let header = try #require(lines.first)
-        #expect(header.contains("#") && header.contains("APP") && header.contains("TITLE")
+        #expect(header.contains("#") && header.contains("TARGET") && header.contains("TITLE")
                 && header.contains("OWNER") && header.contains("UNDO") && header.contains("REDO"))
         let editorLine = try #require(lines.first { $0.contains("Text Editor") })
         #expect(editorLine.hasPrefix(" ") && editorLine.contains(" \(number(of: editor.stack))  "))
-        #expect(editorLine.contains("org.example.Editor "))
+        #expect(editorLine.contains("org.example.Editor: "), "the TARGET that names it alone")
         #expect(editorLine.contains(" live "))
         #expect(editorLine.contains("1 \"Paste\""))
         #expect(editorLine.hasSuffix("1 \"Typing\""))
@@ -62,7 +62,7 @@ import Testing
         let f = try CtlFixture()
         let text = try f.undoctl(["list"])
         #expect(text.status == 0)
-        #expect(text.output == "No stacks: no application has registered with undod yet.\n")
+        #expect(text.output == "No stacks: no application has one with undod now.\n")
         let object = try f.json(["list"])
         #expect((object["stacks"] as? [Any])?.isEmpty == true)
         #expect(object["focused_stack"] is NSNull)
@@ -95,13 +95,33 @@ import Testing
         #expect(offsets.count == keys.count && offsets == offsets.sorted(), "keys are sorted")
     }
 
-    @Test func listQuietPrintsTargets() throws {
+    /// `list -q` offers only TARGETs that resolve, each to its own stack:
+    /// `app:` where the app has several stacks, the number where an
+    /// all-digit app id would also be a stack number.
+    @Test func listQuietPrintsTargetsThatEachNameOneStack() throws {
         let f = try CtlFixture()
-        try f.app("org.example.Editor")
-        try f.app("org.example.Editor", document: "notes.txt")
+        let editor = try f.app("org.example.Editor")
+        let notes = try f.app("org.example.Editor", document: "notes.txt")
+        let draw = try f.app("org.example.Draw")
         let result = try f.undoctl(["list", "-q"])
         #expect(result.status == 0)
-        #expect(result.output == "org.example.Editor\norg.example.Editor:notes.txt\n")
+        #expect(result.output == "org.example.Editor:\norg.example.Editor:notes.txt\norg.example.Draw\n")
+        for (target, app) in zip(result.output.split(separator: "\n"), [editor, notes, draw]) {
+            let status = try f.json(["status", String(target)])
+            let stack = status["stack"] as? [String: Any]
+            #expect(stack?["path"] as? String == app.stack, "\(target) names its own stack")
+        }
+        try f.quit(editor)
+        try f.quit(notes)
+        // An app id of digits that is also a stack's number.
+        let drawNumber = String(try #require(draw.stack.split(separator: "/").last))
+        try f.app(drawNumber)
+        let quiet = try f.undoctl(["list", "-q"]).output.split(separator: "\n").map(String.init)
+        #expect(quiet.count == 4)
+        for target in quiet {
+            #expect(try f.undoctl(["status", target]).status == 0, "\(target) resolves")
+        }
+        #expect(quiet.last == drawNumber + ":", "the app id \(drawNumber), not stack \(drawNumber): \(quiet)")
     }
 
     @Test func documentsAndNamesCannotDriveTheTerminal() throws {

@@ -107,6 +107,8 @@ import Testing
         let noFocus = try f.undoctl(["undo"])
         #expect(noFocus.status == 1)
         #expect(noFocus.errors.hasPrefix("undoctl: No stack has the focus"))
+        #expect(noFocus.errors.contains("(see `undoctl list`)"), "the hint status gives: \(noFocus.errors)")
+        #expect(noFocus.errors == (try f.undoctl(["status"])).errors, "undo and status say the same")
         #expect(noFocus.output.isEmpty)
 
         let editor = try f.app("org.example.Editor", title: "Text Editor")
@@ -119,6 +121,28 @@ import Testing
         let detached = try f.undoctl(["undo", "org.example.Draw"])
         #expect(detached.status == 1)
         #expect(detached.errors.contains("has no running application"))
+        // status says what undo does, in the same words.
+        let status = try f.undoctl(["status", "org.example.Draw"])
+        let owner = try #require(status.output.split(separator: "\n").first { $0.contains("Owner:") })
+        #expect(owner.hasSuffix("none (detached): no running application to apply changes: "
+                                + "start the application again so that it registers the stack."), "\(owner)")
+        #expect(detached.errors.hasSuffix("has no running application to apply changes: "
+                                          + "start the application again so that it registers the stack.\n"),
+                "\(detached.errors)")
+    }
+
+    /// On a terminal, an undo the app is slow to apply says, after a
+    /// moment, which app it waits for (through `script`, which gives
+    /// undoctl a pseudo-terminal).
+    @Test func aSlowUndoSaysWhichAppItWaitsForOnATerminal() throws {
+        let f = try CtlFixture(config: "[apply]\ntimeout_ms = 2500\n")
+        let editor = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing"])
+        editor.behaviour = .hang
+        let command = [CtlFixture.binary, "--address", f.bus.address, "undo"].map { "'\($0)'" }.joined(separator: " ")
+        let result = try runTool(["script", "-qec", command, "/dev/null"], loop: f.loop)
+        #expect(result.output.contains("undoctl: waiting for Text Editor (org.example.Editor) to apply the undo\u{2026}"),
+                "\(result.output)")
+        #expect(result.status == 1, "the app never answered: \(result.output)")
     }
 
     @Test func undoJSON() throws {

@@ -134,11 +134,23 @@ import Testing
         #expect(watch.waitForExit() == 3, "no bus: exit 3")
     }
 
-    @Test func watchWithoutUndodExits3() throws {
+    /// Started before undod, watch waits for it (as `playerctl --follow`
+    /// waits for a player) and follows it once it is there.
+    @Test func watchStartedBeforeUndodWaitsForIt() throws {
         let f = try CtlFixture(daemon: false)
-        let result = try f.undoctl(["watch"])
-        #expect(result.status == 3)
-        #expect(result.errors.contains("undod is not running on this bus"))
+        let watch = try WatchProcess(f, json: true)
+        defer { watch.kill() }
+        let none = try watch.nextObject()
+        #expect(none["event"] as? String == "focus" && none["stack"] is NSNull, "no focus while undod is away")
+        f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher)
+        let started = try watch.nextObject()
+        #expect(started["event"] as? String == "daemon" && started["running"] as? Bool == true)
+        #expect(try watch.nextObject()["event"] as? String == "focus")
+        let editor = try f.app("org.example.Editor", title: "Text Editor")
+        let added = try watch.nextObject()
+        #expect(added["event"] as? String == "added")
+        #expect((added["stack"] as? [String: Any])?["path"] as? String == editor.stack)
+        #expect(watch.interrupt(SIGINT) == 0)
     }
 }
 

@@ -10,6 +10,8 @@ final class DaemonClient {
     static let applyTimeoutMilliseconds = 120_000
     /// How long any other call may take.
     static let callTimeoutMilliseconds = 25_000
+    /// When an undo or redo still unanswered is worth a word on a terminal.
+    static let noticeAfterMilliseconds = 1_000
 
     /// The loop the connection runs on.
     let loop: EventLoop
@@ -66,8 +68,13 @@ final class DaemonClient {
 
     /// Undoes or redoes once: on the stack at `path`, or on the focused stack
     /// when `path` is nil (`UndoFocused`/`RedoFocused`).
-    func apply(_ direction: Direction, on path: String?) throws(CommandError) -> AppliedReply {
+    /// `stillWaiting`, when given, runs once if the answer has not come
+    /// after `noticeAfterMilliseconds` (the app may be slow or hung).
+    func apply(_ direction: Direction, on path: String?,
+               stillWaiting: (() -> Void)? = nil) throws(CommandError) -> AppliedReply {
         let wire: WireDirection = direction == .undo ? .undo : .redo
+        let notice = stillWaiting.map { loop.schedule(afterMilliseconds: Self.noticeAfterMilliseconds, handler: $0) }
+        defer { if let notice { loop.remove(notice) } }
         let reply = try send(timeout: Self.applyTimeoutMilliseconds) { () throws(DBusError) in
             if let path { try Undo1Call.apply(wire, on: path) } else { try Undo1Call.applyFocused(wire) }
         }
@@ -141,6 +148,10 @@ final class DaemonClient {
         default:
             if error.name.hasPrefix(base + "Spawn.") {
                 return .unreachable("the bus could not start undod (\(reason))", errorName: error.name)
+            }
+            if error.name == Undo1ErrorName.noFocusedStack.rawValue {
+                // The daemon's sentence, with where to find a stack to name.
+                return CommandContext.noFocusedStack
             }
             return .refused(text, errorName: error.name)
         }

@@ -19,6 +19,17 @@ enum TargetResolver {
         throw .refused(lines.joined(separator: "\n"))
     }
 
+    /// The shortest TARGET that names `stack` alone among `stacks`: its app
+    /// id, else `app_id:document` (`app_id:` for the empty document), else its
+    /// number. What `list` shows and `list -q` offers to completion.
+    static func target(naming stack: StackInfo, among stacks: [StackInfo]) -> String {
+        for target in [stack.identity, stack.appId + ":" + stack.document]
+        where candidates(for: target, among: stacks).count == 1 {
+            return target
+        }
+        return String(stack.number)
+    }
+
     /// Every stack that `target` could mean.
     static func candidates(for target: String, among stacks: [StackInfo]) -> [StackInfo] {
         if target.hasPrefix("/") {

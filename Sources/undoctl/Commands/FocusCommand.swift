@@ -14,7 +14,7 @@ struct FocusCommand: Command {
     static let options: [OptionSpec] = []
     static let takesTarget = true
     static let examples = [
-        Example("undoctl focus org.example.Editor", "make Text Editor the target of the undo key"),
+        Example("undoctl focus org.example.Editor:", "make Text Editor the target of the undo key"),
     ]
 
     /// The stack to focus.

@@ -15,7 +15,7 @@ struct HistoryCommand: Command {
     static let takesTarget = true
     static let examples = [
         Example("undoctl history", "the focused stack's history"),
-        Example("undoctl history org.example.Editor", "Text Editor's history"),
+        Example("undoctl history org.example.Editor:", "Text Editor's history"),
         Example("undoctl --json history 3 | jq -r '.undo[].name'", "the names of stack 3's undo side"),
     ]
 

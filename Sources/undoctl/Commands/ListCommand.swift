@@ -6,17 +6,20 @@ struct ListCommand: Command {
     static let summary = "list every stack, one line each"
     static let usage = "[-q]"
     static let discussion = """
-        Lists every stack undod keeps, one line each: its number, app (and \
-        document), title, whether its application is running (live) or gone \
-        (detached), and the depth and next name of each side. * marks the \
+        Lists every stack undod keeps, one line each: its number, the TARGET \
+        that names it (its app id, or app_id:document where the app has \
+        several stacks; app_id: is the one with no document), its title, \
+        whether its application is running (live) or gone (detached), and the depth and next name of each side. * marks the \
         focused stack; lines are cut (…) to fit the terminal. Detached stacks keep their history until their \
         application registers again or `undoctl forget` deletes them.
         """
     static let options = [
-        OptionSpec("quiet", ["-q", "--quiet"], help: "print only each stack's TARGET (app_id or app_id:document)"),
+        OptionSpec("quiet", ["-q", "--quiet"],
+                   help: "print only each stack's TARGET, as the table shows it: one that names it alone"),
     ]
     static let examples = [
         Example("undoctl list", "every stack"),
+        Example("undoctl list -q", "each stack's TARGET, one per line, for scripts and completion"),
         Example("undoctl --json list | jq -r '.stacks[] | select(.detached) | .number'",
                 "the numbers of the detached stacks"),
     ]
@@ -39,14 +42,15 @@ struct ListCommand: Command {
                 "focused_stack": focused.map(JSONValue.string) ?? .null,
             ]).text)
         } else if quiet {
-            Output.lines(stacks.map { Format.safe($0.identity) })
+            Output.lines(stacks.map { Format.safe(TargetResolver.target(naming: $0, among: stacks)) })
         } else if stacks.isEmpty {
-            Output.line("No stacks: no application has registered with undod yet.")
+            Output.line("No stacks: no application has one with undod now.")
         } else {
-            var rows = [["", "#", "APP", "TITLE", "OWNER", "UNDO", "REDO"]]
+            var rows = [["", "#", "TARGET", "TITLE", "OWNER", "UNDO", "REDO"]]
             for stack in stacks {
                 rows.append([
-                    stack.path == focused ? "*" : "", String(stack.number), Format.safe(stack.identity),
+                    stack.path == focused ? "*" : "", String(stack.number),
+                    Format.safe(TargetResolver.target(naming: stack, among: stacks)),
                     stack.displayTitle, stack.isDetached ? "detached" : "live",
                     Self.side(stack.undoName, stack.undoDepth), Self.side(stack.redoName, stack.redoDepth),
                 ])

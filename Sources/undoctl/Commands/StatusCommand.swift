@@ -53,7 +53,7 @@ struct StatusCommand: Command {
         rows.append(("Undo:", side(stack.undoName, stack.undoDepth)))
         rows.append(("Redo:", side(stack.redoName, stack.redoDepth)))
         rows.append(("State:", stack.clean ? "clean (as last saved)" : "modified"))
-        rows.append(("Owner:", stack.isDetached ? "none, detached: undo waits for the app to start again"
+        rows.append(("Owner:", stack.isDetached ? "none (detached): " + Self.detachedHint
                                                 : "\(stack.owner) (running)"))
         if !stack.globalTrigger { rows.append(("Trigger:", "off: only the app itself may undo")) }
         let limit = stack.limit == 0 ? "no step limit" : "up to \(stack.limit) steps"
@@ -62,6 +62,11 @@ struct StatusCommand: Command {
         let header = stack.label + (focused ? ", focused" : "")
         return [header] + rows.map { "  " + Format.padded($0.0, 10) + $0.1 }
     }
+
+    /// What undo and redo of a detached stack need: the same words as
+    /// undod's `NoOwner` refusal, which `undoctl undo` shows at once.
+    static let detachedHint = "no running application to apply changes: "
+        + "start the application again so that it registers the stack."
 
     private static func side(_ name: String, _ depth: UInt32) -> String {
         guard !name.isEmpty else { return "nothing" }

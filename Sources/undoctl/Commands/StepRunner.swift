@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import JSONText
 import Undo1
 /// What `undo` and `redo` share: read `[TARGET] [-n N]`, then undo or redo
@@ -46,7 +49,7 @@ struct StepRunner {
         for _ in 0..<count {
             let step: AppliedReply
             do {
-                step = try client.apply(direction, on: path)
+                step = try client.apply(direction, on: path, stillWaiting: waitingNotice(client, path))
             } catch {
                 failure = error
                 break
@@ -72,5 +75,17 @@ struct StepRunner {
             ]).text)
         }
         if let failure { throw failure }
+    }
+
+    /// On a terminal: what to say when a step is slow to come back, naming
+    /// the app that has to apply it (read before the step, so that nothing
+    /// is asked of undod while the answer is awaited).
+    private func waitingNotice(_ client: DaemonClient, _ path: String?) -> (() -> Void)? {
+        guard isatty(2) != 0 else { return nil }
+        let stackPath = path ?? (try? client.managerState().focusedPath) ?? nil
+        guard let stackPath, let stack = try? client.stack(at: stackPath) else { return nil }
+        let app = stack.title.isEmpty ? stack.displayTitle : "\(stack.displayTitle) (\(Format.safe(stack.appId)))"
+        let verb = direction == .undo ? "undo" : "redo"
+        return { Output.error("undoctl: waiting for \(app) to apply the \(verb)\u{2026}") }
     }
 }

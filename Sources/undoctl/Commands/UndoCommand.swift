@@ -16,7 +16,7 @@ struct UndoCommand: Command {
     static let takesTarget = true
     static let examples = [
         Example("undoctl undo", "undo in the focused application"),
-        Example("undoctl undo org.example.Editor", "undo the last action of Text Editor, focused or not"),
+        Example("undoctl undo org.example.Editor:", "undo the last action of Text Editor, focused or not"),
         Example("undoctl undo -n 3 org.example.Editor:notes.txt", "undo 3 steps in one document"),
     ]
 

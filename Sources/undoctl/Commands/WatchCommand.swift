@@ -7,7 +7,8 @@ struct WatchCommand: Command {
         Prints the focus as it is, then one line per event as it happens: a \
         group pushed (or merged into the last one), an undo or redo applied, the \
         focus moving to another stack, a stack added or removed, and undod \
-        stopping or starting again (watch follows it across restarts). Each line \
+        stopping or starting again (watch follows it across restarts, and \
+        waits for it when it is not running yet). Each line \
         is written at once, so it can feed a pipe or a status bar. Runs until \
         interrupted (Ctrl-C, SIGINT or SIGTERM), then exits 0. With --json, \
         each line is one JSON object (JSON lines).

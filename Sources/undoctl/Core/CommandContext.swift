@@ -36,5 +36,6 @@ final class CommandContext {
     /// What undoctl says when a command needs the focused stack and none has
     /// the focus (the same sentence as the daemon's `NoFocusedStack`).
     static let noFocusedStack = CommandError.refused(
-        "No stack has the focus: focus an application that uses undod, or name a stack (see `undoctl list`).")
+        "No stack has the focus: focus an application that uses undod, or name a stack (see `undoctl list`).",
+        errorName: Undo1ErrorName.noFocusedStack.rawValue)
 }

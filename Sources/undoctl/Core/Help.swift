@@ -39,8 +39,8 @@ enum Help {
         out += ["", "EXAMPLES"] + examples([
             Example("undoctl", "show what undo and redo would do now, in the focused application"),
             Example("undoctl undo", "undo the last action of the focused application"),
-            Example("undoctl undo org.example.Editor -n 3", "undo the last 3 actions of one application"),
-            Example("undoctl history org.example.Editor", "read its history, newest first"),
+            Example("undoctl undo org.example.Editor: -n 3", "undo the last 3 actions of one application"),
+            Example("undoctl history org.example.Editor:", "read its history, newest first"),
             Example("undoctl watch", "follow undo activity live (Ctrl-C stops)"),
             Example("undoctl --json list", "every stack as JSON, for scripts"),
         ])

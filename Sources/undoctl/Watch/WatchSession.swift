@@ -35,25 +35,48 @@ final class WatchSession {
         client.connection.onDisconnect = { [unowned self] in
             self.failure = .unreachable("lost the bus while watching")
         }
-        try client.ping()
         client.connection.subscribe(.nameOwnerChanged(name: Undo1.busName)) { [unowned self] message in
             let names = message.arguments.compactMap(\.string)
             guard names.count == 3 else { return }
             self.daemonMoved(to: names[2])
         }
-        let owner = try client.daemonOwner()
-        attach(owner)
-        // Every match above is in force once the daemon has answered this.
-        let snapshot = try client.stacks()
-        let state = try client.managerState()
-        take(snapshot, focus: state.focusedPath)
-        emit(.focus, at: focused)
-        drainEarly()
+        if try startsUndod() {
+            let owner = try client.daemonOwner()
+            attach(owner)
+            // Every match above is in force once the daemon has answered this.
+            let snapshot = try client.stacks()
+            let state = try client.managerState()
+            take(snapshot, focus: state.focusedPath)
+            emit(.focus, at: focused)
+            drainEarly()
+        } else {
+            // Not running and the bus cannot start it: wait, as for a restart.
+            early = nil
+            emit(.focus, at: nil)
+            if isatty(2) != 0 {
+                Output.error("undoctl: undod is not running on this bus; waiting for it to start (Ctrl-C to stop)")
+            }
+        }
         while !stopped, failure == nil, !Output.readerGone {
             loop.runTurn(maxWaitMilliseconds: -1)
         }
         if let failure { throw failure }
     }
+
+    /// Pings undod (which starts it where the bus can); false when nothing
+    /// owns its name and the bus cannot start it.
+    private func startsUndod() throws(CommandError) -> Bool {
+        do {
+            try client.ping()
+            return true
+        } catch where error.code == .unreachable && error.errorName.map(Self.notRunning.contains) == true {
+            return false
+        }
+    }
+
+    /// The errors of a bus on which undod is not running.
+    private static let notRunning: Set<String> = ["org.freedesktop.DBus.Error.ServiceUnknown",
+                                                  "org.freedesktop.DBus.Error.NameHasNoOwner"]
 
     // MARK: Subscriptions
 
