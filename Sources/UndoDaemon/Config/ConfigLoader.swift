@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Finds and reads the config file: `--config FILE`, else
 /// `$XDG_CONFIG_HOME/undod/undod.conf`, else `/etc/xdg/undod/undod.conf`,
@@ -15,11 +17,11 @@ package struct ConfigLoader: Sendable {
     /// The file that would be read, or nil for the built-in defaults.
     package func resolvedPath() -> String? {
         if let explicitPath { return explicitPath }
-        let env = ProcessInfo.processInfo.environment
-        let home = env["HOME"] ?? NSHomeDirectory()
-        let configHome = env["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "\(home)/.config"
+        let home = Self.variable("HOME") ?? getpwuid(getuid()).flatMap { $0.pointee.pw_dir.map { String(cString: $0) } }
+            ?? "/"
+        let configHome = Self.variable("XDG_CONFIG_HOME") ?? "\(home)/.config"
         for candidate in ["\(configHome)/undod/undod.conf", "/etc/xdg/undod/undod.conf"]
-        where FileManager.default.fileExists(atPath: candidate) {
+        where access(candidate, F_OK) == 0 {
             return candidate
         }
         return nil
@@ -28,14 +30,44 @@ package struct ConfigLoader: Sendable {
     /// Reads and parses the config.
     package func load() throws(ConfigError) -> ConfigParser.Outcome {
         guard let path = resolvedPath() else { return ConfigParser.Outcome(config: DaemonConfig(), warnings: []) }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ConfigError(file: path, line: 0, key: "", reason: "cannot be read (\(String(cString: strerror(errno)))).")
+        let bytes: [UInt8]
+        do {
+            bytes = try Self.contents(of: path)
+        } catch {
+            throw ConfigError(file: path, line: 0, key: "", reason: "cannot be read (\(String(cString: strerror(error.code)))).")
         }
-        defer { try? handle.close() }
-        let data = handle.readDataToEndOfFile()
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ConfigError(file: path, line: 0, key: "", reason: "is not UTF-8 text.")
         }
         return try ConfigParser(file: path).parse(text)
+    }
+
+    /// An environment variable, nil when unset or empty.
+    private static func variable(_ name: String) -> String? {
+        guard let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// Why a file could not be read: the `errno` of the call that failed.
+    private struct ReadFailure: Error {
+        var code: Int32
+    }
+
+    /// Every byte of the file at `path` (a config file is small; it is read whole).
+    private static func contents(of path: String) throws(ReadFailure) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ReadFailure(code: errno) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count == 0 { return bytes }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ReadFailure(code: errno)
+            }
+            bytes += chunk[0..<count]
+        }
     }
 }

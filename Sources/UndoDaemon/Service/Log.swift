@@ -1,4 +1,3 @@
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,7 +44,7 @@ package struct Log: Sendable {
 
     /// A log that writes `notice` and above, or everything when `verbose`.
     package init(verbose: Bool) {
-        self.init(verbose: verbose, journal: ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil) { line in
+        self.init(verbose: verbose, journal: getenv("JOURNAL_STREAM") != nil) { line in
             // write(2), not FileHandle: a closed stderr must cost a log line, not the daemon.
             var line = line
             line.withUTF8 { _ = Glibc.write(2, $0.baseAddress, $0.count) }
