@@ -8,11 +8,21 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 SWIFT   ?= swift
 BIN      = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
+# What is installed: built with the Swift runtime linked in, so that it runs
+# on a machine without Swift (only Debian's libraries), in a build tree of
+# its own.
+STATIC   = $(SWIFT) build -c release --static-swift-stdlib --scratch-path .build/static
+STATIC_BIN = .build/static/release
+# Where bash, zsh and fish look for completions under PREFIX.
+BASH_COMPLETIONS ?= $(PREFIX)/share/bash-completion/completions
+ZSH_COMPLETIONS  ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/share/zsh/vendor-completions,$(PREFIX)/share/zsh/site-functions)
+FISH_COMPLETIONS ?= $(PREFIX)/share/fish/vendor_completions.d
+SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
 BENCH_ARGS ?=
 N          ?= 100000
 SEED       ?= $(shell date +%s)
 
-.PHONY: all deps build release run test coverage bench profile sanitize fuzz install uninstall clean
+.PHONY: all deps build release static run test coverage bench profile sanitize fuzz install uninstall deb clean
 
 all: build
 
@@ -26,6 +36,11 @@ release: deps
 	$(SWIFT) build -c release --product undod
 	$(SWIFT) build -c release --product undoctl
 
+## The binaries `make install` and `make deb` ship: Swift runtime linked in.
+static: deps
+	$(STATIC) --product undod
+	$(STATIC) --product undoctl
+
 ## Runs undod in the foreground: on the session bus if there is one, else on
 ## a private bus that it starts and names.
 run: release
@@ -36,6 +51,8 @@ test: deps
 	/usr/bin/python3 scripts/check-layers.py
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	bash scripts/run-test.sh "$$($(SWIFT) build --show-bin-path)"
+	bash scripts/package-test.sh
 
 ## Prints line coverage of the UndoCore module.
 coverage: deps
@@ -65,23 +82,41 @@ sanitize: deps
 profile: deps
 	bash scripts/profile.sh
 
-install: release
+## Installs under PREFIX (default /usr/local; DESTDIR for staging): the
+## binaries, man pages, D-Bus activation file and interface, systemd user
+## unit, completions and the example config.
+install: static
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" \
 	  "$(DESTDIR)$(PREFIX)/share/dbus-1/services" "$(DESTDIR)$(PREFIX)/share/dbus-1/interfaces" \
-	  "$(DESTDIR)$(PREFIX)/lib/systemd/user" "$(DESTDIR)/etc/xdg/undod"
-	install -m 0755 "$(BIN)/undod" "$(BIN)/undoctl" "$(DESTDIR)$(PREFIX)/bin/"
+	  "$(DESTDIR)$(PREFIX)/lib/systemd/user" "$(DESTDIR)$(SYSCONFDIR)/xdg/undod" \
+	  "$(DESTDIR)$(BASH_COMPLETIONS)" "$(DESTDIR)$(ZSH_COMPLETIONS)" "$(DESTDIR)$(FISH_COMPLETIONS)"
+	install -m 0755 "$(STATIC_BIN)/undod" "$(STATIC_BIN)/undoctl" "$(DESTDIR)$(PREFIX)/bin/"
 	install -m 0644 Docs/undoctl.1 Docs/undod.1 "$(DESTDIR)$(PREFIX)/share/man/man1/"
 	sed 's|@BINDIR@|$(PREFIX)/bin|' Service/org.undod.Undo1.service > "$(DESTDIR)$(PREFIX)/share/dbus-1/services/org.undod.Undo1.service"
 	sed 's|@BINDIR@|$(PREFIX)/bin|' Service/undod.service > "$(DESTDIR)$(PREFIX)/lib/systemd/user/undod.service"
 	install -m 0644 Service/org.undod.Undo1.xml "$(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/"
-	install -m 0644 Config/undod.conf "$(DESTDIR)/etc/xdg/undod/undod.conf"
+	install -m 0644 Config/undod.conf "$(DESTDIR)$(SYSCONFDIR)/xdg/undod/undod.conf"
+	"$(STATIC_BIN)/undoctl" completion bash > "$(DESTDIR)$(BASH_COMPLETIONS)/undoctl"
+	"$(STATIC_BIN)/undoctl" completion zsh > "$(DESTDIR)$(ZSH_COMPLETIONS)/_undoctl"
+	"$(STATIC_BIN)/undoctl" completion fish > "$(DESTDIR)$(FISH_COMPLETIONS)/undoctl.fish"
 
+## Removes everything `make install` put down (same PREFIX and DESTDIR),
+## and the directories it made that are left empty.
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/undod" "$(DESTDIR)$(PREFIX)/bin/undoctl" \
 	  "$(DESTDIR)$(PREFIX)/share/man/man1/undoctl.1" "$(DESTDIR)$(PREFIX)/share/man/man1/undod.1" \
 	  "$(DESTDIR)$(PREFIX)/share/dbus-1/services/org.undod.Undo1.service" \
 	  "$(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/org.undod.Undo1.xml" \
-	  "$(DESTDIR)$(PREFIX)/lib/systemd/user/undod.service"
+	  "$(DESTDIR)$(PREFIX)/lib/systemd/user/undod.service" \
+	  "$(DESTDIR)$(SYSCONFDIR)/xdg/undod/undod.conf" \
+	  "$(DESTDIR)$(BASH_COMPLETIONS)/undoctl" "$(DESTDIR)$(ZSH_COMPLETIONS)/_undoctl" \
+	  "$(DESTDIR)$(FISH_COMPLETIONS)/undoctl.fish"
+	rmdir "$(DESTDIR)$(SYSCONFDIR)/xdg/undod" 2>/dev/null || true
+
+## A Debian package of what `make install` installs (PREFIX /usr), its
+## Depends computed from what the binaries link, checked by lintian.
+deb: static
+	bash scripts/deb.sh
 
 clean:
 	$(SWIFT) package clean

@@ -27,6 +27,9 @@ packages=(
   python3-xlib       # the tests' X11 applications (Tests/Clients/x11_app.py)
   python3-gi         # the GTK example (Examples/notes.py) and the Python clients' main loop
   gir1.2-gtk-3.0     # GTK 3 for the example editor
+  dpkg-dev           # dpkg-shlibdeps: the .deb's Depends (make deb)
+  binutils           # strip and readelf: the .deb's binaries and the package test
+  lintian            # checks the .deb (make deb)
 )
 
 missing=()

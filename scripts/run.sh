@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs undod in the foreground: on the session bus when there is one,
 # otherwise on a private dbus-daemon that this script starts, names, and
-# stops when undod exits.
+# stops when undod exits; undod's history then lives in that bus's own
+# temporary directory, so that several can run side by side and none
+# touches the user's real history.
 set -euo pipefail
 bin="$1"
 
@@ -20,11 +22,14 @@ for _ in $(seq 100); do [ -s "$address_file" ] && break; sleep 0.05; done
 address=$(head -n1 "$address_file")
 [ -n "$address" ] || { echo "undod: could not start a private bus:" >&2; cat "$dir/bus.log" >&2; exit 1; }
 export DBUS_SESSION_BUS_ADDRESS="$address"
+state="$dir/state"
 cat <<MSG
 undod: no session bus here, so this started a private one:
   DBUS_SESSION_BUS_ADDRESS=$address
+Its history is kept in $state (not in your own
+~/.local/state/undod), and goes with the bus when this stops.
 Point undoctl at it from another terminal with:
   $bin/undoctl --address '$address' status
 Press Ctrl+C to stop undod and the bus.
 MSG
-"$bin/undod" --address "$address" --verbose
+"$bin/undod" --address "$address" --state-dir "$state" --verbose

@@ -18,6 +18,25 @@ import Testing
         #expect(app.applied.last?.direction == "redo")
     }
 
+    /// README's line that signals undod reaches the undod of the session
+    /// bus it names, not another one running on another bus.
+    @Test func theReadmesSignalLineReachesTheUndodOfItsOwnBus() throws {
+        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex { $0.hasPrefix("kill -USR1 ") })
+        let command = (lines[start] + "\n" + lines[start + 1]).replacingOccurrences(of: "\\\n", with: " ")
+            .components(separatedBy: "  #").first ?? ""
+        let mine = try DaemonFixture()
+        let other = try DaemonFixture()
+        let app = try mine.app("app.mine", pushing: ["Typing"])
+        let bystander = try other.app("app.other", pushing: ["Typing"])
+        let result = try runTool(["bash", "-c", command], loop: mine.loop,
+                                 environment: ["DBUS_SESSION_BUS_ADDRESS": mine.bus.address])
+        #expect(result.status == 0, "\(command): \(result.errors)")
+        #expect(mine.wait { app.applied.count == 1 }, "the session bus's undod undid")
+        #expect(!other.wait(timeout: 500) { !bystander.applied.isEmpty }, "the other undod did nothing")
+    }
+
     @Test func sigtermStopsCleanly() throws {
         let f = try DaemonFixture()
         _ = try f.app("app.a", pushing: ["1"])

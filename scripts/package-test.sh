@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The install paths, tested as a new user meets them (part of `make test`):
+#  1. `make deb` builds the package (lintian: no errors);
+#  2. it installs into a fresh root (`dpkg --root`, with this machine's
+#     package list so that its Depends are checked);
+#  3. with the Swift toolchain hidden (a mount namespace: tmpfs over it, the
+#     root's /usr/bin overlaid on /usr/bin), `undod --version` and
+#     `undoctl --help` run, and the first `undoctl list` on a private bus
+#     whose service directory is the installed one starts undod by D-Bus
+#     activation;
+#  4. removing the package leaves nothing of it behind;
+#  5. `make uninstall` removes everything `make install` put down.
+# Needs root (dpkg --root, mount namespaces); says so and passes otherwise.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "package test: skipped, it needs root (dpkg --root and a mount namespace)"
+  exit 0
+fi
+fail() { echo "package test: FAILED: $*" >&2; exit 1; }
+
+deb=$(make --no-print-directory -s deb | tail -n1)
+[ -f "$deb" ] || fail "make deb made no package"
+work=$(mktemp -d /tmp/undod-package-test.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+# 2. A fresh root, dependencies checked against this machine's packages.
+root="$work/root"
+mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates" "$root/var/lib/dpkg/triggers"
+cp /var/lib/dpkg/status "$root/var/lib/dpkg/status"
+touch "$root/var/lib/dpkg/available"
+dpkg --root="$root" -i "$deb" >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log" >&2; fail "dpkg -i"; }
+for file in usr/bin/undod usr/bin/undoctl usr/share/man/man1/undod.1.gz usr/share/man/man1/undoctl.1.gz \
+            usr/share/dbus-1/services/org.undod.Undo1.service usr/lib/systemd/user/undod.service \
+            usr/share/bash-completion/completions/undoctl usr/share/zsh/vendor-completions/_undoctl \
+            usr/share/fish/vendor_completions.d/undoctl.fish etc/xdg/undod/undod.conf; do
+  [ -f "$root/$file" ] || fail "the package lacks /$file"
+done
+for binary in undod undoctl; do
+  if readelf -d "$root/usr/bin/$binary" | grep -Ei 'swift|/opt/' >/dev/null; then
+    fail "$binary still names the Swift toolchain: $(readelf -d "$root/usr/bin/$binary" | grep -Ei 'swift|/opt/')"
+  fi
+done
+
+# 3. Run it where Swift is not.
+toolchain=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")
+cat > "$work/bus.conf" <<CONF
+<busconfig><type>session</type><listen>unix:dir=$work</listen><auth>EXTERNAL</auth>
+<servicedir>$root/usr/share/dbus-1/services</servicedir>
+<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+</busconfig>
+CONF
+mkdir -p "$work/home"
+unshare -m bash -euo pipefail -c '
+  root=$1; work=$2; toolchain=$3
+  mount -t tmpfs none "$toolchain"
+  mount -t overlay overlay -o "lowerdir=$root/usr/bin:/usr/bin" /usr/bin
+  ! command -v swift >/dev/null || { echo "swift is still reachable" >&2; exit 1; }
+  version=$(/usr/bin/undod --version)
+  [ "$version" = "undod 0.1.0" ] || { echo "undod --version said: $version" >&2; exit 1; }
+  /usr/bin/undoctl --help | grep -q "^USAGE" || { echo "undoctl --help printed no usage" >&2; exit 1; }
+  env -i PATH=/usr/bin:/bin HOME="$work/home" XDG_STATE_HOME="$work/home/state" \
+    dbus-daemon --config-file="$work/bus.conf" --nofork --print-address=3 --print-pid=4 \
+    3>"$work/address" 4>"$work/bus.pid" 2>"$work/bus.log" &
+  for _ in $(seq 200); do [ -s "$work/address" ] && break; sleep 0.05; done
+  address=$(head -n1 "$work/address")
+  [ -n "$address" ] || { echo "no private bus" >&2; exit 1; }
+  listing=$(timeout 30 /usr/bin/undoctl --address "$address" list) || {
+    echo "undoctl list failed; the bus said:" >&2; cat "$work/bus.log" >&2; kill "$(cat "$work/bus.pid")"; exit 1; }
+  owner=$(timeout 10 busctl --address="$address" call org.freedesktop.DBus /org/freedesktop/DBus \
+    org.freedesktop.DBus GetConnectionUnixProcessID s org.undod.Undo1 | cut -d" " -f2)
+  exe=$(readlink "/proc/$owner/exe")
+  kill "$owner" "$(cat "$work/bus.pid")"
+  [ "$listing" = "No stacks: no application has one with undod now." ] || { echo "undoctl list said: $listing" >&2; exit 1; }
+  [ "$exe" = /usr/bin/undod ] || { echo "the activated undod is $exe" >&2; exit 1; }
+' package-test "$root" "$work" "$toolchain" || fail "the installed package did not run without Swift"
+
+# 4. Removing it leaves nothing of it.
+dpkg --root="$root" --purge undod >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log" >&2; fail "dpkg --purge"; }
+left=$(find "$root" -path "$root/var" -prune -o -type f -print)
+[ -z "$left" ] || fail "dpkg --purge left: $left"
+
+# 5. make install, then make uninstall: nothing left but empty directories.
+make --no-print-directory -s install DESTDIR="$work/inst" >/dev/null
+[ -x "$work/inst/usr/local/bin/undod" ] && [ -f "$work/inst/usr/local/share/zsh/site-functions/_undoctl" ] \
+  || fail "make install put down too little"
+make --no-print-directory -s uninstall DESTDIR="$work/inst"
+left=$(find "$work/inst" -type f)
+[ -z "$left" ] || fail "make uninstall left: $left"
+
+echo "package test: $deb installs into a fresh root, runs without Swift, starts by D-Bus activation, and goes without a trace"
