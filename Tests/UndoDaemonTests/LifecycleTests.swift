@@ -37,6 +37,25 @@ import Testing
         #expect(!other.wait(timeout: 500) { !bystander.applied.isEmpty }, "the other undod did nothing")
     }
 
+    /// With `--verbose`, every undo and redo says who asked for it: the
+    /// owner, another caller (as undoctl is) or a trigger.
+    @Test func verboseLogsEveryUndoAndRedoWithWhoAsked() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("app.verbose", pushing: ["Typing", "Bold"])
+        _ = try app.call("Undo")
+        #expect(f.wait { f.daemon.log.contains("\(app.name) (its owner) asked to undo in ") })
+        #expect(f.daemon.log.contains("undid “Bold”"))
+        _ = try f.manager("RedoFocused")
+        #expect(f.wait { f.daemon.log.contains("\(f.watcher.uniqueName) asked to redo in ") })
+        #expect(f.daemon.log.contains("redid “Bold”"))
+        _ = try f.stack(app.stack, "Undo")
+        _ = try f.stack(app.stack, "Undo")
+        #expect(errorOf { () throws(DBusError) in try f.stack(app.stack, "Undo") }?.name == undodError("NothingToUndo"))
+        #expect(f.wait { f.daemon.log.contains("\(f.watcher.uniqueName) asked to undo in ") && f.daemon.log.contains("refused") })
+        f.daemon.signal(SIGUSR2)
+        #expect(f.wait { f.daemon.log.contains("redid “Typing”") }, "a trigger says so too")
+    }
+
     @Test func sigtermStopsCleanly() throws {
         let f = try DaemonFixture()
         _ = try f.app("app.a", pushing: ["1"])

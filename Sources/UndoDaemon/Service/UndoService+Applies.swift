@@ -31,6 +31,25 @@ extension UndoService: ApplyHost {
     }
 
     /// An undo or redo was applied by the owner and committed in memory.
+    /// `completion`, after a `--verbose` line saying who asked for the move
+    /// on `record` and how it ended.
+    func logged(_ direction: Direction, on record: StackRecord, askedBy caller: String,
+                then completion: @escaping (Result<ApplyOutcome, ServiceError>) -> Void)
+        -> (Result<ApplyOutcome, ServiceError>) -> Void {
+        { [unowned self] result in
+            let who = caller == record.owner ? "\(caller) (its owner)" : caller
+            let verb = direction == .undo ? "undo" : "redo"
+            switch result {
+            case .success(let outcome):
+                log.debug("\(who) asked to \(verb) in \(record.displayName): \(verb == "undo" ? "undid" : "redid") "
+                    + "\(CallerText.quoted(outcome.name)) (group \(outcome.group)).")
+            case .failure(let error):
+                log.debug("\(who) asked to \(verb) in \(record.displayName): refused (\(error)).")
+            }
+            completion(result)
+        }
+    }
+
     func applied(_ record: StackRecord, _ outcome: ApplyOutcome, dropped: [UInt64]) {
         journal.noteApplied(record)
         changed(record, groups: ([outcome.group] + dropped).map { GroupChange(id: $0) })

@@ -241,6 +241,8 @@ package final class UndoService {
     package func apply(_ direction: Direction, on record: StackRecord, caller: String?,
                       expecting group: ExpectedGroup? = nil,
                       completion: @escaping (Result<ApplyOutcome, ServiceError>) -> Void) {
+        // A caller's request is logged here (a trigger's, by TriggerHandler).
+        let completion = caller.map { logged(direction, on: record, askedBy: $0, then: completion) } ?? completion
         // Anyone but the owner — a trigger (no caller) included — is foreign.
         if caller != record.owner, !record.globalTrigger {
             return completion(.failure(.triggerDisabled))
