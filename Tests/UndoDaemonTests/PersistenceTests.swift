@@ -129,6 +129,26 @@ import Testing
         #expect(next.applied.map(\.payloads) == [[[3]], [[1]]])
     }
 
+    /// Stack numbers, which people type, go on from the last one after a
+    /// restart (a crash included), and none is handed out again: not a
+    /// forgotten stack's, not a memory-only one's.
+    @Test func stackNumbersStayDenseAcrossRestartsAndAreNeverReused() throws {
+        func number(_ path: String) -> UInt64 { UInt64(path.split(separator: "/").last ?? "") ?? 0 }
+        let f = try DaemonFixture()
+        let first = try f.app("app.one", pushing: ["1"])
+        let gone = try f.app("app.gone", pushing: ["1"])
+        let memory = try f.app("app.memory", options: ["persist": .bool(false)])
+        #expect([number(first.stack), number(gone.stack), number(memory.stack)] == [1, 2, 3])
+        _ = try gone.call("Close", [.bool(false)])
+        _ = try f.manager("Forget", [.objectPath(gone.stack)])
+        try f.restart()
+        let next = try f.app("app.next")
+        #expect(number(next.stack) == 4, "on from 3, the memory-only stack's number")
+        try f.restart(crash: true)
+        let after = try f.app("app.after")
+        #expect(number(after.stack) == 5, "a crash loses no number and reuses none")
+    }
+
     @Test func forgottenAndDiscardedStacksStayGone() throws {
         let f = try DaemonFixture()
         let a = try f.app("app.forget", pushing: ["1"])

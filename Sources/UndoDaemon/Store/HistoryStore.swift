@@ -31,11 +31,12 @@ package protocol HistoryStore: AnyObject {
     /// Whether anything must be written before replies may leave: pending
     /// changes, or counters past what the store has reserved on disk.
     func needsCommit(counters: StoreCounters) -> Bool
-    /// Whether numbers and ids up to `counters` are reserved on disk already.
+    /// Whether numbers and ids up to `counters` are on disk already (stack
+    /// numbers exactly, group ids reserved ahead).
     func hasReserved(_ counters: StoreCounters) -> Bool
-    /// Writes every pending change in one transaction, and reserves stack
-    /// numbers and group ids ahead of `counters` so they are never handed
-    /// out twice, even after a crash. On failure nothing of it is written and
+    /// Writes every pending change in one transaction, with the next stack
+    /// number and group ids reserved ahead of `counters`, so that none is
+    /// ever handed out twice, even after a crash. On failure nothing of it is written and
     /// the changes stay pending.
     func commit(counters: StoreCounters) throws(StoreError)
     /// The daemon is stopping: leave the files tidy (everything committed

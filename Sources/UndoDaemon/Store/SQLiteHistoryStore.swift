@@ -14,8 +14,8 @@ package final class SQLiteHistoryStore: HistoryStore {
     private var removed: Set<UInt64> = []
     /// Stacks whose rows are on disk, as last written.
     private var onDisk: [UInt64: StackRow] = [:]
-    /// The counters reserved on disk: numbers and ids below them may be
-    /// handed out without a write.
+    /// The counters on disk: group ids below its own may be handed out
+    /// without a write; its stack number is the next one to hand out.
     private var reserved = StoreCounters(nextStackNumber: 0, nextGroupID: 0)
     /// Groups trimmed off the bottom of their stacks (below its base state,
     /// so a restart skips them) whose rows are deleted in batches.
@@ -27,8 +27,8 @@ package final class SQLiteHistoryStore: HistoryStore {
     static let trimBytes: UInt64 = 4 << 20
     /// The payload bytes of each group row on disk, for `trimBytes`.
     private var rowBytes: [UInt64: UInt64] = [:]
-    /// How far ahead of use numbers and ids are reserved.
-    static let reserveStacks: UInt64 = 64, reserveGroups: UInt64 = 4_096
+    /// How far ahead of use group ids are reserved (stack numbers are not).
+    static let reserveGroups: UInt64 = 4_096
 
     /// A store over an opened database.
     package init(database: HistoryDatabase) {
@@ -176,18 +176,21 @@ package final class SQLiteHistoryStore: HistoryStore {
     }
 
     package func hasReserved(_ counters: StoreCounters) -> Bool {
-        counters.nextStackNumber < reserved.nextStackNumber && counters.nextGroupID < reserved.nextGroupID
+        counters.nextStackNumber <= reserved.nextStackNumber && counters.nextGroupID < reserved.nextGroupID
     }
 
     package func commit(counters: StoreCounters) throws(StoreError) {
         guard needsCommit(counters: counters) else { return }
-        // The reservation moves ahead, in one write, once half of it is used:
-        // not with every push.
-        let running = counters.nextStackNumber &+ Self.reserveStacks / 2 > reserved.nextStackNumber
-            || counters.nextGroupID &+ Self.reserveGroups / 2 > reserved.nextGroupID
-        let reserving = !running ? reserved : StoreCounters(
-            nextStackNumber: max(reserved.nextStackNumber, counters.nextStackNumber &+ Self.reserveStacks),
-            nextGroupID: max(reserved.nextGroupID, counters.nextGroupID &+ Self.reserveGroups))
+        // Group ids are reserved ahead, in one write once half the
+        // reservation is used: not with every push. Stack numbers, which
+        // people type, are written exactly, with the Register that hands one
+        // out, so that after a restart they go on from the last one (dense)
+        // and none is ever handed out twice.
+        let running = counters.nextGroupID &+ Self.reserveGroups / 2 > reserved.nextGroupID
+        let reserving = StoreCounters(
+            nextStackNumber: max(reserved.nextStackNumber, counters.nextStackNumber),
+            nextGroupID: running ? max(reserved.nextGroupID, counters.nextGroupID &+ Self.reserveGroups)
+                                 : reserved.nextGroupID)
         try database.begin()
         var written: [UInt64: StackRow] = [:]
         var newlyTrimmed: [UInt64] = []
