@@ -100,13 +100,20 @@ enum DaemonCommandLine {
         }
         if checkOnly {
             let loader = ConfigLoader(explicitPath: options.configPath)
+            let file = loader.resolvedPath() ?? "built-in defaults"
             do {
                 let outcome = try loader.load()
                 for warning in outcome.warnings { printError("undod: warning: \(warning)") }
-                print("\(loader.resolvedPath() ?? "built-in defaults"): the config is valid.")
+                let count = outcome.warnings.count
+                print(count == 0 ? "\(file): the config is valid."
+                      : "\(file): the config is valid, but see the \(count == 1 ? "warning" : "\(count) warnings") "
+                        + "above: what it names is ignored.")
                 return 0
             } catch {
-                printError("undod: invalid config: \(error)")
+                for warning in error.warnings { printError("undod: warning: \(warning)") }
+                for each in error.all { printError("undod: error: \(each)") }
+                let count = error.all.count
+                printError("undod: \(file) is not a valid config: \(count == 1 ? "1 error" : "\(count) errors").")
                 return 1
             }
         }

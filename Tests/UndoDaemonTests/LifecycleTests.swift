@@ -141,6 +141,36 @@ import Testing
         #expect(running.errors.contains(".missing"))
     }
 
+    /// Three mistakes, one run: every error and warning at once, unknown
+    /// keys with the nearest known one, and a file with warnings is not
+    /// called valid without a word about them.
+    @Test func checkConfigReportsEveryProblemInOneRun() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("undod-cfg-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("undod.conf")
+        try "[apply]\ntimout_ms = 2s\nqueue = lots\n[limits]\nlevels = many\n[focuss]\nstrategy = x11\n"
+            .write(to: file, atomically: true, encoding: .utf8)
+        let bad = try runTool([DaemonProcess.binary.path, "--check-config", "--config", file.path])
+        #expect(bad.status == 1)
+        let lines = bad.errors.split(separator: "\n").map(String.init)
+        #expect(lines.contains("undod: warning: \(file.path):2: unknown key apply.timout_ms is ignored; "
+                               + "did you mean apply.timeout_ms?"), "\(bad.errors)")
+        #expect(lines.contains("undod: warning: \(file.path):6: unknown section [focuss] is ignored; did you mean focus?"))
+        #expect(lines.contains { $0.hasPrefix("undod: error: \(file.path):3: apply.queue:") })
+        #expect(lines.contains { $0.hasPrefix("undod: error: \(file.path):5: limits.levels:") })
+        #expect(lines.last == "undod: \(file.path) is not a valid config: 2 errors.")
+
+        try "[apply]\ntimout_ms = 2s\n".write(to: file, atomically: true, encoding: .utf8)
+        let warned = try runTool([DaemonProcess.binary.path, "--check-config", "--config", file.path])
+        #expect(warned.status == 0)
+        #expect(warned.errors.contains("did you mean apply.timeout_ms?"))
+        #expect(warned.output == "\(file.path): the config is valid, but see the warning above: what it names is ignored.\n")
+        try "[apply]\nfrobnicate = 1\n".write(to: file, atomically: true, encoding: .utf8)
+        let far = try runTool([DaemonProcess.binary.path, "--check-config", "--config", file.path])
+        #expect(far.errors.contains("unknown key apply.frobnicate is ignored.\n"), "no wild guess: \(far.errors)")
+    }
+
     @Test func versionHelpAndBadOptions() throws {
         let version = try runTool([DaemonProcess.binary.path, "--version"])
         #expect(version.status == 0)

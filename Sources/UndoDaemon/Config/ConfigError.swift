@@ -8,6 +8,18 @@ package struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible 
     package var key: String
     /// What is wrong, as one sentence.
     package var reason: String
+    /// The other errors found in the same file, in order after this one.
+    package var alsoFound: [ConfigError] = []
+    /// The warnings found in the same file.
+    package var warnings: [String] = []
+
+    /// This error and every other one found with it, in file order.
+    package var all: [ConfigError] {
+        var first = self
+        first.alsoFound = []
+        first.warnings = []
+        return [first] + alsoFound
+    }
 
     /// Makes an error.
     package init(file: String, line: Int, key: String, reason: String) {
@@ -17,8 +29,14 @@ package struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible 
         self.reason = reason
     }
 
-    /// `FILE:LINE: KEY: REASON`, the form editors can jump to.
+    /// `FILE:LINE: KEY: REASON`, the form editors can jump to; one line
+    /// per error when several were found.
     package var description: String {
+        ([self.line(of: self)] + alsoFound.map { line(of: $0) }).joined(separator: "\n")
+    }
+
+    private func line(of error: ConfigError) -> String {
+        let (file, line, key, reason) = (error.file, error.line, error.key, error.reason)
         var place = file
         if line > 0 { place += ":\(line)" }
         return key.isEmpty ? "\(place): \(reason)" : "\(place): \(key): \(reason)"

@@ -1,7 +1,8 @@
 /// Reads `undod.conf`: INI with `[section]` headers, `key = value`, and `#`
 /// or `;` comments on whole lines or after whitespace at the end of a value.
-/// Unknown sections and keys are warnings; a bad value is an error that names
-/// the file, the line and the key.
+/// Unknown sections and keys are warnings (naming the nearest known one);
+/// a bad value is an error that names the file, the line and the key. The
+/// whole file is read: every error and warning is found in one pass.
 package struct ConfigParser {
     /// What parsing found besides the config: warnings for the log.
     package struct Outcome: Sendable {
@@ -23,54 +24,88 @@ package struct ConfigParser {
     package func parse(_ text: String) throws(ConfigError) -> Outcome {
         var config = DaemonConfig()
         var warnings: [String] = []
+        var errors: [ConfigError] = []
         var section = ""
         var seenSection = true
         var lastHotkey = (line: 0, key: "hotkey.redo")
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
+            func error(_ key: String, _ reason: String) {
+                errors.append(ConfigError(file: file, line: number, key: key, reason: reason))
+            }
             let line = Self.stripComment(Self.trim(Substring(raw)))
             if line.isEmpty { continue }
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]"), line.count > 2 else {
-                    throw ConfigError(file: file, line: number, key: "", reason: "“\(line)” is not a [section] header.")
+                    error("", "“\(line)” is not a [section] header.")
+                    continue
                 }
                 section = Self.trim(line.dropFirst().dropLast())
                 seenSection = Self.sections.contains(section)
-                if !seenSection { warnings.append("\(file):\(number): unknown section [\(section)] is ignored.") }
+                if !seenSection {
+                    warnings.append("\(file):\(number): unknown section [\(section)] is ignored"
+                        + Self.suggestion(for: section, among: Self.sections.sorted()))
+                }
                 continue
             }
             guard let equals = line.firstIndex(of: "=") else {
-                throw ConfigError(file: file, line: number, key: "", reason: "expected “key = value”, found “\(line)”.")
+                error("", "expected “key = value”, found “\(line)”.")
+                continue
             }
             let name = Self.trim(line[..<equals])
             let value = Self.trim(line[line.index(after: equals)...])
             let key = section.isEmpty ? name : "\(section).\(name)"
             guard !section.isEmpty else {
-                throw ConfigError(file: file, line: number, key: name, reason: "a key must come after a [section] header.")
+                error(name, "a key must come after a [section] header.")
+                continue
             }
             guard seenSection else { continue }
             if key == "hotkey.redo" || key == "hotkey.undo" { lastHotkey = (number, key) }
             do {
                 guard try Self.apply(key: key, value: value, to: &config) else {
-                    warnings.append("\(file):\(number): unknown key \(key) is ignored.")
+                    warnings.append("\(file):\(number): unknown key \(key) is ignored"
+                        + Self.suggestion(for: key, among: Self.keys))
                     continue
                 }
             } catch let reason as ConfigValueError {
-                throw ConfigError(file: file, line: number, key: key, reason: reason.reason)
+                error(key, reason.reason)
             } catch {
-                throw ConfigError(file: file, line: number, key: key, reason: "\(error)")
+                errors.append(ConfigError(file: file, line: number, key: key, reason: "\(error)"))
             }
         }
         if let undo = config.hotkeyUndo, undo == config.hotkeyRedo {
             let other = lastHotkey.key == "hotkey.redo" ? "hotkey.undo" : "hotkey.redo"
-            throw ConfigError(file: file, line: lastHotkey.line, key: lastHotkey.key,
-                              reason: "is the same key as \(other) (\(undo)): give undo and redo different keys.")
+            errors.append(ConfigError(file: file, line: lastHotkey.line, key: lastHotkey.key,
+                                      reason: "is the same key as \(other) (\(undo)): give undo and redo different keys."))
         }
         if config.notifyConfirm, !config.notifyEnabled {
             warnings.append("\(file): notify.confirm = true needs notify.enabled = true to ask: "
                 + "without it the global key never undoes.")
         }
+        if var first = errors.first {
+            first.alsoFound = Array(errors.dropFirst())
+            first.warnings = warnings
+            throw first
+        }
         return Outcome(config: config, warnings: warnings)
+    }
+
+    /// Every key this version knows, as `section.key`.
+    static let keys = [
+        "limits.levels", "limits.max_bytes", "limits.max_total_bytes", "limits.stacks_per_client",
+        "apply.timeout_ms", "apply.queue", "merge.window_ms", "stacks.persist", "stacks.detached_ttl",
+        "focus.strategy", "focus.follows_push", "hotkey.undo", "hotkey.redo", "notify.enabled", "notify.confirm",
+    ]
+
+    /// The end of an unknown name's warning: "; did you mean X?" for the
+    /// known name nearest `name` (at most a third of its letters apart),
+    /// else a full stop.
+    static func suggestion(for name: String, among known: [String]) -> String {
+        let scored = known.map { ($0, EditDistance.between(name, $0)) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 > 0, best.1 <= max(2, name.count / 3) else {
+            return "."
+        }
+        return "; did you mean \(best.0)?"
     }
 
     static let sections: Set<String> = ["limits", "apply", "merge", "stacks", "focus", "hotkey", "notify"]
