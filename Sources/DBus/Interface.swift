@@ -31,10 +31,13 @@ public struct Interface {
         public var name: String
         /// Its complete D-Bus type.
         public var signature: String
+        /// What it means, for introspection (`org.gtk.GDBus.DocString`), or "".
+        public var doc: String
         /// Declares an argument.
-        public init(_ name: String, _ signature: String) {
+        public init(_ name: String, _ signature: String, doc: String = "") {
             self.name = name
             self.signature = signature
+            self.doc = doc
         }
     }
 

@@ -41,7 +41,9 @@ public enum IntrospectionXML {
 
     private static func argument(_ arg: Interface.Argument, direction: String?) -> String {
         let dir = direction.map { " direction=\"\($0)\"" } ?? ""
-        return "<arg name=\"\(arg.name)\" type=\"\(escape(arg.signature))\"\(dir)/>\n"
+        let open = "<arg name=\"\(arg.name)\" type=\"\(escape(arg.signature))\"\(dir)"
+        guard !arg.doc.isEmpty else { return open + "/>\n" }
+        return open + ">\n" + doc(arg.doc, indent: "        ") + "      </arg>\n"
     }
 
     private static func doc(_ text: String, indent: String) -> String {

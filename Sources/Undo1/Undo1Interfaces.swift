@@ -11,7 +11,10 @@ public enum Undo1Interfaces {
         Undo1.managerInterface,
         doc: "The undo daemon: registers stacks, and undoes or redoes on the focused one.",
         methods: [
-            Interface.declare("Register", inputs: [A("app_id", "s"), A("options", "a{sv}")], outputs: [A("stack", "o")],
+            Interface.declare("Register", inputs: [
+                A("app_id", "s", doc: "1 to 255 characters from A-Z a-z 0-9 . _ -"),
+                A("options", "a{sv}", doc: Undo1Keys.doc(Undo1Keys.registerOptions, lead: "All optional:")),
+            ], outputs: [A("stack", "o")],
                               doc: "Opens the caller's stack for (app_id, options[\"document\"]) and makes the caller its owner; adopts a detached stack with its history; focuses it."),
             Interface.declare("UndoFocused", outputs: [A("stack", "o"), A("group", "t"), A("name", "s")],
                               doc: "Undo on the focused stack; NoFocusedStack when there is none."),
@@ -36,10 +39,16 @@ public enum Undo1Interfaces {
         Undo1.stackInterface,
         doc: "One application's (or document's) undo history.",
         methods: [
-            Interface.declare("Push", inputs: [A("name", "s"), A("undo", "ay"), A("redo", "ay"), A("hints", "a{sv}")],
+            Interface.declare("Push", inputs: [
+                A("name", "s"), A("undo", "ay"), A("redo", "ay"),
+                A("hints", "a{sv}", doc: Undo1Keys.doc(Undo1Keys.pushHints, lead: "All optional:")),
+            ],
                               outputs: [A("group", "t")],
                               doc: "Owner only. Records a group of one action and clears the redo side."),
-            Interface.declare("PushGroup", inputs: [A("name", "s"), A("actions", "a(ayay)"), A("hints", "a{sv}")],
+            Interface.declare("PushGroup", inputs: [
+                A("name", "s"), A("actions", "a(ayay)", doc: "(undo, redo) payloads of each action, in the order done"),
+                A("hints", "a{sv}", doc: Undo1Keys.doc(Undo1Keys.pushHints, lead: "As Push's:")),
+            ],
                               outputs: [A("group", "t")],
                               doc: "Owner only. Records a group of several actions, in the order they were done."),
             Interface.declare("Undo", outputs: [A("group", "t"), A("name", "s")],
