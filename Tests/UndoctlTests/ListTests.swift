@@ -148,3 +148,39 @@ extension ToolResult {
         #expect(status == 0 && errors.isEmpty, "exit \(status): \(errors)", sourceLocation: sourceLocation)
     }
 }
+
+/// The examples of the README, undoctl(1) and every command's help name
+/// stacks that exist on the listing the README shows, and each TARGET in
+/// them names exactly one.
+@Suite struct ExampleTargetTests {
+    @Test func everyExampleTargetResolvesOnTheReadmesListing() throws {
+        let f = try CtlFixture()
+        try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing"])
+        try f.app("org.example.Editor", title: "Notes", document: "notes.txt", pushing: ["Paste"])
+        let draw = try f.app("org.example.Draw", title: "Drawing", pushing: ["Line"])
+        try f.quit(draw)
+        var lines = try String(contentsOf: DocsTests.root.appendingPathComponent("README.md"), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        lines += try String(contentsOf: DocsTests.root.appendingPathComponent("Docs/undoctl.1"), encoding: .utf8)
+            .replacingOccurrences(of: "\\-", with: "-").split(separator: "\n").map(String.init)
+        for command in ["status", "list", "undo", "redo", "history", "focus", "forget", "watch", ""] {
+            lines += try f.undoctlBare(command.isEmpty ? ["--help"] : [command, "--help"]).output
+                .split(separator: "\n").map(String.init)
+        }
+        let examples = lines.map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { $0.hasPrefix("$ ") ? String($0.dropFirst(2)) : $0 }
+            .map { $0.hasPrefix(".B \"") ? String($0.dropFirst(4).prefix { $0 != "\"" }) : $0 }
+            .filter { $0.hasPrefix("undoctl ") }
+        var targets = Set<String>()
+        for example in examples {
+            for word in example.split(separator: " ") where word.hasPrefix("org.example.") {
+                targets.insert(String(word))
+            }
+        }
+        #expect(targets.isSuperset(of: ["org.example.Editor:", "org.example.Editor:notes.txt"]), "examples found: \(targets)")
+        for target in targets {
+            let result = try f.undoctl(["status", target])
+            #expect(result.status == 0, "the example TARGET \(target) does not resolve: \(result.errors)")
+        }
+    }
+}
