@@ -1,4 +1,7 @@
 internal import CDBus
+#if canImport(Glibc)
+internal import Glibc
+#endif
 
 /// A connection to a message bus, driven by an `EventLoop`.
 ///
@@ -293,6 +296,14 @@ public final class Connection {
             if ready.contains(.error) { handled |= DBUS_WATCH_ERROR.rawValue }
             if ready.contains(.hangUp) { handled |= DBUS_WATCH_HANGUP.rawValue }
             _ = dbus_watch_handle(watch, handled)
+            // libdbus reads about 4 KiB per call: while more waits on the
+            // socket, read on (up to 1 MiB) rather than poll again for it.
+            guard handled == DBUS_WATCH_READABLE.rawValue else { return }
+            for _ in 0..<256 where !self.closed && dbus_watch_get_enabled(watch) != 0 {
+                var waiting: Int32 = 0
+                guard ioctl(fd, UInt(FIONREAD), &waiting) == 0, waiting > 0 else { break }
+                _ = dbus_watch_handle(watch, handled)
+            }
         }
         watchTokens[watch] = token
     }

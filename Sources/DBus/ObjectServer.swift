@@ -10,6 +10,8 @@ public final class ObjectServer {
 
     private var objects: [String: [Interface]] = [:]
     private var index = ObjectPathIndex()
+    /// Introspection XML by interface declaration (`described`).
+    private var descriptions: [String: String] = [:]
     private var managerPath: String?
 
     /// Starts answering every method call that arrives on `connection`.
@@ -279,9 +281,22 @@ public final class ObjectServer {
     /// ones, and its child nodes.
     public func introspectionXML(path: String) -> String {
         var xml = IntrospectionXML.header + "<node>\n"
-        for interface in servedInterfaces(at: path) { xml += IntrospectionXML.describe(interface) }
+        for interface in servedInterfaces(at: path) { xml += described(interface) }
         for child in childNodes(of: path) { xml += "  <node name=\"\(child)\"/>\n" }
         return xml + "</node>\n"
+    }
+
+    /// An interface's introspection XML, written once per declaration: every
+    /// stack has the same interfaces, and dbus-python introspects an object
+    /// each time a client makes a proxy for it.
+    private func described(_ interface: Interface) -> String {
+        let key = interface.name + "|" + interface.methods.map(\.name).joined(separator: ",") + "|"
+            + interface.signals.map(\.name).joined(separator: ",") + "|"
+            + interface.properties.map(\.name).joined(separator: ",")
+        if let xml = descriptions[key] { return xml }
+        let xml = IntrospectionXML.describe(interface)
+        descriptions[key] = xml
+        return xml
     }
 
     private func childNodes(of path: String) -> [String] {

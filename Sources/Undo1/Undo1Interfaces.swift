@@ -13,7 +13,7 @@ public enum Undo1Interfaces {
         methods: [
             Interface.declare("Register", inputs: [
                 A("app_id", "s", doc: "1 to 255 characters from A-Z a-z 0-9 . _ -"),
-                A("options", "a{sv}", doc: Undo1Keys.doc(Undo1Keys.registerOptions, lead: "All optional:")),
+                A("options", "a{sv}", doc: Undo1Keys.registerOptionsDoc),
             ], outputs: [A("stack", "o")],
                               doc: "Opens the caller's stack for (app_id, options[\"document\"]) and makes the caller its owner; adopts a detached stack with its history; focuses it."),
             Interface.declare("UndoFocused", outputs: [A("stack", "o"), A("group", "t"), A("name", "s")],
@@ -41,13 +41,13 @@ public enum Undo1Interfaces {
         methods: [
             Interface.declare("Push", inputs: [
                 A("name", "s"), A("undo", "ay"), A("redo", "ay"),
-                A("hints", "a{sv}", doc: Undo1Keys.doc(Undo1Keys.pushHints, lead: "All optional:")),
+                A("hints", "a{sv}", doc: Undo1Keys.pushHintsDoc),
             ],
                               outputs: [A("group", "t")],
                               doc: "Owner only. Records a group of one action and clears the redo side."),
             Interface.declare("PushGroup", inputs: [
                 A("name", "s"), A("actions", "a(ayay)", doc: "(undo, redo) payloads of each action, in the order done"),
-                A("hints", "a{sv}", doc: Undo1Keys.doc(Undo1Keys.pushHints, lead: "As Push's:")),
+                A("hints", "a{sv}", doc: Undo1Keys.pushHintsDoc),
             ],
                               outputs: [A("group", "t")],
                               doc: "Owner only. Records a group of several actions, in the order they were done."),

@@ -44,6 +44,12 @@ public enum Undo1Keys {
             meaning: "the document's state tag after this change (see Register's state_tag)"),
     ]
 
+    /// `Register`'s options as one doc string, made once: every stack's
+    /// declaration shares it (10,000 stacks would otherwise hold 10,000 copies).
+    public static let registerOptionsDoc = doc(registerOptions, lead: "All optional:")
+    /// `Push`'s and `PushGroup`'s hints as one doc string, made once.
+    public static let pushHintsDoc = doc(pushHints, lead: "All optional:")
+
     /// The keys as one doc string: `name (type, default …): meaning; …`.
     public static func doc(_ keys: [Key], lead: String) -> String {
         lead + " " + keys.map { "\($0.name) (\($0.type), default \($0.fallback)): \($0.meaning)" }

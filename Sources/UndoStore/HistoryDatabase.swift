@@ -7,9 +7,9 @@ public import UndoCore
 ///
 /// The schema carries a version (`PRAGMA user_version`) and migrates
 /// forward. Writes happen inside `begin`/`commit`, one transaction per loop
-/// turn. Exclusive locking (the process holds the directory's lock anyway,
-/// and SQLite then keeps its WAL index in its own memory), WAL mode with
-/// `synchronous = NORMAL`: a committed transaction
+/// turn. WAL mode with `synchronous = NORMAL`, the log folded back by a
+/// second connection on a thread of its own (`WALCheckpointer`), never
+/// inside a commit: a committed transaction
 /// survives the daemon being killed at any moment (the OS has the data);
 /// only an OS crash or power loss may take the last few commits.
 ///
@@ -19,7 +19,9 @@ public import UndoCore
 /// CRC-32C (`PayloadChecksum`) checked whenever the blob is read back: a
 /// push writes one row, and a restart reads none of them. Pages freed by
 /// deleted groups go back to the file system (`auto_vacuum = INCREMENTAL`,
-/// `reclaim`), and the write-ahead log is kept at most 16 MiB.
+/// `reclaim`), and the write-ahead log is kept at most 16 MiB. A stack
+/// deleted for good is zeroed (`secure_delete`); groups that age out are
+/// not (`zeroDeletedContent`).
 ///
 /// Schema 2 added each group's `charged` bytes (what it counts for in the
 /// limits) and `checksum`; a schema 1 store is migrated on open.
@@ -32,7 +34,13 @@ public final class HistoryDatabase {
     public private(set) var movedAside: String?
     /// Why it was moved aside.
     public private(set) var corruption: String?
-    private var database: SQLiteDatabase
+    var database: SQLiteDatabase
+    /// Folds the write-ahead log back on a thread of its own (nil when only reading).
+    var checkpointer: WALCheckpointer?
+    /// Whether `secure_delete` is ON now (FAST otherwise).
+    var zeroing = false
+    /// Whether the log has grown past what the checkpointer keeps up with.
+    var logBehind = false
     /// The open `lock` file whose lock says this process owns the store
     /// (-1 when only reading).
     private let lockDescriptor: Int32
@@ -76,6 +84,7 @@ public final class HistoryDatabase {
             }
         }
         for suffix in ["", "-wal", "-shm"] { _ = chmod(path + suffix, 0o600) }
+        attachCheckpointer()
     }
 
     /// Opens the store in a directory that cannot be written, to read it
@@ -101,6 +110,7 @@ public final class HistoryDatabase {
     }
 
     deinit {
+        checkpointer?.stop()
         if lockDescriptor >= 0 { Glibc.close(lockDescriptor) }
     }
 
@@ -108,9 +118,9 @@ public final class HistoryDatabase {
     private static func open(_ path: String) throws(SQLiteError) -> SQLiteDatabase {
         let database = try SQLiteDatabase(path: path)
         // auto_vacuum must be set before the first table of a new file.
-        try database.execute("PRAGMA locking_mode = EXCLUSIVE; PRAGMA auto_vacuum = INCREMENTAL; "
+        try database.execute("PRAGMA auto_vacuum = INCREMENTAL; "
             + "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF; "
-            + "PRAGMA secure_delete = ON; PRAGMA journal_size_limit = 16777216;")
+            + "PRAGMA secure_delete = FAST; PRAGMA journal_size_limit = 16777216;")
         let version = try database.integer("PRAGMA user_version")
         if version > schemaVersion {
             throw SQLiteError(code: 26 /* SQLITE_NOTADB */, message: "written by a newer undod (schema \(version))")
@@ -142,6 +152,8 @@ public final class HistoryDatabase {
     /// Moves a store found corrupt while reading aside and starts a fresh
     /// one in its place.
     public func startFresh(now: Int64, because reason: String) throws(StoreError) {
+        checkpointer?.stop()
+        checkpointer = nil
         database = try Self.placeholder()
         corruption = reason
         movedAside = Self.moveAside(path, now: now)
@@ -152,7 +164,9 @@ public final class HistoryDatabase {
         } catch {
             throw StoreError("cannot create a fresh store at \(path): \(error)")
         }
+        zeroing = false
         for suffix in ["", "-wal", "-shm"] { _ = chmod(path + suffix, 0o600) }
+        attachCheckpointer()
     }
 
     /// An in-memory database that holds the place while files move.
@@ -282,23 +296,7 @@ public final class HistoryDatabase {
     /// Commits the transaction.
     public func commit() throws(StoreError) {
         try writing { () throws(SQLiteError) in try database.statement("COMMIT").run() }
-    }
-
-    /// Moves everything from the write-ahead log into the database and
-    /// empties the log, so that deleted history leaves no copy behind
-    /// (`secure_delete` already zeroes it in the database itself).
-    public func checkpoint() {
-        try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    }
-
-    /// Gives the pages deleted groups freed back to the file system once
-    /// they are more than `slack` bytes (outside a transaction), and empties
-    /// the write-ahead log: the files stay near what the history holds.
-    public func reclaim(slack: Int64) {
-        guard let free = try? database.integer("PRAGMA freelist_count"),
-              let pageSize = try? database.integer("PRAGMA page_size"), free * pageSize > slack else { return }
-        try? database.execute("PRAGMA incremental_vacuum")
-        checkpoint()
+        catchUpIfBehind()
     }
 
     /// Abandons the transaction; nothing of it reaches the disk.

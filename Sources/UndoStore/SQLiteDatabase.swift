@@ -50,6 +50,33 @@ final class SQLiteDatabase {
     deinit {
         statements.removeAll()
         sqlite3_close_v2(handle)
+        walHook?.release()
+    }
+
+    /// What `onCommit` registered, kept alive for SQLite's callback.
+    private final class WALHook {
+        let body: (Int32) -> Void
+        init(_ body: @escaping (Int32) -> Void) { self.body = body }
+    }
+
+    private var walHook: Unmanaged<WALHook>?
+
+    /// Calls `body` after every commit with the pages the write-ahead log
+    /// now holds (SQLite's `wal_hook`, which replaces its own automatic
+    /// checkpoints: whoever registers this checkpoints).
+    func onCommit(_ body: @escaping (Int32) -> Void) {
+        walHook?.release()
+        let hook = Unmanaged.passRetained(WALHook(body))
+        walHook = hook
+        sqlite3_wal_hook(handle, { context, _, _, pages in
+            if let context { Unmanaged<WALHook>.fromOpaque(context).takeUnretainedValue().body(pages) }
+            return SQLITE_OK
+        }, hook.toOpaque())
+    }
+
+    /// How long a statement waits for a lock another connection holds.
+    func waitForLocks(milliseconds: Int32) {
+        sqlite3_busy_timeout(handle, milliseconds)
     }
 
     /// Runs SQL that returns no rows (may hold several statements).

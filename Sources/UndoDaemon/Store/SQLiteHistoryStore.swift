@@ -191,6 +191,8 @@ package final class SQLiteHistoryStore: HistoryStore {
             nextStackNumber: max(reserved.nextStackNumber, counters.nextStackNumber),
             nextGroupID: running ? max(reserved.nextGroupID, counters.nextGroupID &+ Self.reserveGroups)
                                  : reserved.nextGroupID)
+        // A stack's history deleted for good is zeroed; groups that age out are not.
+        database.zeroDeletedContent(!removed.isEmpty)
         try database.begin()
         var written: [UInt64: StackRow] = [:]
         var newlyTrimmed: [UInt64] = []
