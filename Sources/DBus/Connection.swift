@@ -299,7 +299,9 @@ public final class Connection {
             // libdbus reads about 4 KiB per call: while more waits on the
             // socket, read on (up to 1 MiB) rather than poll again for it.
             guard handled == DBUS_WATCH_READABLE.rawValue else { return }
-            for _ in 0..<256 where !self.closed && dbus_watch_get_enabled(watch) != 0 {
+            for _ in 0..<256 {
+                // Handling may have removed (and freed) the watch, or disabled it.
+                guard !self.closed, self.watchTokens[watch] != nil, dbus_watch_get_enabled(watch) != 0 else { break }
                 var waiting: Int32 = 0
                 guard ioctl(fd, UInt(FIONREAD), &waiting) == 0, waiting > 0 else { break }
                 _ = dbus_watch_handle(watch, handled)
