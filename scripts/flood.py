@@ -177,6 +177,8 @@ try:
 finally:
     undod.terminate()
     bus_process.terminate()
+    if os.environ.get("FLOOD_LOG"):
+        print(open(os.path.join(scratch, "undod.log")).read()[-6000:])
     if undod.returncode not in (None, 0, -15):
         print(open(os.path.join(scratch, "undod.log")).read()[-2000:])
     shutil.rmtree(scratch, ignore_errors=True)

@@ -304,16 +304,6 @@ public final class HistoryDatabase {
         try? database.execute("ROLLBACK")
     }
 
-    /// Writes the counters.
-    public func saveCounters(nextStack: UInt64, nextGroup: UInt64) throws(StoreError) {
-        try writing { () throws(SQLiteError) in
-            let statement = try database.statement("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)")
-            try statement.bind(.text("next_stack"), .integer(Int64(bitPattern: nextStack))).run()
-            statement.reset()
-            try statement.bind(.text("next_group"), .integer(Int64(bitPattern: nextGroup))).run()
-        }
-    }
-
     /// Writes a stack's row.
     public func saveStack(_ row: StackRow) throws(StoreError) {
         try writing { () throws(SQLiteError) in
@@ -383,7 +373,7 @@ public final class HistoryDatabase {
         }
     }
 
-    private func writing<T>(_ body: () throws(SQLiteError) -> T) throws(StoreError) -> T {
+    func writing<T>(_ body: () throws(SQLiteError) -> T) throws(StoreError) -> T {
         do { return try body() } catch { throw StoreError(Self.explain(error)) }
     }
 

@@ -63,6 +63,14 @@ public struct StackRow: Sendable, Equatable {
         self.clean = clean
         self.topIsMergeable = topIsMergeable
     }
+
+    /// Whether `other` is this row with another `detachedSince` (and nothing else).
+    public func differsOnlyInDetachedSince(from other: StackRow) -> Bool {
+        guard detachedSince != other.detachedSince else { return false }
+        var same = self
+        same.detachedSince = other.detachedSince
+        return same == other
+    }
 }
 
 /// Why the store failed, as one sentence.

@@ -9,10 +9,14 @@ extension UndoService {
     /// Costs what the connection owned, whatever else the daemon holds.
     package func peerLeft(_ name: String) {
         announcer.unsubscribe(name)
-        for record in registry.stacks(ownedBy: name) {
+        let owned = registry.stacks(ownedBy: name)
+        guard !owned.isEmpty else { return }
+        for record in owned {
             log.debug("\(name) left the bus: \(record.displayName) is detached.")
-            detach(record)
+            detach(record, announcingFocus: false)
         }
+        // Once, not once a stack: a client may have owned thousands.
+        announceFocus()
     }
 
     /// Gives a detached stack to `caller`; returns the groups a mismatching
@@ -32,12 +36,13 @@ extension UndoService {
     }
 
     /// The owner is gone: the stack keeps its history for a later `Register`.
-    func detach(_ record: StackRecord) {
+    /// Without `announcingFocus`, the caller announces the focus afterwards.
+    func detach(_ record: StackRecord, announcingFocus: Bool = true) {
         applier.ownerLeft(record)
         registry.setOwner("", of: record)
         record.windows = []
         record.detachedSince = clock.now
-        changed(record)
+        changed(record, announcingFocus: announcingFocus)
         expireLater()
     }
 
