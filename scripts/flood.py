@@ -13,6 +13,9 @@ slowest and 99th-percentile Push, undod's peak RSS (sampled every 20 ms) and
 the store's files (database and write-ahead log) at the end of the phase.
 Goals (the hostile-world issue): RSS under 64 + 80 MiB, every healthy Push
 under 50 ms, the files within 2 × 64 MiB + 16 MiB.
+
+--only big|empty|stacks runs one phase. FLOOD_PERF=FILE records undod with
+`perf record -g` into FILE; FLOOD_LOG=1 prints the end of undod's log.
 """
 import multiprocessing
 import os

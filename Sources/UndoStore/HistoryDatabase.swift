@@ -373,6 +373,7 @@ public final class HistoryDatabase {
         }
     }
 
+    /// Runs a write, its SQLite error made a `StoreError` that says what went wrong.
     func writing<T>(_ body: () throws(SQLiteError) -> T) throws(StoreError) -> T {
         do { return try body() } catch { throw StoreError(Self.explain(error)) }
     }
