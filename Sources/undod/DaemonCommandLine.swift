@@ -27,8 +27,8 @@ enum DaemonCommandLine {
           --config FILE    read FILE instead of $XDG_CONFIG_HOME/undod/undod.conf
                            (then /etc/xdg/undod/undod.conf, then built-in defaults)
           --state-dir DIR  keep history in DIR instead of $XDG_STATE_HOME/undod
-          --check-config   validate the config, print any problem, and exit
-          --verbose        log routine events too
+          --check-config   validate the config, print every problem in it, and exit
+          --verbose        log routine events too (every undo and redo, who asked)
           --introspect     print the D-Bus interfaces as introspection XML and exit
           --version        print the version and exit
           --help           print this help and exit
