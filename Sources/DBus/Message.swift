@@ -212,6 +212,23 @@ public final class Message {
     public var arguments: [DBusValue] { wireArguments() ?? MessageCoder.read(raw) }
 
     private func wireArguments() -> [DBusValue]? {
+        withWireFormat { WireDecoder.arguments(of: $0, signature: $1) }
+    }
+
+    /// The argument at `index` alone (the others are skipped, not decoded).
+    func argument(_ index: Int) -> DBusValue? {
+        withWireFormat { WireDecoder.argument(index, of: $0, signature: $1) }
+    }
+
+    /// The `a(ayay)` argument at `index` as pairs of byte arrays (see
+    /// `WireDecoder.byteArrayPairs`); nil when it is not one.
+    func byteArrayPairs(at index: Int) -> [(first: [UInt8], second: [UInt8])]? {
+        withWireFormat { WireDecoder.byteArrayPairs(index, of: $0, signature: $1) }
+    }
+
+    /// Runs `body` on the message as `dbus_message_marshal` writes it, and
+    /// its signature's bytes.
+    private func withWireFormat<T>(_ body: (UnsafeRawBufferPointer, [UInt8]) -> T?) -> T? {
         var data: UnsafeMutablePointer<CChar>? = nil
         var length: Int32 = 0
         guard dbus_message_marshal(raw, &data, &length) != 0, let data else { return nil }
@@ -224,7 +241,7 @@ public final class Message {
                 index += 1
             }
         }
-        return WireDecoder.arguments(of: UnsafeRawBufferPointer(start: data, count: Int(length)), signature: signature)
+        return body(UnsafeRawBufferPointer(start: data, count: Int(length)), signature)
     }
 
     /// For an error reply, the error it carries; nil otherwise.

@@ -3,8 +3,9 @@
 public final class MethodCall {
     /// The call as it arrived.
     public let message: Message
-    /// Its arguments, already checked against the method's signature.
-    public let arguments: [DBusValue]
+    /// Its arguments, checked against the method's signature; decoded on
+    /// first use (`argument(_:)` and `byteArrayPairs(at:)` read less).
+    public private(set) lazy var arguments: [DBusValue] = message.arguments
     /// The caller's unique name.
     public let sender: String
     /// Whether the call has been answered.
@@ -12,11 +13,24 @@ public final class MethodCall {
 
     private let connection: Connection
 
-    init(message: Message, arguments: [DBusValue], connection: Connection) {
+    init(message: Message, connection: Connection) {
         self.message = message
-        self.arguments = arguments
         self.sender = message.sender ?? ""
         self.connection = connection
+    }
+
+    /// The argument at `index` alone, the others not decoded: a name after
+    /// a large array costs nothing for the array.
+    public func argument(_ index: Int) -> DBusValue? {
+        message.argument(index) ?? (index < arguments.count ? arguments[index] : nil)
+    }
+
+    /// The argument at `index`, an `a(ayay)`, as pairs of byte arrays,
+    /// without a `DBusValue` for each element; nil when it is no `a(ayay)`.
+    public func byteArrayPairs(at index: Int) -> [(first: [UInt8], second: [UInt8])]? {
+        if let pairs = message.byteArrayPairs(at: index) { return pairs }
+        guard index < arguments.count, let elements = arguments[index].elements else { return nil }
+        return elements.map { ($0.fields?.first?.bytes ?? [], $0.fields?.last?.bytes ?? []) }
     }
 
     /// Answers with success and `values`. A reply that cannot be built (an

@@ -152,11 +152,11 @@ public final class ObjectServer {
                 "\(method.name) takes arguments of type (\(method.inputSignature)), not (\(signature))."))
             return
         }
-        method.handler(MethodCall(message: message, arguments: message.arguments, connection: connection))
+        method.handler(MethodCall(message: message, connection: connection))
     }
 
     private func fail(_ message: Message, _ error: DBusError) {
-        MethodCall(message: message, arguments: [], connection: connection).fail(error)
+        MethodCall(message: message, connection: connection).fail(error)
     }
 
     /// The interfaces an incoming call may reach at `path`: an exported

@@ -35,6 +35,75 @@ struct WireDecoder {
         return values
     }
 
+    /// The argument at `index` alone: those before it are skipped (an array
+    /// in one step, by its length), so reading a name or options after a
+    /// large array costs nothing for the array.
+    static func argument(_ index: Int, of bytes: UnsafeRawBufferPointer, signature: [UInt8]) -> DBusValue? {
+        guard var (decoder, type) = positioned(at: index, of: bytes, signature: signature) else { return nil }
+        return decoder.value(signature, type)
+    }
+
+    /// The argument at `index`, which must be an array of two byte arrays
+    /// (`a(ayay)`, as `PushGroup`'s actions), as pairs: no value made for
+    /// each element, which for 100,000 actions was most of reading them.
+    static func byteArrayPairs(_ index: Int, of bytes: UnsafeRawBufferPointer,
+                               signature: [UInt8]) -> [(first: [UInt8], second: [UInt8])]? {
+        guard var (decoder, type) = positioned(at: index, of: bytes, signature: signature),
+              Array(signature[type]) == Array("a(ayay)".utf8),
+              let length = decoder.fixed(UInt32.self), decoder.align(8) else { return nil }
+        let end = decoder.offset + Int(length)
+        guard end <= bytes.count else { return nil }
+        var pairs: [(first: [UInt8], second: [UInt8])] = []
+        while decoder.offset < end {
+            guard decoder.align(8), let first = decoder.byteArray(), let second = decoder.byteArray() else { return nil }
+            pairs.append((first, second))
+        }
+        return decoder.offset == end ? pairs : nil
+    }
+
+    /// A reader at the start of argument `index` and the range of its type.
+    private static func positioned(at index: Int, of bytes: UnsafeRawBufferPointer,
+                                   signature: [UInt8]) -> (WireDecoder, Range<Int>)? {
+        guard bytes.count >= 16, bytes[0] == UInt8(ascii: "l") || bytes[0] == UInt8(ascii: "B") else { return nil }
+        var decoder = WireDecoder(bytes: bytes, bigEndian: bytes[0] == UInt8(ascii: "B"), offset: 12)
+        guard let fieldsLength = decoder.fixed(UInt32.self) else { return nil }
+        decoder.offset = 16 + Int(fieldsLength)
+        guard decoder.align(8) else { return nil }
+        var start = 0
+        for argument in 0...index {
+            guard let end = completeTypeEnd(signature, from: start) else { return nil }
+            if argument == index { return (decoder, start..<end) }
+            guard decoder.skip(signature, start..<end) else { return nil }
+            start = end
+        }
+        return nil
+    }
+
+    /// Moves past a value of the complete type `signature[type]`.
+    private mutating func skip(_ signature: [UInt8], _ type: Range<Int>) -> Bool {
+        switch signature[type.lowerBound] {
+        case UInt8(ascii: "a"):
+            guard let length = fixed(UInt32.self), align(Self.alignment(of: signature[type.lowerBound + 1])) else {
+                return false
+            }
+            offset += Int(length)
+            return offset <= bytes.count
+        case UInt8(ascii: "("):
+            guard align(8), let fields = Self.fieldTypes(signature, type) else { return false }
+            return fields.allSatisfy { skip(signature, $0) }
+        default:
+            return value(signature, type) != nil
+        }
+    }
+
+    /// An `ay` at the read position.
+    private mutating func byteArray() -> [UInt8]? {
+        guard let length = fixed(UInt32.self), offset + Int(length) <= bytes.count else { return nil }
+        let content = Array(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + Int(length))]))
+        offset += Int(length)
+        return content
+    }
+
     /// The value of the complete type `signature[type]` at the read position.
     private mutating func value(_ signature: [UInt8], _ type: Range<Int>) -> DBusValue? {
         switch signature[type.lowerBound] {

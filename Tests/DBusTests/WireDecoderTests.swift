@@ -35,6 +35,39 @@ import Testing
         #expect(read == [.string("Nothing"), empties])
     }
 
+    /// One argument alone, every other skipped (arrays by their length,
+    /// structs and variants field by field), reads as the whole does.
+    @Test func readsOneArgumentSkippingTheOthers() {
+        let arguments: [DBusValue] = [
+            .byte(1), .array(element: "(ayay)", [.structure([.bytes([1, 2]), .bytes([])])]),
+            .structure([.uint16(7), .string("x"), .variant(.bytes([9]))]), .variant(.int64(-3)),
+            .vardict(["a": .string("b")]), .string("last"),
+        ]
+        let signature = Array(arguments.map(\.signature).joined().utf8)
+        let bytes = WireEncoder.message(type: 1, flags: 0, serial: 1, fields: [], arguments: arguments, bodyBytes: 64)
+        for (index, argument) in arguments.enumerated() {
+            let read = bytes.withUnsafeBytes { WireDecoder.argument(index, of: $0, signature: signature) }
+            #expect(read == argument, "argument \(index)")
+        }
+        #expect(bytes.withUnsafeBytes { WireDecoder.argument(arguments.count, of: $0, signature: signature) } == nil)
+    }
+
+    /// `a(ayay)` as pairs, no value per element; any other type is nil.
+    @Test func readsActionsAsPairsOfByteArrays() throws {
+        let actions = DBusValue.array(element: "(ayay)", [
+            .structure([.bytes([1, 2, 3]), .bytes([])]), .structure([.bytes([]), .bytes([4])]),
+            .structure([.bytes([]), .bytes([])]),
+        ])
+        let arguments: [DBusValue] = [.string("Typing"), actions, .vardict([:])]
+        let signature = Array("sa(ayay)a{sv}".utf8)
+        let bytes = WireEncoder.message(type: 1, flags: 0, serial: 1, fields: [], arguments: arguments, bodyBytes: 64)
+        let pairs = try #require(bytes.withUnsafeBytes { WireDecoder.byteArrayPairs(1, of: $0, signature: signature) })
+        #expect(pairs.map(\.first) == [[1, 2, 3], [], []])
+        #expect(pairs.map(\.second) == [[], [4], []])
+        #expect(bytes.withUnsafeBytes { WireDecoder.byteArrayPairs(0, of: $0, signature: signature) } == nil)
+        #expect(bytes.withUnsafeBytes { WireDecoder.byteArrayPairs(2, of: $0, signature: signature) } == nil)
+    }
+
     @Test func givesUpOnBytesThatBreakOff() {
         let bytes = WireEncoder.message(type: 1, flags: 0, serial: 1, fields: [], arguments: [.bytes([1, 2, 3, 4])],
                                         bodyBytes: 8)

@@ -18,7 +18,7 @@ extension MethodCall {
     func options<T>(at index: Int, stack: @autoclosure () -> String?,
                     _ decode: ([String: DBusValue]) throws(OptionTypeError) -> T) -> T? {
         do {
-            return try decode(arguments[index].stringDictionary ?? [:])
+            return try decode(argument(index)?.stringDictionary ?? [:])
         } catch {
             fail(ServiceError.invalidArgs(error.description).dbusError(stack: stack()))
             return nil

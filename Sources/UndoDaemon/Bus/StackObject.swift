@@ -24,10 +24,9 @@ enum StackObject {
             },
             "PushGroup": { [record, unowned service] (call: MethodCall) in
                 guard let options = call.options(at: 2, stack: record.displayName, PushOptions.init) else { return }
-                let actions = (call.arguments[1].elements ?? []).map { pair in
-                    Action(undo: pair.fields?.first?.bytes ?? [], redo: pair.fields?.last?.bytes ?? [])
-                }
-                service.push(record, caller: call.sender, name: call.arguments[0].string ?? "", actions: actions,
+                // Read without a value for each action: a group may hold 100,000.
+                let actions = (call.byteArrayPairs(at: 1) ?? []).map { Action(undo: $0.first, redo: $0.second) }
+                service.push(record, caller: call.sender, name: call.argument(0)?.string ?? "", actions: actions,
                              options: options) { call.answer($0, stack: record.displayName) { [.uint64($0.group)] } }
             },
             "Undo": { [record, unowned service] (call: MethodCall) in apply(.undo, call, record, service) },
