@@ -53,8 +53,12 @@ extension HistoryDatabase {
     public func reclaim(slack: Int64) {
         guard let free = try? database.integer("PRAGMA freelist_count"),
               let pageSize = try? database.integer("PRAGMA page_size"), free * pageSize > slack else { return }
-        try? database.execute("PRAGMA incremental_vacuum")
+        // At most 2 MiB a call (each moved page is read and written again),
+        // so that no one commit pays for many deletions at once.
+        try? database.execute("PRAGMA incremental_vacuum(\(min(free, Self.reclaimBytes / pageSize)))")
         checkpointer?.request()
     }
 
+    /// How much `reclaim` gives back in one call at most.
+    static let reclaimBytes: Int64 = 2 << 20
 }
