@@ -42,7 +42,10 @@ extension UndoService {
         registry.setOwner("", of: record)
         record.windows = []
         record.detachedSince = clock.now
-        changed(record, announcingFocus: announcingFocus)
+        // Its bytes and groups are as they were: only the detach time goes to the store.
+        store.detachTimeChanged(record)
+        announcer.changed(record)
+        if announcingFocus { announceFocus() }
         expireLater()
     }
 

@@ -324,11 +324,11 @@ package final class UndoService {
 
     /// Something about `record` changed (history, owner, settings): store it
     /// (with the groups that changed) and announce what differs.
-    func changed(_ record: StackRecord, groups: [GroupChange] = [], announcingFocus: Bool = true) {
+    func changed(_ record: StackRecord, groups: [GroupChange] = []) {
         registry.countBytes(of: record)
         store.stackChanged(record, groups: groups)
         announcer.changed(record)
-        if announcingFocus { announceFocus() }
+        announceFocus()
     }
 
     /// Announces the manager's focus where it moved.

@@ -14,6 +14,10 @@ package protocol HistoryStore: AnyObject {
     /// at commit time (written, or deleted when gone). Memory-only stacks are
     /// never written (and are deleted from disk if they were there).
     func stackChanged(_ record: StackRecord, groups: [GroupChange])
+    /// `record` was detached and nothing else of it changed: a store may
+    /// write that later, as no answer waits for it (by default, as
+    /// `stackChanged`).
+    func detachTimeChanged(_ record: StackRecord)
     /// Stack `number` was deleted.
     func stackRemoved(number: UInt64)
     /// Whether the disk holds exactly stack `number`'s present history (it
@@ -70,5 +74,12 @@ package struct StoreCounters: Sendable, Equatable {
     package init(nextStackNumber: UInt64, nextGroupID: UInt64) {
         self.nextStackNumber = nextStackNumber
         self.nextGroupID = nextGroupID
+    }
+}
+
+extension HistoryStore {
+    /// Writes a detach as any other change.
+    package func detachTimeChanged(_ record: StackRecord) {
+        stackChanged(record, groups: [])
     }
 }

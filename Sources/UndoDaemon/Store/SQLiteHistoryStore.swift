@@ -159,6 +159,19 @@ package final class SQLiteHistoryStore: HistoryStore {
         dirty[record.number] = entry
     }
 
+    /// Only the detach time changed: queued with the others, written a few
+    /// hundred a commit, without building the stack's row (a stack new to
+    /// the disk, or already changed this turn, is written whole).
+    package func detachTimeChanged(_ record: StackRecord) {
+        let number = record.number
+        guard record.persistent, onDisk[number] != nil, dirty[number] == nil, !removed.contains(number) else {
+            return stackChanged(record, groups: [])
+        }
+        if detachTimes.updateValue(record.isAttached ? nil : record.detachedSince, forKey: number) == nil {
+            detachOrder.append(number)
+        }
+    }
+
     package func stackRemoved(number: UInt64) {
         dirty[number] = nil
         detachTimes[number] = nil
