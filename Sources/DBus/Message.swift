@@ -172,7 +172,7 @@ public final class Message {
     /// never a crash.
     func makeErrorReply(_ error: DBusError) -> Message? {
         let name = LibDBus.isValidErrorName(error.name) ? error.name : DBusError.Names.failed
-        let text = error.message.utf8.contains(0) ? error.message.replacingNUL() : error.message
+        let text = MessageCoder.containsNUL(error.message) ? error.message.replacingNUL() : error.message
         return dbus_message_new_error(raw, name, text).map { Message(owning: $0) }
     }
 
@@ -233,15 +233,7 @@ public final class Message {
         var length: Int32 = 0
         guard dbus_message_marshal(raw, &data, &length) != 0, let data else { return nil }
         defer { dbus_free(data) }
-        var signature: [UInt8] = []
-        if let chars = dbus_message_get_signature(raw) {
-            var index = 0
-            while chars[index] != 0 {
-                signature.append(UInt8(bitPattern: chars[index]))
-                index += 1
-            }
-        }
-        return body(UnsafeRawBufferPointer(start: data, count: Int(length)), signature)
+        return body(UnsafeRawBufferPointer(start: data, count: Int(length)), Array(signature.utf8))
     }
 
     /// For an error reply, the error it carries; nil otherwise.

@@ -5,7 +5,15 @@ public final class MethodCall {
     public let message: Message
     /// Its arguments, checked against the method's signature; decoded on
     /// first use (`argument(_:)` and `byteArrayPairs(at:)` read less).
-    public private(set) lazy var arguments: [DBusValue] = message.arguments
+    public var arguments: [DBusValue] {
+        if let decoded { return decoded }
+        let values = message.arguments
+        decoded = values
+        return values
+    }
+
+    /// The arguments, once decoded.
+    private var decoded: [DBusValue]?
     /// The caller's unique name.
     public let sender: String
     /// Whether the call has been answered.
@@ -22,7 +30,8 @@ public final class MethodCall {
     /// The argument at `index` alone, the others not decoded: a name after
     /// a large array costs nothing for the array.
     public func argument(_ index: Int) -> DBusValue? {
-        message.argument(index) ?? (index < arguments.count ? arguments[index] : nil)
+        if decoded == nil, let value = message.argument(index) { return value }
+        return index < arguments.count ? arguments[index] : nil
     }
 
     /// The argument at `index`, an `a(ayay)`, as pairs of byte arrays,

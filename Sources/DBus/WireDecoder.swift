@@ -19,11 +19,7 @@ struct WireDecoder {
     /// Every argument of the marshalled message `bytes`, whose arguments have
     /// `signature`; nil when the bytes are not what a valid message is.
     static func arguments(of bytes: UnsafeRawBufferPointer, signature: [UInt8]) -> [DBusValue]? {
-        guard bytes.count >= 16, bytes[0] == UInt8(ascii: "l") || bytes[0] == UInt8(ascii: "B") else { return nil }
-        var decoder = WireDecoder(bytes: bytes, bigEndian: bytes[0] == UInt8(ascii: "B"), offset: 12)
-        guard let fieldsLength = decoder.fixed(UInt32.self) else { return nil }
-        decoder.offset = 16 + Int(fieldsLength)
-        guard decoder.align(8) else { return nil }
+        guard var decoder = atBody(of: bytes) else { return nil }
         var values: [DBusValue] = []
         var index = 0
         while index < signature.count {
@@ -64,11 +60,7 @@ struct WireDecoder {
     /// A reader at the start of argument `index` and the range of its type.
     private static func positioned(at index: Int, of bytes: UnsafeRawBufferPointer,
                                    signature: [UInt8]) -> (WireDecoder, Range<Int>)? {
-        guard bytes.count >= 16, bytes[0] == UInt8(ascii: "l") || bytes[0] == UInt8(ascii: "B") else { return nil }
-        var decoder = WireDecoder(bytes: bytes, bigEndian: bytes[0] == UInt8(ascii: "B"), offset: 12)
-        guard let fieldsLength = decoder.fixed(UInt32.self) else { return nil }
-        decoder.offset = 16 + Int(fieldsLength)
-        guard decoder.align(8) else { return nil }
+        guard var decoder = atBody(of: bytes) else { return nil }
         var start = 0
         for argument in 0...index {
             guard let end = completeTypeEnd(signature, from: start) else { return nil }
@@ -79,11 +71,21 @@ struct WireDecoder {
         return nil
     }
 
+    /// A reader at the start of the message's body: past the fixed header
+    /// and its fields, in the byte order the message says.
+    private static func atBody(of bytes: UnsafeRawBufferPointer) -> WireDecoder? {
+        guard bytes.count >= 16, bytes[0] == UInt8(ascii: "l") || bytes[0] == UInt8(ascii: "B") else { return nil }
+        var decoder = WireDecoder(bytes: bytes, bigEndian: bytes[0] == UInt8(ascii: "B"), offset: 12)
+        guard let fieldsLength = decoder.fixed(UInt32.self) else { return nil }
+        decoder.offset = 16 + Int(fieldsLength)
+        return decoder.align(8) ? decoder : nil
+    }
+
     /// Moves past a value of the complete type `signature[type]`.
     private mutating func skip(_ signature: [UInt8], _ type: Range<Int>) -> Bool {
         switch signature[type.lowerBound] {
         case UInt8(ascii: "a"):
-            guard let length = fixed(UInt32.self), align(Self.alignment(of: signature[type.lowerBound + 1])) else {
+            guard let length = fixed(UInt32.self), align(WireEncoder.alignment(ofTypeCode: signature[type.lowerBound + 1])) else {
                 return false
             }
             offset += Int(length)
@@ -165,7 +167,7 @@ struct WireDecoder {
 
     /// An array whose elements are of the complete type `signature[element]`.
     private mutating func array(_ signature: [UInt8], _ element: Range<Int>) -> DBusValue? {
-        guard let length = fixed(UInt32.self), align(Self.alignment(of: signature[element.lowerBound])) else {
+        guard let length = fixed(UInt32.self), align(WireEncoder.alignment(ofTypeCode: signature[element.lowerBound])) else {
             return nil
         }
         let end = offset + Int(length)
@@ -187,20 +189,13 @@ struct WireDecoder {
             }
             guard offset == end else { return nil }
             return .dict(key: Self.text(signature, keyType), value: Self.text(signature, valueType), entries)
-        case UInt8(ascii: "("):
-            // The fields' types found once for all the elements.
-            guard let fields = Self.fieldTypes(signature, element) else { return nil }
-            var items: [DBusValue] = []
-            while offset < end {
-                guard let item = structure(signature, fields) else { return nil }
-                items.append(item)
-            }
-            guard offset == end else { return nil }
-            return .array(element: Self.text(signature, element), items)
         default:
+            // A struct's field types are found once for all the elements.
+            let fields = signature[element.lowerBound] == UInt8(ascii: "(") ? Self.fieldTypes(signature, element) : nil
             var items: [DBusValue] = []
             while offset < end {
-                guard let item = value(signature, element) else { return nil }
+                let item = if let fields { structure(signature, fields) } else { value(signature, element) }
+                guard let item else { return nil }
                 items.append(item)
             }
             guard offset == end else { return nil }
@@ -258,15 +253,6 @@ struct WireDecoder {
             return index < signature.count && index > start + 1 ? index + 1 : nil
         default:
             return start + 1
-        }
-    }
-
-    private static func alignment(of code: UInt8) -> Int {
-        switch code {
-        case UInt8(ascii: "y"), UInt8(ascii: "g"), UInt8(ascii: "v"): 1
-        case UInt8(ascii: "n"), UInt8(ascii: "q"): 2
-        case UInt8(ascii: "x"), UInt8(ascii: "t"), UInt8(ascii: "d"), UInt8(ascii: "("), UInt8(ascii: "{"): 8
-        default: 4
         }
     }
 

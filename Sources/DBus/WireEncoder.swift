@@ -145,7 +145,12 @@ struct WireEncoder {
 
     /// The alignment of a value of the complete type `signature`.
     static func alignment(of signature: String) -> Int {
-        switch signature.utf8.first {
+        alignment(ofTypeCode: signature.utf8.first ?? 0)
+    }
+
+    /// The alignment of a value whose type starts with `code` (`WireDecoder` reads by it too).
+    static func alignment(ofTypeCode code: UInt8) -> Int {
+        switch code {
         case UInt8(ascii: "y"), UInt8(ascii: "g"), UInt8(ascii: "v"): 1
         case UInt8(ascii: "n"), UInt8(ascii: "q"): 2
         case UInt8(ascii: "x"), UInt8(ascii: "t"), UInt8(ascii: "d"), UInt8(ascii: "("), UInt8(ascii: "{"): 8

@@ -90,13 +90,6 @@ package struct ConfigParser {
         return Outcome(config: config, warnings: warnings)
     }
 
-    /// Every key this version knows, as `section.key`.
-    static let keys = [
-        "limits.levels", "limits.max_bytes", "limits.max_total_bytes", "limits.stacks_per_client",
-        "apply.timeout_ms", "apply.queue", "merge.window_ms", "stacks.persist", "stacks.detached_ttl",
-        "focus.strategy", "focus.follows_push", "hotkey.undo", "hotkey.redo", "notify.enabled", "notify.confirm",
-    ]
-
     /// The end of an unknown name's warning: "; did you mean X?" for the
     /// known name nearest `name` (at most a third of its letters apart),
     /// else a full stop.
@@ -108,33 +101,39 @@ package struct ConfigParser {
         return "; did you mean \(best.0)?"
     }
 
-    static let sections: Set<String> = ["limits", "apply", "merge", "stacks", "focus", "hotkey", "notify"]
-
-    /// Sets `key` in `config`; false for a key this version does not know.
-    private static func apply(key: String, value: String, to config: inout DaemonConfig) throws -> Bool {
-        switch key {
-        case "limits.levels": config.levels = try ConfigValue.count(value)
-        case "limits.max_bytes": config.maxBytes = try ConfigValue.size(value)
-        case "limits.max_total_bytes": config.maxTotalBytes = try ConfigValue.size(value)
-        case "limits.stacks_per_client": config.stacksPerClient = try ConfigValue.count(value)
-        case "apply.timeout_ms": config.applyTimeoutMilliseconds = try ConfigValue.positiveMilliseconds(value, bareIs: 1)
-        case "apply.queue": config.applyQueue = try ConfigValue.count(value)
-        case "merge.window_ms":
-            config.mergeWindowMilliseconds = UInt32(clamping: try ConfigValue.duration(value, bareIs: 1))
-        case "stacks.persist": config.persist = try ConfigValue.boolean(value)
-        case "stacks.detached_ttl": config.detachedTTLMilliseconds = try ConfigValue.duration(value, bareIs: 1_000)
-        case "focus.strategy":
+    /// How each key this version knows sets its value: the one list of keys.
+    private static let setters: [String: @Sendable (String, inout DaemonConfig) throws -> Void] = [
+        "limits.levels": { $1.levels = try ConfigValue.count($0) },
+        "limits.max_bytes": { $1.maxBytes = try ConfigValue.size($0) },
+        "limits.max_total_bytes": { $1.maxTotalBytes = try ConfigValue.size($0) },
+        "limits.stacks_per_client": { $1.stacksPerClient = try ConfigValue.count($0) },
+        "apply.timeout_ms": { $1.applyTimeoutMilliseconds = try ConfigValue.positiveMilliseconds($0, bareIs: 1) },
+        "apply.queue": { $1.applyQueue = try ConfigValue.count($0) },
+        "merge.window_ms": { $1.mergeWindowMilliseconds = UInt32(clamping: try ConfigValue.duration($0, bareIs: 1)) },
+        "stacks.persist": { $1.persist = try ConfigValue.boolean($0) },
+        "stacks.detached_ttl": { $1.detachedTTLMilliseconds = try ConfigValue.duration($0, bareIs: 1_000) },
+        "focus.strategy": { value, config in
             guard let name = DaemonConfig.FocusStrategyName(rawValue: value) else {
                 throw ConfigValueError("must be auto, recent or x11, not “\(value)”.")
             }
             config.focusStrategy = name
-        case "focus.follows_push": config.focusFollowsPush = try ConfigValue.boolean(value)
-        case "hotkey.undo": config.hotkeyUndo = try ConfigValue.hotkey(value)
-        case "hotkey.redo": config.hotkeyRedo = try ConfigValue.hotkey(value)
-        case "notify.enabled": config.notifyEnabled = try ConfigValue.boolean(value)
-        case "notify.confirm": config.notifyConfirm = try ConfigValue.boolean(value)
-        default: return false
-        }
+        },
+        "focus.follows_push": { $1.focusFollowsPush = try ConfigValue.boolean($0) },
+        "hotkey.undo": { $1.hotkeyUndo = try ConfigValue.hotkey($0) },
+        "hotkey.redo": { $1.hotkeyRedo = try ConfigValue.hotkey($0) },
+        "notify.enabled": { $1.notifyEnabled = try ConfigValue.boolean($0) },
+        "notify.confirm": { $1.notifyConfirm = try ConfigValue.boolean($0) },
+    ]
+
+    /// Every key this version knows, as `section.key`.
+    static let keys = setters.keys.sorted()
+    /// The sections those keys are in.
+    static let sections = Set(keys.map { String($0.prefix { $0 != "." }) })
+
+    /// Sets `key` in `config`; false for a key this version does not know.
+    private static func apply(key: String, value: String, to config: inout DaemonConfig) throws -> Bool {
+        guard let set = setters[key] else { return false }
+        try set(value, &config)
         return true
     }
 

@@ -27,14 +27,12 @@ package final class SQLiteHistoryStore: HistoryStore {
     static let trimBytes: UInt64 = 4 << 20
     /// The payload bytes of each group row on disk, for `trimBytes`.
     private var rowBytes: [UInt64: UInt64] = [:]
-    /// Stacks whose only change to write is when they were detached (or
-    /// adopted), and the value: no answer waits for it, so a few hundred go
-    /// with each commit rather than 10,000 in one when a client that owned
-    /// them leaves. (Lost in a crash, a stack's detached time is the restart's.)
-    private var detachTimes: [UInt64: Int64?] = [:]
-    /// The order `detachTimes` came in, from `detachHead` on.
-    private var detachOrder: [UInt64] = []
-    private var detachHead = 0
+    /// Stacks whose only change to write is when they were detached: no
+    /// answer waits for it, so a few hundred go with each commit rather than
+    /// 10,000 in one when a client that owned them leaves. (Lost in a crash,
+    /// a stack's detached time is the restart's.) Any other change of the
+    /// stack writes its whole row, this with it; an adoption is never put off.
+    private var detachTimes: [UInt64: Int64] = [:]
     /// How many detach times one commit writes at most.
     static let detachTimesPerCommit = 256
     /// How far ahead of use group ids are reserved (stack numbers are not).
@@ -164,12 +162,11 @@ package final class SQLiteHistoryStore: HistoryStore {
     /// the disk, or already changed this turn, is written whole).
     package func detachTimeChanged(_ record: StackRecord) {
         let number = record.number
-        guard record.persistent, onDisk[number] != nil, dirty[number] == nil, !removed.contains(number) else {
+        guard record.persistent, let since = record.detachedSince, !record.isAttached, onDisk[number] != nil,
+              dirty[number] == nil, !removed.contains(number) else {
             return stackChanged(record, groups: [])
         }
-        if detachTimes.updateValue(record.isAttached ? nil : record.detachedSince, forKey: number) == nil {
-            detachOrder.append(number)
-        }
+        detachTimes[number] = since
     }
 
     package func stackRemoved(number: UInt64) {
@@ -219,7 +216,7 @@ package final class SQLiteHistoryStore: HistoryStore {
         database.zeroDeletedContent(!removed.isEmpty)
         try database.begin()
         var written: [UInt64: StackRow] = [:]
-        var detachesWritten: [(UInt64, Int64?)] = []
+        var detachesWritten: [(number: UInt64, since: Int64)] = []
         var newlyTrimmed: [UInt64] = []
         var flushed = false
         var deleted = !removed.isEmpty
@@ -229,12 +226,12 @@ package final class SQLiteHistoryStore: HistoryStore {
                 let record = entry.record
                 let row = Self.row(of: record)
                 if let old = onDisk[number], old.differsOnlyInDetachedSince(from: row) {
-                    if detachTimes.updateValue(row.detachedSince, forKey: number) == nil { detachOrder.append(number) }
-                } else {
-                    detachTimes[number] = nil
-                    if onDisk[number] != row { try database.saveStack(row) }
-                    written[number] = row
+                    try database.saveDetachedSince(row.detachedSince, ofStack: number)
+                } else if onDisk[number] != row {
+                    try database.saveStack(row)
                 }
+                written[number] = row
+                detachTimes[number] = nil  // the row carries it
                 for (id, actionsChanged) in entry.groups {
                     if let found = record.stack.group(withID: id) {
                         try database.saveGroup(found.group, stack: number, onRedoSide: found.side == .redo,
@@ -283,32 +280,19 @@ package final class SQLiteHistoryStore: HistoryStore {
         reserved = reserving
     }
 
-    /// Writes up to `limit` of the detach times waiting, oldest first;
-    /// returns them, to be marked written once the transaction commits.
-    private func writeDetachTimes(atMost limit: Int) throws(StoreError) -> [(UInt64, Int64?)] {
-        var done: [(UInt64, Int64?)] = []
-        var seen = Set<UInt64>()
-        var index = detachHead
-        while done.count < limit, index < detachOrder.count {
-            let number = detachOrder[index]
-            index += 1
-            guard let since = detachTimes[number], seen.insert(number).inserted else { continue }
-            try database.saveDetachedSince(since, ofStack: number)
-            done.append((number, since))
-        }
-        return done
+    /// Writes up to `limit` of the detach times waiting; returns them, to
+    /// be marked written once the transaction commits.
+    private func writeDetachTimes(atMost limit: Int) throws(StoreError) -> [(number: UInt64, since: Int64)] {
+        let batch = detachTimes.prefix(limit).map { (number: $0.key, since: $0.value) }
+        for entry in batch { try database.saveDetachedSince(entry.since, ofStack: entry.number) }
+        return batch
     }
 
     /// Marks detach times written by a transaction that committed.
-    private func wrote(_ done: [(UInt64, Int64?)]) {
-        for (number, since) in done where detachTimes[number] == since {
-            detachTimes[number] = nil
-            onDisk[number]?.detachedSince = since
-        }
-        while detachHead < detachOrder.count, detachTimes[detachOrder[detachHead]] == nil { detachHead += 1 }
-        if detachHead == detachOrder.count {
-            detachOrder.removeAll(keepingCapacity: true)
-            detachHead = 0
+    private func wrote(_ batch: [(number: UInt64, since: Int64)]) {
+        for entry in batch {
+            detachTimes[entry.number] = nil
+            onDisk[entry.number]?.detachedSince = entry.since
         }
     }
 

@@ -129,6 +129,10 @@ final class DaemonClient {
         guard let stack = StackPath(path) else { throw DBusError.invalidArgs("\(path) is no stack path.") }
         return stack
     }
+    /// The errors of a bus on which undod is not running (and cannot be started).
+    static let notRunning: Set<String> = ["org.freedesktop.DBus.Error.ServiceUnknown",
+                                          "org.freedesktop.DBus.Error.NameHasNoOwner"]
+
     /// The one place where D-Bus errors become exit statuses: a daemon that
     /// is missing or out of reach is 3, a refusal (any error undod answers) 1.
     static func commandError(_ error: DBusError) -> CommandError {
@@ -136,7 +140,7 @@ final class DaemonClient {
         let text = error.message.isEmpty ? error.name : error.message
         let reason = Format.clause(text)
         switch error.name {
-        case base + "ServiceUnknown", base + "NameHasNoOwner":
+        case _ where notRunning.contains(error.name):
             return .unreachable("undod is not running on this bus (nothing owns \(Undo1.busName)); "
                 + "start it with `undod &` or `systemctl --user start undod`", errorName: error.name)
         case base + "NoReply", base + "Timeout", base + "TimedOut":

@@ -69,14 +69,10 @@ final class WatchSession {
         do {
             try client.ping()
             return true
-        } catch where error.code == .unreachable && error.errorName.map(Self.notRunning.contains) == true {
+        } catch where error.errorName.map(DaemonClient.notRunning.contains) == true {
             return false
         }
     }
-
-    /// The errors of a bus on which undod is not running.
-    private static let notRunning: Set<String> = ["org.freedesktop.DBus.Error.ServiceUnknown",
-                                                  "org.freedesktop.DBus.Error.NameHasNoOwner"]
 
     // MARK: Subscriptions
 
