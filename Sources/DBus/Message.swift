@@ -220,10 +220,10 @@ public final class Message {
         withWireFormat { WireDecoder.argument(index, of: $0, signature: $1) }
     }
 
-    /// The `a(ayay)` argument at `index` as pairs of byte arrays (see
-    /// `WireDecoder.byteArrayPairs`); nil when it is not one.
-    func byteArrayPairs(at index: Int) -> [(first: [UInt8], second: [UInt8])]? {
-        withWireFormat { WireDecoder.byteArrayPairs(index, of: $0, signature: $1) }
+    /// The `a(ayay)` argument at `index` as one length-prefixed buffer (see
+    /// `WireDecoder.lengthPrefixedPairs`); nil when it is not one.
+    func lengthPrefixedPairs(at index: Int) -> [UInt8]? {
+        withWireFormat { WireDecoder.lengthPrefixedPairs(index, of: $0, signature: $1) }
     }
 
     /// Runs `body` on the message as `dbus_message_marshal` writes it, and

@@ -4,7 +4,7 @@ public final class MethodCall {
     /// The call as it arrived.
     public let message: Message
     /// Its arguments, checked against the method's signature; decoded on
-    /// first use (`argument(_:)` and `byteArrayPairs(at:)` read less).
+    /// first use (`argument(_:)` and `lengthPrefixedPairs(at:)` read less).
     public var arguments: [DBusValue] {
         if let decoded { return decoded }
         let values = message.arguments
@@ -34,12 +34,21 @@ public final class MethodCall {
         return index < arguments.count ? arguments[index] : nil
     }
 
-    /// The argument at `index`, an `a(ayay)`, as pairs of byte arrays,
-    /// without a `DBusValue` for each element; nil when it is no `a(ayay)`.
-    public func byteArrayPairs(at index: Int) -> [(first: [UInt8], second: [UInt8])]? {
-        if let pairs = message.byteArrayPairs(at: index) { return pairs }
+    /// The argument at `index`, an `a(ayay)`, as one buffer: for each pair,
+    /// the first array's length (4 bytes, little-endian) and bytes, then the
+    /// second's. No `DBusValue` is made for each element; nil when the
+    /// argument is no `a(ayay)`.
+    public func lengthPrefixedPairs(at index: Int) -> [UInt8]? {
+        if let buffer = message.lengthPrefixedPairs(at: index) { return buffer }
         guard index < arguments.count, let elements = arguments[index].elements else { return nil }
-        return elements.map { ($0.fields?.first?.bytes ?? [], $0.fields?.last?.bytes ?? []) }
+        var buffer: [UInt8] = []
+        for element in elements {
+            for bytes in [element.fields?.first?.bytes ?? [], element.fields?.last?.bytes ?? []] {
+                withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { buffer += $0 }
+                buffer += bytes
+            }
+        }
+        return buffer
     }
 
     /// Answers with success and `values`. A reply that cannot be built (an

@@ -11,7 +11,7 @@ public enum ActionCoding {
     }
 
     /// Appends `actions` to a buffer.
-    static func append(_ actions: [Action], to buffer: inout [UInt8]) {
+    private static func append(_ actions: [Action], to buffer: inout [UInt8]) {
         buffer.reserveCapacity(buffer.count + actions.reduce(0) { $0 + 8 + $1.undo.count + $1.redo.count })
         for action in actions {
             appendPayload(action.undo, to: &buffer)
@@ -33,13 +33,28 @@ public enum ActionCoding {
     /// The payload bytes `buffer` holds (undo and redo together), or nil when
     /// it is not one `encode` made.
     public static func payloadBytes(_ buffer: [UInt8]) -> UInt64? {
-        var total: UInt64 = 0
+        EncodedActions(encoded: buffer)?.bytes
+    }
+
+    /// Calls `body` with each action's undo and redo payload sizes, in order;
+    /// false when the buffer is not one `encode` made (it may have been
+    /// called for the actions before the fault). One tight pass: a
+    /// `PushGroup` of 100,000 actions is walked this way on every push.
+    @inline(__always)
+    static func forEachAction(in buffer: [UInt8], _ body: (_ undo: Int, _ redo: Int) -> Void) -> Bool {
         var offset = 0
-        while offset < buffer.count {
-            guard let undo = payloadRange(buffer, &offset), let redo = payloadRange(buffer, &offset) else { return nil }
-            total += UInt64(undo.count + redo.count)
+        let end = buffer.count
+        while offset < end {
+            guard end - offset >= 8 else { return false }
+            let undo = length(buffer, at: offset)
+            guard end - offset - 8 >= undo else { return false }
+            let redo = length(buffer, at: offset + 4 + undo)
+            offset += 8 + undo
+            guard end - offset >= redo else { return false }
+            offset += redo
+            body(undo, redo)
         }
-        return total
+        return true
     }
 
     /// The payloads of one direction, in the order `Apply` sends them: undo
@@ -78,11 +93,16 @@ public enum ActionCoding {
     /// buffer ends too soon.
     private static func payloadRange(_ buffer: [UInt8], _ offset: inout Int) -> Range<Int>? {
         guard buffer.count - offset >= 4 else { return nil }
-        var count = 0
-        for index in 0..<4 { count |= Int(buffer[offset + index]) << (8 * index) }
+        let count = length(buffer, at: offset)
         offset += 4
         guard buffer.count - offset >= count else { return nil }
         defer { offset += count }
         return offset..<(offset + count)
+    }
+
+    /// The 4-byte little-endian length at `offset`, which must be in bounds.
+    @inline(__always)
+    private static func length(_ buffer: [UInt8], at offset: Int) -> Int {
+        Int(buffer[offset]) | Int(buffer[offset + 1]) << 8 | Int(buffer[offset + 2]) << 16 | Int(buffer[offset + 3]) << 24
     }
 }

@@ -26,14 +26,24 @@ public struct ActionGroup: Sendable, Equatable {
         id: UInt64, name: String, actions: [Action], time: Int64,
         mergeKey: String = "", stateTag: String = "", minimumActionBytes: UInt64 = Action.minimumChargedBytes
     ) {
+        self.init(id: id, name: name, actions: EncodedActions(actions), time: time, mergeKey: mergeKey,
+                  stateTag: stateTag, minimumActionBytes: minimumActionBytes)
+    }
+
+    /// A group with the given fields and actions already encoded; its byte
+    /// counts are the actions', each charged at least `minimumActionBytes`.
+    public init(
+        id: UInt64, name: String, actions: EncodedActions, time: Int64,
+        mergeKey: String = "", stateTag: String = "", minimumActionBytes: UInt64 = Action.minimumChargedBytes
+    ) {
         self.id = id
         self.name = name
-        self.encodedActions = ActionCoding.encode(actions)
+        self.encodedActions = actions.buffer
         self.time = time
         self.mergeKey = mergeKey
         self.stateTag = stateTag
-        self.bytes = Self.byteCount(of: actions)
-        self.chargedBytes = Self.chargedBytes(of: actions, minimum: minimumActionBytes)
+        self.bytes = actions.bytes
+        self.chargedBytes = actions.chargedBytes(minimum: minimumActionBytes)
     }
 
     /// A group restored from a store that keeps its actions on disk: its
@@ -64,21 +74,11 @@ public struct ActionGroup: Sendable, Equatable {
         return true
     }
 
-    /// The payload bytes a list of actions holds.
-    static func byteCount(of actions: [Action]) -> UInt64 {
-        actions.reduce(0) { $0 + $1.byteCount }
-    }
-
-    /// What a list of actions counts for in the limits, each at least `minimum`.
-    public static func chargedBytes(of actions: [Action], minimum: UInt64 = Action.minimumChargedBytes) -> UInt64 {
-        actions.reduce(0) { $0 + $1.chargedBytes(minimum: minimum) }
-    }
-
     /// Appends a merged push's actions and takes over its name, time and state tag.
-    mutating func merge(name: String, actions more: [Action], charged: UInt64, time: Int64, stateTag: String) {
+    mutating func merge(name: String, actions more: EncodedActions, charged: UInt64, time: Int64, stateTag: String) {
         self.name = name
-        ActionCoding.append(more, to: &encodedActions)
-        self.bytes += Self.byteCount(of: more)
+        encodedActions += more.buffer
+        self.bytes += more.bytes
         self.chargedBytes += charged
         self.time = time
         self.stateTag = stateTag

@@ -18,8 +18,18 @@ extension UndoStack {
         name: String, actions: [Action], hints: PushHints = .none, now: Int64,
         ids: inout GroupIDGenerator
     ) throws(UndoError) -> PushResult {
+        try push(name: name, actions: EncodedActions(actions), hints: hints, now: now, ids: &ids)
+    }
+
+    /// `push(name:actions:hints:now:ids:)` with the actions already encoded
+    /// (a `PushGroup` as it came off the wire).
+    @discardableResult
+    public mutating func push(
+        name: String, actions: EncodedActions, hints: PushHints = .none, now: Int64,
+        ids: inout GroupIDGenerator
+    ) throws(UndoError) -> PushResult {
         try refuseWhileInFlight()
-        let pushedBytes = ActionGroup.chargedBytes(of: actions, minimum: settings.minimumActionBytes)
+        let pushedBytes = actions.chargedBytes(minimum: settings.minimumActionBytes)
         let mergeTarget = mayMerge(hints: hints, now: now) ? undoSide.last : nil
         let merging = mergeTarget != nil
         let resultingBytes = (mergeTarget?.chargedBytes ?? 0) + pushedBytes

@@ -15,7 +15,7 @@ extension HistoryDatabase {
         var computed: [(id: Int64, charged: Int64, checksum: Int64)] = []
         while try rows.step() {
             let payload = rows.blob(1)
-            let charged = ActionGroup.chargedBytes(of: ActionCoding.decode(payload) ?? [])
+            let charged = EncodedActions(encoded: payload)?.chargedBytes() ?? 0
             computed.append((rows.int64(0), Int64(bitPattern: charged), Int64(PayloadChecksum.of(payload))))
         }
         rows.reset()

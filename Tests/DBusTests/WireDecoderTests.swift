@@ -52,7 +52,8 @@ import Testing
         #expect(bytes.withUnsafeBytes { WireDecoder.argument(arguments.count, of: $0, signature: signature) } == nil)
     }
 
-    /// `a(ayay)` as pairs, no value per element; any other type is nil.
+    /// `a(ayay)` as one length-prefixed buffer, no value per element; any
+    /// other type is nil.
     @Test func readsActionsAsPairsOfByteArrays() throws {
         let actions = DBusValue.array(element: "(ayay)", [
             .structure([.bytes([1, 2, 3]), .bytes([])]), .structure([.bytes([]), .bytes([4])]),
@@ -61,11 +62,18 @@ import Testing
         let arguments: [DBusValue] = [.string("Typing"), actions, .vardict([:])]
         let signature = Array("sa(ayay)a{sv}".utf8)
         let bytes = WireEncoder.message(type: 1, flags: 0, serial: 1, fields: [], arguments: arguments, bodyBytes: 64)
-        let pairs = try #require(bytes.withUnsafeBytes { WireDecoder.byteArrayPairs(1, of: $0, signature: signature) })
-        #expect(pairs.map(\.first) == [[1, 2, 3], [], []])
-        #expect(pairs.map(\.second) == [[], [4], []])
-        #expect(bytes.withUnsafeBytes { WireDecoder.byteArrayPairs(0, of: $0, signature: signature) } == nil)
-        #expect(bytes.withUnsafeBytes { WireDecoder.byteArrayPairs(2, of: $0, signature: signature) } == nil)
+        let buffer = try #require(bytes.withUnsafeBytes {
+            WireDecoder.lengthPrefixedPairs(1, of: $0, signature: signature)
+        })
+        #expect(buffer == [3, 0, 0, 0, 1, 2, 3, 0, 0, 0, 0] + [0, 0, 0, 0, 1, 0, 0, 0, 4] + [0, 0, 0, 0, 0, 0, 0, 0])
+        #expect(bytes.withUnsafeBytes { WireDecoder.lengthPrefixedPairs(0, of: $0, signature: signature) } == nil)
+        #expect(bytes.withUnsafeBytes { WireDecoder.lengthPrefixedPairs(2, of: $0, signature: signature) } == nil)
+        // An array cut short (the body is 64 bytes, the array ends at 56) is refused, not read.
+        for cut in [bytes.count - 64 + 20, bytes.count - 20] {
+            #expect(bytes.prefix(cut).withUnsafeBytes {
+                WireDecoder.lengthPrefixedPairs(1, of: $0, signature: signature)
+            } == nil)
+        }
     }
 
     @Test func givesUpOnBytesThatBreakOff() {

@@ -128,6 +128,19 @@ struct ActionCodingTests {
         #expect(ActionCoding.decode([]) == [])
     }
 
+    @Test("a buffer as PushGroup reads it off the wire is the actions' own, with their sums")
+    func encodedActions() throws {
+        let actions = [Action(undo: [1, 2], redo: []), Action(undo: [], redo: [3]), Action(undo: [], redo: [])]
+        let wire: [UInt8] = [2, 0, 0, 0, 1, 2, 0, 0, 0, 0] + [0, 0, 0, 0, 1, 0, 0, 0, 3] + [UInt8](repeating: 0, count: 8)
+        let read = try #require(EncodedActions(encoded: wire))
+        #expect(read == EncodedActions(actions))
+        #expect(read.buffer == ActionCoding.encode(actions))
+        #expect((read.count, read.undoBytes, read.redoBytes, read.bytes) == (3, 2, 1, 3))
+        #expect(read.chargedBytes() == 48)
+        #expect(read.chargedBytes(minimum: 2) == 2 + 2 + 2)
+        #expect(EncodedActions(encoded: [])?.count == 0)
+    }
+
     @Test("a damaged buffer is refused, not trapped on")
     func damaged() {
         let buffer = ActionCoding.encode([Action(undo: [1, 2, 3], redo: [4])])
@@ -135,6 +148,7 @@ struct ActionCodingTests {
             let short = Array(buffer.prefix(cut))
             #expect(ActionCoding.decode(short) == nil)
             #expect(ActionCoding.payloadBytes(short) == nil)
+            #expect(EncodedActions(encoded: short) == nil)
         }
         var stack = UndoStack()
         #expect(stack.loadActions(encoded: [9, 9], forGroup: 1) == false)

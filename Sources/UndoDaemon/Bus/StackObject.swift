@@ -19,13 +19,15 @@ enum StackObject {
             "Push": { [record, unowned service] (call: MethodCall) in
                 guard let options = call.options(at: 3, stack: record.displayName, PushOptions.init) else { return }
                 let action = Action(undo: call.arguments[1].bytes ?? [], redo: call.arguments[2].bytes ?? [])
-                service.push(record, caller: call.sender, name: call.arguments[0].string ?? "", actions: [action],
+                service.push(record, caller: call.sender, name: call.arguments[0].string ?? "",
+                             actions: EncodedActions([action]),
                              options: options) { call.answer($0, stack: record.displayName) { [.uint64($0.group)] } }
             },
             "PushGroup": { [record, unowned service] (call: MethodCall) in
                 guard let options = call.options(at: 2, stack: record.displayName, PushOptions.init) else { return }
-                // Read without a value for each action: a group may hold 100,000.
-                let actions = (call.byteArrayPairs(at: 1) ?? []).map { Action(undo: $0.first, redo: $0.second) }
+                // Read as one buffer, no value for each action: a group may hold 100,000.
+                let actions = call.lengthPrefixedPairs(at: 1).flatMap(EncodedActions.init(encoded:))
+                    ?? EncodedActions([])
                 service.push(record, caller: call.sender, name: call.argument(0)?.string ?? "", actions: actions,
                              options: options) { call.answer($0, stack: record.displayName) { [.uint64($0.group)] } }
             },

@@ -193,14 +193,14 @@ package final class UndoService {
     // MARK: Stack
 
     /// `Push`/`PushGroup`: answers with what the push did once it is stored.
-    package func push(_ record: StackRecord, caller: String, name: String, actions: [Action], options: PushOptions,
+    package func push(_ record: StackRecord, caller: String, name: String, actions: EncodedActions, options: PushOptions,
                      reply: @escaping (Result<PushResult, ServiceError>) -> Void) {
         answer(.change(record), reply) { () throws(ServiceError) in
             try push(record, caller: caller, name: name, actions: actions, options: options)
         }
     }
 
-    private func push(_ record: StackRecord, caller: String, name: String, actions: [Action],
+    private func push(_ record: StackRecord, caller: String, name: String, actions: EncodedActions,
                       options: PushOptions) throws(ServiceError) -> PushResult {
         try requireOwner(record, caller)
         try OptionRules.check(options)
@@ -372,10 +372,10 @@ package final class UndoService {
 
     /// Refuses a push whose group (with the top group, when it may merge)
     /// could not be sent back to its owner in one `Apply`.
-    private static func checkSendable(_ actions: [Action], mergingInto top: ActionGroup?) throws(ServiceError) {
+    private static func checkSendable(_ actions: EncodedActions, mergingInto top: ActionGroup?) throws(ServiceError) {
         let kept = top.map { ActionCoding.directionSizes($0.encodedActions, framing: 7) } ?? (0, 0)
-        let undo = kept.0 + actions.reduce(0) { $0 + $1.undo.count + 7 }
-        let redo = kept.1 + actions.reduce(0) { $0 + $1.redo.count + 7 }
+        let undo = kept.0 + Int(actions.undoBytes) + 7 * actions.count
+        let redo = kept.1 + Int(actions.redoBytes) + 7 * actions.count
         guard max(undo, redo) <= sendableBytes else { throw .tooLargeToSend(bytes: max(undo, redo)) }
     }
 
