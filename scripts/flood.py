@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Floods an undod on a private bus and reports what a healthy client sees.
 
-Usage: flood.py UNDOD_BINARY [--quick] [--only big|empty|stacks]
+Usage: flood.py UNDOD_BINARY [--quick] [--only big|empty|stacks] [--no-floor]
 
 undod runs with limits.max_total_bytes = 64MiB. While a prober pushes a
 16-byte group every 10 ms (and times each Push), three floods run one after
@@ -13,6 +13,12 @@ slowest and 99th-percentile Push, undod's peak RSS (sampled every 20 ms) and
 the store's files (database and write-ahead log) at the end of the phase.
 Goals (the hostile-world issue): RSS under 64 + 80 MiB, every healthy Push
 under 50 ms, the files within 2 × 64 MiB + 16 MiB.
+
+Each phase also floods the floor, just before undod and on a bus of its own:
+`undod-bench --floor-service` (found next to UNDOD_BINARY), which answers
+every call at once and does nothing. Its slowest and 99th-percentile healthy
+Push are what the bus, libdbus and the flooding clients alone cost on this
+machine; undod's figures are read against them. --no-floor skips it.
 
 --only big|empty|stacks runs one phase. FLOOD_PERF=FILE records undod with
 `perf record -g` into FILE; FLOOD_LOG=1 prints the end of undod's log.
@@ -31,22 +37,66 @@ import dbus
 QUICK = "--quick" in sys.argv
 ONLY = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
 undod_binary = sys.argv[1]
+floor_binary = os.path.join(os.path.dirname(os.path.abspath(undod_binary)), "undod-bench")
+if "--no-floor" in sys.argv or not os.path.exists(floor_binary):
+    floor_binary = None
 scratch = tempfile.mkdtemp(prefix="undod-flood-")
-config = os.path.join(scratch, "bus.conf")
-with open(config, "w") as file:
-    file.write(f"""<busconfig><type>session</type><listen>unix:dir={scratch}</listen><auth>EXTERNAL</auth>
+
+
+class Target:
+    """A private bus of its own and the service under test on it: undod, or
+    the floor (`undod-bench --floor-service`, which answers and does nothing)."""
+
+    def __init__(self, name, command):
+        self.directory = os.path.join(scratch, name)
+        os.makedirs(os.path.join(self.directory, "state"))
+        config = os.path.join(self.directory, "bus.conf")
+        with open(config, "w") as file:
+            file.write(f"""<busconfig><type>session</type><listen>unix:dir={self.directory}</listen><auth>EXTERNAL</auth>
 <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
 <limit name="max_incoming_bytes">1000000000</limit><limit name="max_outgoing_bytes">1000000000</limit>
 <limit name="max_message_size">1000000000</limit><limit name="max_connections_per_user">100000</limit>
 <limit name="max_replies_per_connection">50000</limit></busconfig>""")
-bus_process = subprocess.Popen(["dbus-daemon", "--config-file", config, "--nofork", "--print-address=1"],
-                               stdout=subprocess.PIPE, text=True)
-address = bus_process.stdout.readline().strip()
-with open(os.path.join(scratch, "undod.conf"), "w") as file:
-    file.write("[limits]\nmax_total_bytes = 64MiB\n")
-undod = subprocess.Popen([undod_binary, "--address", address, "--config", os.path.join(scratch, "undod.conf"),
-                          "--state-dir", os.path.join(scratch, "state")],
-                         stderr=open(os.path.join(scratch, "undod.log"), "w"))
+        self.bus = subprocess.Popen(["dbus-daemon", "--config-file", config, "--nofork", "--print-address=1"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.address = self.bus.stdout.readline().strip()
+        self.log = os.path.join(self.directory, "service.log")
+        self.service = subprocess.Popen(command(self), stderr=open(self.log, "w"))
+        for _ in range(200):
+            try:
+                manager(dbus.bus.BusConnection(self.address)).Register("org.flood.ready",
+                                                                      dbus.Dictionary({}, signature="sv"))
+                break
+            except dbus.exceptions.DBusException:
+                time.sleep(0.05)
+
+    def store_mib(self):
+        state = os.path.join(self.directory, "state")
+        return sum(os.path.getsize(os.path.join(state, name)) for name in os.listdir(state)
+                   if name.startswith("history.sqlite3")) / (1 << 20)
+
+    def rss_kib(self):
+        with open(f"/proc/{self.service.pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        return 0
+
+    def stop(self):
+        self.service.terminate()
+        self.service.wait()
+        self.bus.terminate()
+
+
+def undod_command(target):
+    with open(os.path.join(target.directory, "undod.conf"), "w") as file:
+        file.write("[limits]\nmax_total_bytes = 64MiB\n")
+    return [undod_binary, "--address", target.address, "--config", os.path.join(target.directory, "undod.conf"),
+            "--state-dir", os.path.join(target.directory, "state")]
+
+
+def floor_command(target):
+    return [floor_binary, "--floor-service", target.address]
 
 
 def manager(connection):
@@ -57,33 +107,12 @@ def stack(connection, path):
     return dbus.Interface(connection.get_object("org.undod.Undo1", path), "org.undod.Undo1.Stack")
 
 
-for _ in range(200):
-    try:
-        manager(dbus.bus.BusConnection(address)).Register("org.flood.ready", dbus.Dictionary({}, signature="sv"))
-        break
-    except dbus.exceptions.DBusException:
-        time.sleep(0.05)
-
-
-def store_mib():
-    state = os.path.join(scratch, "state")
-    return sum(os.path.getsize(os.path.join(state, name)) for name in os.listdir(state)
-               if name.startswith("history.sqlite3")) / (1 << 20)
-
-
-def rss_kib():
-    with open(f"/proc/{undod.pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
-
-
 class Probe:
-    """A healthy client pushing every 10 ms, and undod's RSS, while a phase runs."""
+    """A healthy client pushing every 10 ms, and the service's RSS, while a phase runs."""
 
-    def __init__(self):
-        self.connection = dbus.bus.BusConnection(address)
+    def __init__(self, target):
+        self.target = target
+        self.connection = dbus.bus.BusConnection(target.address)
         self.path = manager(self.connection).Register("org.flood.healthy", dbus.Dictionary({}, signature="sv"))
         self.stack = stack(self.connection, self.path)
 
@@ -92,12 +121,12 @@ class Probe:
 
         def sample():
             while running[0]:
-                peak[0] = max(peak[0], rss_kib())
+                peak[0] = max(peak[0], self.target.rss_kib())
                 time.sleep(0.02)
 
         sampler = threading.Thread(target=sample)
         sampler.start()
-        process = multiprocessing.Process(target=phase)
+        process = multiprocessing.Process(target=phase, args=(self.target.address,))
         process.start()
         while process.is_alive():
             start = time.monotonic()
@@ -111,7 +140,7 @@ class Probe:
         return latencies[-1], latencies[int(len(latencies) * 0.99) - 1], peak[0], len(latencies)
 
 
-def big_payloads():
+def big_payloads(address):
     def one(index):
         connection = dbus.bus.BusConnection(address)
         path = manager(connection).Register(f"org.flood.big{index}", dbus.Dictionary({}, signature="sv"))
@@ -125,7 +154,7 @@ def big_payloads():
         worker.join()
 
 
-def empty_actions():
+def empty_actions(address):
     connection = dbus.bus.BusConnection(address)
     path = manager(connection).Register("org.flood.empty", dbus.Dictionary({}, signature="sv"))
     empties = dbus.Array([dbus.Struct((dbus.ByteArray(b""), dbus.ByteArray(b"")))] * 100_000, signature="(ayay)")
@@ -133,7 +162,7 @@ def empty_actions():
         stack(connection, path).PushGroup("Nothing", empties, dbus.Dictionary({}, signature="sv"), timeout=120)
 
 
-def many_stacks():
+def many_stacks(address):
     def one(index, ready, go):
         connection = dbus.bus.BusConnection(address)
         for number in range(250):
@@ -158,30 +187,40 @@ def many_stacks():
     time.sleep(1)
 
 
+targets = []
 try:
-    probe = Probe()
+    undod = Target("undod", undod_command)
+    targets.append(undod)
+    floor = Target("floor", floor_command) if floor_binary else None
+    if floor:
+        targets.append(floor)
+    probes = {id(target): Probe(target) for target in targets}
     if os.environ.get("FLOOD_PERF"):
-        perf = subprocess.Popen(["perf", "record", "-g", "-o", os.environ["FLOOD_PERF"], "-p", str(undod.pid)],
+        perf = subprocess.Popen(["perf", "record", "-g", "-o", os.environ["FLOOD_PERF"], "-p", str(undod.service.pid)],
                                 stderr=subprocess.DEVNULL)
         time.sleep(1)
-    print(f"{'phase':<16} {'max ms':>8} {'p99 ms':>8} {'pushes':>7} {'peak RSS MiB':>13} {'store MiB':>10}")
+    print(f"{'phase':<16} {'max ms':>8} {'p99 ms':>8} {'pushes':>7} {'peak RSS MiB':>13} {'store MiB':>10}"
+          + (f" {'floor max':>10} {'floor p99':>10}" if floor else ""))
     for key, name, phase in [("big", "big payloads", big_payloads), ("empty", "empty actions", empty_actions),
                              ("stacks", "10,000 stacks" if not QUICK else "2,000 stacks", many_stacks)]:
         if ONLY not in (None, key):
             continue
-        slowest, p99, peak, count = probe.run(phase)
-        print(f"{name:<16} {slowest:>8.1f} {p99:>8.1f} {count:>7} {peak / 1024:>13.1f} {store_mib():>10.1f}",
-              flush=True)
+        # The floor first, then undod: the same flood, back to back.
+        floor_slowest, floor_p99 = probes[id(floor)].run(phase)[:2] if floor else (None, None)
+        slowest, p99, peak, count = probes[id(undod)].run(phase)
+        print(f"{name:<16} {slowest:>8.1f} {p99:>8.1f} {count:>7} {peak / 1024:>13.1f} {undod.store_mib():>10.1f}"
+              + (f" {floor_slowest:>10.1f} {floor_p99:>10.1f}" if floor else ""), flush=True)
     if os.environ.get("FLOOD_PERF"):
         perf.send_signal(2)
         perf.wait()
-    alive = undod.poll() is None
+    alive = undod.service.poll() is None
     print("undod still running" if alive else "undod DIED")
 finally:
-    undod.terminate()
-    bus_process.terminate()
-    if os.environ.get("FLOOD_LOG"):
-        print(open(os.path.join(scratch, "undod.log")).read()[-6000:])
-    if undod.returncode not in (None, 0, -15):
-        print(open(os.path.join(scratch, "undod.log")).read()[-2000:])
+    for target in targets:
+        target.stop()
+    undod_log = os.path.join(scratch, "undod", "service.log")
+    if os.environ.get("FLOOD_LOG") and os.path.exists(undod_log):
+        print(open(undod_log).read()[-6000:])
+    if targets and targets[0].service.returncode not in (None, 0, -15):
+        print(open(undod_log).read()[-2000:])
     shutil.rmtree(scratch, ignore_errors=True)

@@ -19,6 +19,9 @@ struct BenchOptions {
     /// `--time-limit S`: the run's budget; rows still running fail at S
     /// seconds, and everything is killed at S + 15.
     var timeLimit: Int?
+    /// `--floor-service ADDRESS`: serve as the floor a flood is measured
+    /// against (`FloorService`) instead of running the bench.
+    var floorService: String?
 
     /// `--help`.
     static let help = """
@@ -27,6 +30,7 @@ struct BenchOptions {
         USAGE
           undod-bench [--quick] [--json] [--only ROWS] [--no-pin] [--undod PATH]
                       [--dbus-daemon PATH] [--time-limit SECONDS]
+          undod-bench --floor-service ADDRESS
 
         Starts its own private dbus-daemon and undod (never your session bus),
         and measures, interleaving the two sides of each ratio in rounds:
@@ -53,6 +57,12 @@ struct BenchOptions {
           --time-limit S     the run's budget: a row still running at S seconds fails
                              with a message; at S + 15 everything is killed
                              (default 160; quick 70)
+          --floor-service ADDRESS
+                             run no bench: own org.undod.Undo1 on the bus at
+                             ADDRESS and answer Register, Push and PushGroup at
+                             once, reading and keeping nothing, until killed.
+                             scripts/flood.py floods it as it floods undod: the
+                             floor of each flood on this machine
           --help             print this help
 
         EXIT STATUS
@@ -97,6 +107,11 @@ struct BenchOptions {
                     return .failure(.usage("--time-limit needs a number of seconds"))
                 }
                 options.timeLimit = seconds
+            case "--floor-service":
+                guard let address = value(argument) else {
+                    return .failure(.usage("--floor-service needs a bus address"))
+                }
+                options.floorService = address
             case "--help", "-h":
                 return .failure(.help)
             default:
