@@ -32,10 +32,16 @@ public final class Connection {
     /// Receives every incoming method call; set by `ObjectServer`.
     var methodCallHandler: ((Message) -> Void)?
 
-    private var watchTokens: [OpaquePointer: EventLoop.Token] = [:]
-    private var knownTimeouts: Set<OpaquePointer> = []
-    private var timeoutTokens: [OpaquePointer: EventLoop.Token] = [:]
+    // The libdbus watches and timeouts on the loop (`Connection+Watches`).
+    var watchTokens: [OpaquePointer: EventLoop.Token] = [:]
+    var knownTimeouts: Set<OpaquePointer> = []
+    var timeoutTokens: [OpaquePointer: EventLoop.Token] = [:]
     private var workToken: EventLoop.Token?
+    private var turnEndToken: EventLoop.Token?
+    /// Incoming messages waiting behind large calls (see `IncomingLanes`).
+    private var lanes = IncomingLanes<() -> Void>()
+    /// Whether the socket was read in this turn (set by the watch).
+    var readThisTurn = false
     private var subscriptions: [Int: (match: SignalMatch, handler: (Message) -> Void)] = [:]
     /// The calls sent and not answered yet, by serial.
     private var awaiting: [UInt32: Connection.AwaitedReply] = [:]
@@ -44,7 +50,7 @@ public final class Connection {
     /// `Peer` calls), so the two never meet in practice; 0 is skipped.
     private var nextSerial: UInt32 = 1 << 31
     private var nextSubscription = 1
-    private var closed = false
+    private(set) var closed = false
 
     /// Opens a private connection to the bus at `address` and says Hello.
     public init(address: String, loop: EventLoop) throws(DBusError) {
@@ -249,6 +255,7 @@ public final class Connection {
             me, nil)
         dbus_connection_add_filter(raw, ConnectionCallbacks.filterMessage, me, nil)
         workToken = loop.addWorkHook { [unowned self] in self.dispatchSome() }
+        turnEndToken = loop.addTurnEndHook { [unowned self] in self.releaseHeld() }
     }
 
     private func teardown() {
@@ -256,6 +263,8 @@ public final class Connection {
         closed = true
         isConnected = false
         if let workToken { loop.remove(workToken) }
+        if let turnEndToken { loop.remove(turnEndToken) }
+        lanes.removeAll()
         let me = Unmanaged.passUnretained(self).toOpaque()
         dbus_connection_remove_filter(raw, ConnectionCallbacks.filterMessage, me)
         // Clear the functions first, so nothing queued touches a freed connection.
@@ -271,86 +280,34 @@ public final class Connection {
         failAwaiting()
     }
 
-    /// Dispatches up to a batch of queued messages; returns whether more wait.
+    /// Dispatches up to a batch of queued messages (none while the lane is
+    /// full); returns whether more wait.
     private func dispatchSome() -> Bool {
         guard !closed else { return false }
         for _ in 0..<256 {
-            guard dbus_connection_get_dispatch_status(raw) == DBUS_DISPATCH_DATA_REMAINS else { return false }
+            guard !lanes.isFull, dbus_connection_get_dispatch_status(raw) == DBUS_DISPATCH_DATA_REMAINS else { break }
             _ = dbus_connection_dispatch(raw)
         }
-        return dbus_connection_get_dispatch_status(raw) == DBUS_DISPATCH_DATA_REMAINS
+        return !lanes.isEmpty || dbus_connection_get_dispatch_status(raw) == DBUS_DISPATCH_DATA_REMAINS
     }
 
-    func addWatch(_ watch: OpaquePointer) {
-        let fd = dbus_watch_get_unix_fd(watch)
-        let flags = dbus_watch_get_flags(watch)
-        var events: EventLoop.FDEvents = []
-        if flags & DBUS_WATCH_READABLE.rawValue != 0 { events.insert(.readable) }
-        if flags & DBUS_WATCH_WRITABLE.rawValue != 0 { events.insert(.writable) }
-        let token = loop.watch(fd: fd, events: events, enabled: dbus_watch_get_enabled(watch) != 0) {
-            [unowned self] ready in
-            guard !self.closed else { return }
-            var handled: UInt32 = 0
-            if ready.contains(.readable) { handled |= DBUS_WATCH_READABLE.rawValue }
-            if ready.contains(.writable) { handled |= DBUS_WATCH_WRITABLE.rawValue }
-            if ready.contains(.error) { handled |= DBUS_WATCH_ERROR.rawValue }
-            if ready.contains(.hangUp) { handled |= DBUS_WATCH_HANGUP.rawValue }
-            _ = dbus_watch_handle(watch, handled)
-            // libdbus reads about 4 KiB per call: while more waits on the
-            // socket, read on (up to 1 MiB) rather than poll again for it.
-            guard handled == DBUS_WATCH_READABLE.rawValue else { return }
-            for _ in 0..<256 {
-                // Handling may have removed (and freed) the watch, or disabled it.
-                guard !self.closed, self.watchTokens[watch] != nil, dbus_watch_get_enabled(watch) != 0 else { break }
-                var waiting: Int32 = 0
-                guard ioctl(fd, UInt(FIONREAD), &waiting) == 0, waiting > 0 else { break }
-                _ = dbus_watch_handle(watch, handled)
-            }
-        }
-        watchTokens[watch] = token
-    }
-
-    func removeWatch(_ watch: OpaquePointer) {
-        if let token = watchTokens.removeValue(forKey: watch) { loop.remove(token) }
-    }
-
-    func toggleWatch(_ watch: OpaquePointer) {
-        if let token = watchTokens[watch] { loop.setEnabled(token, dbus_watch_get_enabled(watch) != 0) }
-    }
-
-    func addTimeout(_ timeout: OpaquePointer) {
-        knownTimeouts.insert(timeout)
-        armTimeout(timeout)
-    }
-
-    func removeTimeout(_ timeout: OpaquePointer) {
-        knownTimeouts.remove(timeout)
-        if let token = timeoutTokens.removeValue(forKey: timeout) { loop.remove(token) }
-    }
-
-    func toggleTimeout(_ timeout: OpaquePointer) {
-        if let token = timeoutTokens.removeValue(forKey: timeout) { loop.remove(token) }
-        armTimeout(timeout)
-    }
-
-    /// Schedules `timeout` if it is enabled; libdbus timeouts repeat until
-    /// removed or disabled.
-    private func armTimeout(_ timeout: OpaquePointer) {
-        guard knownTimeouts.contains(timeout), dbus_timeout_get_enabled(timeout) != 0 else { return }
-        let interval = Int(dbus_timeout_get_interval(timeout))
-        timeoutTokens[timeout] = loop.schedule(afterMilliseconds: interval) { [unowned self] in
-            self.timeoutTokens[timeout] = nil
-            guard !self.closed, self.knownTimeouts.contains(timeout) else { return }
-            _ = dbus_timeout_handle(timeout)
-            // Handling may have removed or re-armed it already.
-            if self.timeoutTokens[timeout] == nil { self.armTimeout(timeout) }
-        }
+    /// At the end of a turn, lets one held message through for the next
+    /// turn, once the socket has run dry (a turn that read nothing) or the
+    /// lane is full: while the bus still sends, reading on is how a small
+    /// call behind large ones is found, and it then goes first.
+    private func releaseHeld() {
+        defer { readThisTurn = false }
+        guard !closed, !readThisTurn || lanes.isFull, let next = lanes.next() else { return }
+        loop.soon(next)
     }
 
     /// Decides what an incoming message is for. Runs inside
-    /// `dbus_connection_dispatch`: it only queues work for the loop.
+    /// `dbus_connection_dispatch`: it only queues work for the loop, at once
+    /// or, behind a large call, in the lane (`IncomingLanes`).
     func filter(_ raw: OpaquePointer) -> Bool {
         let message = Message(retaining: raw)
+        let work: () -> Void
+        let handled: Bool
         switch message.kind {
         case .signal:
             if message.interface == "org.freedesktop.DBus.Local", message.member == "Disconnected" {
@@ -359,26 +316,30 @@ public final class Connection {
                 loop.soon { [weak self] in self?.onDisconnect?() }
                 return true
             }
-            for (_, subscription) in subscriptions.sorted(by: { $0.key < $1.key })
-            where subscription.match.matches(message) {
-                let handler = subscription.handler
-                loop.soon { handler(message) }
-            }
-            return false
+            let handlers = subscriptions.sorted(by: { $0.key < $1.key })
+                .filter { $0.value.match.matches(message) }.map(\.value.handler)
+            guard !handlers.isEmpty else { return false }
+            work = { for handler in handlers { handler(message) } }
+            handled = false
         case .methodCall:
             guard let handler = methodCallHandler else { return false }
-            loop.soon { handler(message) }
-            return true
+            work = { handler(message) }
+            handled = true
         case .methodReturn, .error:
             guard let awaited = awaiting.removeValue(forKey: dbus_message_get_reply_serial(raw)) else { return false }
             loop.remove(awaited.timer)
             let handler = awaited.handler
             let result: Result<Message, DBusError> = message.error.map { .failure($0) } ?? .success(message)
-            loop.soon { handler(result) }
-            return true
+            work = { handler(result) }
+            handled = true
         default:
             return false
         }
+        let bytes = message.kind == .methodCall ? message.wireSize : 0
+        if let now = lanes.admit(work, kind: message.kind, sender: message.sender ?? "", bytes: bytes) {
+            loop.soon(now)
+        }
+        return handled
     }
 }
 

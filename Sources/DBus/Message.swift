@@ -23,6 +23,9 @@ public final class Message {
     let raw: OpaquePointer
     /// Whether a `Connection` has given it its serial (it keeps it if sent again).
     var isNumbered = false
+    /// The message as `dbus_message_marshal` wrote it, once asked for
+    /// (`marshalled()`); libdbus's allocation, freed in `deinit`.
+    private var wireFormat: UnsafeRawBufferPointer?
 
     /// Takes over one reference to `raw`.
     init(owning raw: OpaquePointer) {
@@ -36,6 +39,7 @@ public final class Message {
 
     deinit {
         dbus_message_unref(raw)
+        if let wireFormat { dbus_free(UnsafeMutableRawPointer(mutating: wireFormat.baseAddress)) }
     }
 
     /// A method call to `member` of `interface` on `path` at `destination`.
@@ -226,14 +230,28 @@ public final class Message {
         withWireFormat { WireDecoder.lengthPrefixedPairs(index, of: $0, signature: $1) }
     }
 
-    /// Runs `body` on the message as `dbus_message_marshal` writes it, and
-    /// its signature's bytes.
+    /// Runs `body` on the message as `dbus_message_marshal` writes it
+    /// (`wireFormat`), and its signature's bytes.
     private func withWireFormat<T>(_ body: (UnsafeRawBufferPointer, [UInt8]) -> T?) -> T? {
-        var data: UnsafeMutablePointer<CChar>? = nil
-        var length: Int32 = 0
-        guard dbus_message_marshal(raw, &data, &length) != 0, let data else { return nil }
-        defer { dbus_free(data) }
-        return body(UnsafeRawBufferPointer(start: data, count: Int(length)), Array(signature.utf8))
+        guard let wire = marshalled() else { return nil }
+        return body(wire, Array(signature.utf8))
+    }
+
+    /// The message's size on the wire, header included (0 if libdbus cannot
+    /// write it out).
+    var wireSize: Int { marshalled()?.count ?? 0 }
+
+    /// The message as `dbus_message_marshal` writes it, made on first use and
+    /// kept (freed with the message): a call's size, its name, options and
+    /// actions are all read from the one copy.
+    private func marshalled() -> UnsafeRawBufferPointer? {
+        if wireFormat == nil {
+            var data: UnsafeMutablePointer<CChar>? = nil
+            var length: Int32 = 0
+            guard dbus_message_marshal(raw, &data, &length) != 0, let data else { return nil }
+            wireFormat = UnsafeRawBufferPointer(start: data, count: Int(length))
+        }
+        return wireFormat
     }
 
     /// For an error reply, the error it carries; nil otherwise.

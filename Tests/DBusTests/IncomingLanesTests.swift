@@ -1,0 +1,95 @@
+import BusHarness
+@testable import DBus
+import Testing
+
+/// Large calls wait in a lane of their own; small calls of other senders go
+/// ahead; nothing one sender sends is reordered; signals keep their place.
+@Suite struct IncomingLanesTests {
+    static let large = IncomingLanes<String>.largeCallBytes
+
+    @Test func aSmallCallOvertakesLargeOnesOfAnotherSender() {
+        var lanes = IncomingLanes<String>()
+        #expect(lanes.admit("A1", kind: .methodCall, sender: ":1.1", bytes: Self.large) == nil)
+        #expect(lanes.admit("A2", kind: .methodCall, sender: ":1.1", bytes: Self.large * 4) == nil)
+        #expect(lanes.admit("B", kind: .methodCall, sender: ":1.2", bytes: 200) == "B")
+        #expect(lanes.admit("C reply", kind: .methodReturn, sender: ":1.3", bytes: 0) == "C reply")
+        #expect(lanes.next() == "A1")
+        #expect(lanes.next() == "A2")
+        #expect(lanes.next() == nil)
+        #expect(lanes.isEmpty)
+        #expect(lanes.admit("A3", kind: .methodCall, sender: ":1.1", bytes: 10) == "A3", "nothing held: at once")
+    }
+
+    @Test func aSenderWithAHeldCallKeepsItsOrderRepliesIncluded() {
+        var lanes = IncomingLanes<String>()
+        #expect(lanes.admit("big", kind: .methodCall, sender: ":1.1", bytes: Self.large) == nil)
+        #expect(lanes.admit("small", kind: .methodCall, sender: ":1.1", bytes: 10) == nil)
+        #expect(lanes.admit("reply", kind: .methodReturn, sender: ":1.1", bytes: 0) == nil)
+        #expect(lanes.admit("error", kind: .error, sender: ":1.1", bytes: 0) == nil)
+        #expect([lanes.next(), lanes.next(), lanes.next(), lanes.next()] == ["big", "small", "reply", "error"])
+    }
+
+    @Test func signalsWaitWhileAnythingIsHeld() {
+        var lanes = IncomingLanes<String>()
+        #expect(lanes.admit("signal", kind: .signal, sender: "org.freedesktop.DBus", bytes: 0) == "signal")
+        #expect(lanes.admit("big", kind: .methodCall, sender: ":1.1", bytes: Self.large) == nil)
+        // A client's departure is never handled before that client's held calls.
+        #expect(lanes.admit("left", kind: .signal, sender: "org.freedesktop.DBus", bytes: 0) == nil)
+        #expect([lanes.next(), lanes.next()] == ["big", "left"])
+    }
+
+    @Test func theLaneIsFullByBytesOrCount() {
+        var lanes = IncomingLanes<Int>()
+        var count = 0
+        while !lanes.isFull {
+            #expect(lanes.admit(count, kind: .methodCall, sender: ":1.1", bytes: Self.large) == nil)
+            count += 1
+        }
+        #expect(count == min(IncomingLanes<Int>.fullBytes / Self.large, IncomingLanes<Int>.fullCount))
+        #expect(lanes.next() == 0)
+        #expect(!lanes.isFull)
+        // Small messages held behind one large call fill it by count.
+        var many = IncomingLanes<Int>()
+        #expect(many.admit(0, kind: .methodCall, sender: ":1.1", bytes: Self.large) == nil)
+        for index in 1..<IncomingLanes<Int>.fullCount {
+            #expect(!many.isFull)
+            #expect(many.admit(index, kind: .signal, sender: "org.freedesktop.DBus", bytes: 0) == nil)
+        }
+        #expect(many.isFull)
+        lanes.removeAll()
+        #expect(lanes.isEmpty && lanes.next() == nil)
+    }
+
+    /// Through a real bus: one sender's large and small calls, interleaved,
+    /// are all answered, in the order sent; a large call alone is answered
+    /// too (the lane lets it through once the socket is dry).
+    @Test func largeAndSmallCallsOfOneSenderAreHandledInOrder() throws {
+        let f = try Fixture()
+        var seen: [Int] = []
+        f.objects.export(path: "/order", interfaces: [
+            Interface("test.Order", methods: [
+                .init("Take", inputs: [.init("n", "u"), .init("bytes", "ay")]) { call in
+                    seen.append(Int(call.arguments[0].uint32 ?? 0))
+                    call.reply()
+                },
+            ]),
+        ])
+        var answered = 0
+        for index in 0..<12 {
+            let bytes = index % 3 == 0 ? Self.large * 2 : 16
+            let call = try Message.methodCall(
+                destination: f.server.uniqueName, path: "/order", interface: "test.Order", member: "Take",
+                arguments: [.uint32(UInt32(index)), .bytes([UInt8](repeating: 7, count: bytes))])
+            f.client.call(call, timeoutMilliseconds: 10_000) { result in
+                if case .success = result { answered += 1 }
+            }
+        }
+        #expect(f.wait(timeout: 10_000) { answered == 12 })
+        #expect(seen == Array(0..<12))
+        let alone = try Message.methodCall(
+            destination: f.server.uniqueName, path: "/order", interface: "test.Order", member: "Take",
+            arguments: [.uint32(99), .bytes([UInt8](repeating: 1, count: Self.large * 3))])
+        #expect(try f.client.callAndWait(alone, timeoutMilliseconds: 10_000).arguments.isEmpty)
+        #expect(seen.last == 99)
+    }
+}
