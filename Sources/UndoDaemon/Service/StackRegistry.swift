@@ -55,7 +55,14 @@ package final class StackRegistry {
         byOwner[owner]?.count ?? 0
     }
 
-    /// Gives `record` to `owner` (`""`: detached); the one way an owner changes.
+    /// Detaches every stack `owner` owns at once (a departing connection's):
+    /// the owner's index goes in one step, not a stack at a time.
+    package func detachAll(ownedBy owner: String) {
+        for number in byOwner.removeValue(forKey: owner) ?? [] { byNumber[number]?.owner = "" }
+    }
+
+    /// Gives `record` to `owner` (`""`: detached); with `detachAll`, the one
+    /// way an owner changes.
     package func setOwner(_ owner: String, of record: StackRecord) {
         unindexOwner(of: record)
         record.owner = owner

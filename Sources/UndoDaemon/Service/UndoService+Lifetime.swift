@@ -11,9 +11,11 @@ extension UndoService {
         announcer.unsubscribe(name)
         let owned = registry.stacks(ownedBy: name)
         guard !owned.isEmpty else { return }
+        for record in owned { applier.ownerLeft(record) }
+        registry.detachAll(ownedBy: name)
         for record in owned {
             log.debug("\(name) left the bus: \(record.displayName) is detached.")
-            detach(record, announcingFocus: false)
+            detached(record)
         }
         // Once, not once a stack: a client may have owned thousands.
         announceFocus()
@@ -40,12 +42,18 @@ extension UndoService {
     func detach(_ record: StackRecord, announcingFocus: Bool = true) {
         applier.ownerLeft(record)
         registry.setOwner("", of: record)
+        detached(record)
+        if announcingFocus { announceFocus() }
+    }
+
+    /// What follows once a stack has lost its owner (its applies failed,
+    /// the owner cleared): the detach time, stored and announced.
+    private func detached(_ record: StackRecord) {
         record.windows = []
         record.detachedSince = clock.now
         // Its bytes and groups are as they were: only the detach time goes to the store.
         store.detachTimeChanged(record)
         announcer.changed(record)
-        if announcingFocus { announceFocus() }
         expireLater()
     }
 

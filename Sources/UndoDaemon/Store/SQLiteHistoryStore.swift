@@ -14,6 +14,9 @@ package final class SQLiteHistoryStore: HistoryStore {
     private var removed: Set<UInt64> = []
     /// Stacks whose rows are on disk, as last written.
     private var onDisk: [UInt64: StackRow] = [:]
+
+    /// Whether stack `number` has a row on disk, asked without copying the row.
+    private func isOnDisk(_ number: UInt64) -> Bool { onDisk.index(forKey: number) != nil }
     /// The counters on disk: group ids below its own may be handed out
     /// without a write; its stack number is the next one to hand out.
     private var reserved = StoreCounters(nextStackNumber: 0, nextGroupID: 0)
@@ -135,7 +138,7 @@ package final class SQLiteHistoryStore: HistoryStore {
     package func stackChanged(_ record: StackRecord, groups: [GroupChange]) {
         guard record.persistent else {
             // Leaving the disk (the service loaded every action first).
-            if onDisk[record.number] != nil { removed.insert(record.number) }
+            if isOnDisk(record.number) { removed.insert(record.number) }
             dirty[record.number] = nil
             return
         }
@@ -146,7 +149,7 @@ package final class SQLiteHistoryStore: HistoryStore {
         }
         var entry = dirty[record.number] ?? (record, [:])
         entry.record = record
-        if onDisk[record.number] == nil {
+        if !isOnDisk(record.number) {
             // New on disk: every group, every action.
             let snapshot = record.stack.snapshot
             for group in snapshot.undo + snapshot.redo { entry.groups[group.id] = true }
@@ -162,7 +165,7 @@ package final class SQLiteHistoryStore: HistoryStore {
     /// the disk, or already changed this turn, is written whole).
     package func detachTimeChanged(_ record: StackRecord) {
         let number = record.number
-        guard record.persistent, let since = record.detachedSince, !record.isAttached, onDisk[number] != nil,
+        guard record.persistent, let since = record.detachedSince, !record.isAttached, isOnDisk(number),
               dirty[number] == nil, !removed.contains(number) else {
             return stackChanged(record, groups: [])
         }
@@ -172,7 +175,7 @@ package final class SQLiteHistoryStore: HistoryStore {
     package func stackRemoved(number: UInt64) {
         dirty[number] = nil
         detachTimes[number] = nil
-        if onDisk[number] != nil { removed.insert(number) }
+        if isOnDisk(number) { removed.insert(number) }
     }
 
     package func loadActions(ofTop side: Direction, in record: StackRecord) throws(StoreError) {
@@ -189,7 +192,7 @@ package final class SQLiteHistoryStore: HistoryStore {
     }
 
     package func isSavedAsIs(_ number: UInt64) -> Bool {
-        onDisk[number] != nil && dirty[number] == nil && !removed.contains(number)
+        isOnDisk(number) && dirty[number] == nil && !removed.contains(number)
     }
 
     package func needsCommit(counters: StoreCounters) -> Bool {
