@@ -306,6 +306,9 @@ public final class Connection {
     /// or, behind a large call, in the lane (`IncomingLanes`).
     func filter(_ raw: OpaquePointer) -> Bool {
         let message = Message(retaining: raw)
+        let sender = message.sender ?? ""
+        let bytes = message.kind == .methodCall ? message.wireSize : 0
+        let held = lanes.mustHold(message.kind, sender: sender, bytes: bytes)
         let work: () -> Void
         let handled: Bool
         switch message.kind {
@@ -326,20 +329,31 @@ public final class Connection {
             work = { handler(message) }
             handled = true
         case .methodReturn, .error:
-            guard let awaited = awaiting.removeValue(forKey: dbus_message_get_reply_serial(raw)) else { return false }
-            loop.remove(awaited.timer)
-            let handler = awaited.handler
+            let serial = dbus_message_get_reply_serial(raw)
+            guard awaiting[serial] != nil else { return false }
             let result: Result<Message, DBusError> = message.error.map { .failure($0) } ?? .success(message)
-            work = { handler(result) }
+            if held {
+                // Still awaited while it waits in the lane, so that closing
+                // the connection meanwhile fails the call (exactly once).
+                work = { [weak self] in self?.takeAwaited(serial)?(result) }
+            } else {
+                let handler = takeAwaited(serial)
+                work = { handler?(result) }
+            }
             handled = true
         default:
             return false
         }
-        let bytes = message.kind == .methodCall ? message.wireSize : 0
-        if let now = lanes.admit(work, kind: message.kind, sender: message.sender ?? "", bytes: bytes) {
-            loop.soon(now)
-        }
+        if held { lanes.hold(work, sender: sender, bytes: bytes) } else { loop.soon(work) }
         return handled
+    }
+
+    /// The handler of the call awaiting reply `serial`, no longer awaited
+    /// (its timer removed); nil when it is not awaited any more.
+    private func takeAwaited(_ serial: UInt32) -> ((Result<Message, DBusError>) -> Void)? {
+        guard let awaited = awaiting.removeValue(forKey: serial) else { return nil }
+        loop.remove(awaited.timer)
+        return awaited.handler
     }
 }
 

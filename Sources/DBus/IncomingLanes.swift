@@ -39,23 +39,22 @@ struct IncomingLanes<Item> {
     /// until some held ones have been handled.
     var isFull: Bool { heldBytes >= Self.fullBytes || held.count >= Self.fullCount }
 
-    /// Takes a message that arrived: returns it when it may be handled now,
-    /// or holds it (and returns nil) when it must wait for the lane.
-    mutating func admit(_ item: Item, kind: Message.Kind, sender: String, bytes: Int) -> Item? {
+    /// Whether a message that arrived must wait in the lane (`hold`) rather
+    /// than be handled now.
+    func mustHold(_ kind: Message.Kind, sender: String, bytes: Int) -> Bool {
         let senderHasHeld = heldBySender[sender] != nil
         switch kind {
-        case .methodCall where bytes < Self.largeCallBytes && !senderHasHeld,
-             .methodReturn where !senderHasHeld, .error where !senderHasHeld:
-            return item
-        case .signal, .other:
-            if isEmpty { return item }
-        default:
-            break
+        case .methodCall: return bytes >= Self.largeCallBytes || senderHasHeld
+        case .methodReturn, .error: return senderHasHeld
+        case .signal, .other: return !isEmpty
         }
+    }
+
+    /// Puts a message that `mustHold` at the end of the lane.
+    mutating func hold(_ item: Item, sender: String, bytes: Int) {
         held.append((sender, bytes, item))
         heldBySender[sender, default: 0] += 1
         heldBytes += bytes
-        return nil
     }
 
     /// The longest-held message, taken out of the lane; nil when none is held.

@@ -2,6 +2,15 @@ import BusHarness
 @testable import DBus
 import Testing
 
+extension IncomingLanes {
+    /// `item` back when it may be handled now; else held, and nil.
+    mutating func admit(_ item: Item, kind: Message.Kind, sender: String, bytes: Int) -> Item? {
+        guard mustHold(kind, sender: sender, bytes: bytes) else { return item }
+        hold(item, sender: sender, bytes: bytes)
+        return nil
+    }
+}
+
 /// Large calls wait in a lane of their own; small calls of other senders go
 /// ahead; nothing one sender sends is reordered; signals keep their place.
 @Suite struct IncomingLanesTests {
@@ -91,5 +100,41 @@ import Testing
             arguments: [.uint32(99), .bytes([UInt8](repeating: 1, count: Self.large * 3))])
         #expect(try f.client.callAndWait(alone, timeoutMilliseconds: 10_000).arguments.isEmpty)
         #expect(seen.last == 99)
+    }
+
+    /// A reply from a sender whose large call is held waits behind that
+    /// call: the large call is handled first, then the reply.
+    @Test func aReplyWaitsBehindItsSendersLargeCall() throws {
+        let f = try Fixture()
+        let clientObjects = ObjectServer(connection: f.client)
+        var order: [String] = []
+        clientObjects.export(path: "/sink", interfaces: [
+            Interface("test.Sink", methods: [
+                .init("Take", inputs: [.init("bytes", "ay")]) { call in
+                    order.append("large call")
+                    call.reply()
+                },
+            ]),
+        ])
+        let client = f.client.uniqueName
+        let server = f.server
+        f.objects.export(path: "/echo", interfaces: [
+            Interface("test.Echo", methods: [
+                .init("Echo") { call in
+                    // First a large call to the caller, then the answer.
+                    if let large = try? Message.methodCall(
+                        destination: client, path: "/sink", interface: "test.Sink", member: "Take",
+                        arguments: [.bytes([UInt8](repeating: 3, count: Self.large * 2))]) {
+                        server.call(large, timeoutMilliseconds: 10_000) { _ in }
+                    }
+                    call.reply()
+                },
+            ]),
+        ])
+        let echo = try Message.methodCall(destination: server.uniqueName, path: "/echo", interface: "test.Echo",
+                                          member: "Echo")
+        f.client.call(echo, timeoutMilliseconds: 10_000) { _ in order.append("reply") }
+        #expect(f.wait(timeout: 10_000) { order.count == 2 })
+        #expect(order == ["large call", "reply"])
     }
 }
