@@ -12,6 +12,7 @@ extension HistoryDatabase {
         database.waitForLocks(milliseconds: 5_000)
         database.onCommit { [unowned self] pages in
             if pages >= WALCheckpointer.pagesBeforeCatchUp { logBehind = true }
+            if pages >= WALCheckpointer.pagesBeforeWaiting { logFarBehind = true }
             if pages >= WALCheckpointer.pagesBeforeCheckpoint { checkpointer.request() }
         }
     }
@@ -21,11 +22,20 @@ extension HistoryDatabase {
     /// its beginning when it is: past `pagesBeforeCatchUp` pages, the loop
     /// folds back the rest itself, right after its commit (most of it the
     /// checkpointer has done already), so that the next commit starts the
-    /// log over and its file stays within `journal_size_limit`.
+    /// log over and its file stays within `journal_size_limit`. Past
+    /// `pagesBeforeWaiting` (the checkpointer starved of CPU while commits
+    /// pile up), it waits for the checkpointer and empties the log
+    /// (TRUNCATE): a stall, but the files stay within their bound.
     func catchUpIfBehind() {
         guard logBehind else { return }
         logBehind = false
-        try? database.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        guard logFarBehind else {
+            try? database.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            return
+        }
+        logFarBehind = false
+        checkpointer?.waitForCheckpoint()
+        try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     /// Moves everything from the write-ahead log into the database and

@@ -41,6 +41,8 @@ public final class HistoryDatabase {
     var zeroing = false
     /// Whether the log has grown past what the checkpointer keeps up with.
     var logBehind = false
+    /// Whether it has grown so far that the loop must wait for the checkpointer.
+    var logFarBehind = false
     /// The open `lock` file whose lock says this process owns the store
     /// (-1 when only reading).
     private let lockDescriptor: Int32

@@ -23,6 +23,11 @@ final class WALCheckpointer: @unchecked Sendable {
     /// A log this long (8 MiB) has the loop fold back what is left itself
     /// (`HistoryDatabase.catchUpIfBehind`), so that the log can start over.
     static let pagesBeforeCatchUp: Int32 = 2_048
+    /// A log this long (12 MiB) while the checkpointer still runs has the
+    /// loop wait for it and empty the log (`HistoryDatabase.catchUpIfBehind`):
+    /// a PASSIVE checkpoint gives up at once while another one runs, and the
+    /// store's files must stay within twice the budget plus 16 MiB.
+    static let pagesBeforeWaiting: Int32 = 3_072
 
     /// A checkpointer for the database at `path`, which must exist.
     init(path: String) {
@@ -35,6 +40,11 @@ final class WALCheckpointer: @unchecked Sendable {
     /// Asks for a checkpoint soon; several requests before it runs make one.
     func request() {
         requests.or(data: 1)
+    }
+
+    /// Waits until a checkpoint under way (if any) has finished.
+    func waitForCheckpoint() {
+        queue.sync {}
     }
 
     /// Waits for a checkpoint under way, then closes the connection; no

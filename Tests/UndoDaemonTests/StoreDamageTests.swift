@@ -93,12 +93,14 @@ import Testing
         #expect(f.wait(timeout: 60_000) { answered == 64 })
         #expect(failures.isEmpty, "\(failures)")
         let directory = f.daemon.stateDirectory.path
-        let size = try FileManager.default.contentsOfDirectory(atPath: directory)
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory)
             .filter { $0.hasPrefix("history.sqlite3") }
-            .reduce(0) { total, name in
+            .map { name in
                 let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/" + name)
-                return total + ((attributes[.size] as? NSNumber)?.intValue ?? 0)
+                return (name, (attributes[.size] as? NSNumber)?.intValue ?? 0)
             }
-        #expect(size <= 2 * (4 << 20) + (16 << 20), "the store's files take \(size >> 20) MiB for a 4 MiB budget")
+        let size = files.reduce(0) { $0 + $1.1 }
+        #expect(size <= 2 * (4 << 20) + (16 << 20),
+                "the store's files take \(size) bytes for a 4 MiB budget: \(files.map { "\($0.0) \($0.1)" })")
     }
 }
