@@ -230,6 +230,12 @@ public final class Message {
         withWireFormat { WireDecoder.lengthPrefixedPairs(index, of: $0, signature: $1) }
     }
 
+    /// The `ay` arguments at `indices` as one length-prefixed buffer (see
+    /// `WireDecoder.lengthPrefixedByteArrays`); nil when they are not.
+    func lengthPrefixedByteArrays(at indices: Range<Int>) -> [UInt8]? {
+        withWireFormat { WireDecoder.lengthPrefixedByteArrays(indices, of: $0, signature: $1) }
+    }
+
     /// Runs `body` on the message as `dbus_message_marshal` writes it
     /// (`wireFormat`), and its signature's bytes.
     private func withWireFormat<T>(_ body: (UnsafeRawBufferPointer, [UInt8]) -> T?) -> T? {

@@ -41,12 +41,25 @@ public final class MethodCall {
     public func lengthPrefixedPairs(at index: Int) -> [UInt8]? {
         if let buffer = message.lengthPrefixedPairs(at: index) { return buffer }
         guard index < arguments.count, let elements = arguments[index].elements else { return nil }
+        return Self.lengthPrefixed(elements.flatMap { [$0.fields?.first?.bytes ?? [], $0.fields?.last?.bytes ?? []] })
+    }
+
+    /// The `ay` arguments at `indices`, one after another, as one buffer laid
+    /// out as `lengthPrefixedPairs` lays out a pair (`Push`'s undo and redo
+    /// payloads: one copy from the message); nil when one is no `ay`.
+    public func lengthPrefixedByteArrays(at indices: Range<Int>) -> [UInt8]? {
+        if let buffer = message.lengthPrefixedByteArrays(at: indices) { return buffer }
+        guard indices.upperBound <= arguments.count else { return nil }
+        let arrays = indices.compactMap { arguments[$0].bytes }
+        return arrays.count == indices.count ? Self.lengthPrefixed(arrays) : nil
+    }
+
+    /// Each array's length (4 bytes, little-endian), then its bytes.
+    private static func lengthPrefixed(_ arrays: [[UInt8]]) -> [UInt8] {
         var buffer: [UInt8] = []
-        for element in elements {
-            for bytes in [element.fields?.first?.bytes ?? [], element.fields?.last?.bytes ?? []] {
-                withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { buffer += $0 }
-                buffer += bytes
-            }
+        for bytes in arrays {
+            withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { buffer += $0 }
+            buffer += bytes
         }
         return buffer
     }

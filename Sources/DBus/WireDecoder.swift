@@ -66,13 +66,41 @@ struct WireDecoder {
             while decoder.offset < end, decoder.align(8) {
                 for _ in 0..<2 {
                     guard let range = decoder.byteArrayRange() else { return }
-                    output.storeBytes(of: UInt32(range.count).littleEndian, toByteOffset: written, as: UInt32.self)
-                    output.baseAddress!.advanced(by: written + 4)
-                        .copyMemory(from: bytes.baseAddress!.advanced(by: range.lowerBound), byteCount: range.count)
-                    written += 4 + range.count
+                    Self.append(bytes[range], prefixed: output, at: &written)
                 }
             }
         }
+    }
+
+    /// The `ay` arguments at `indices`, one after another (as `Push`'s undo
+    /// and redo payloads), as one buffer laid out as `lengthPrefixedPairs`
+    /// lays out one pair: each array's length, then its bytes. One copy from
+    /// the message, where decoding them first made two.
+    static func lengthPrefixedByteArrays(_ indices: Range<Int>, of bytes: UnsafeRawBufferPointer,
+                                         signature: [UInt8]) -> [UInt8]? {
+        guard !indices.isEmpty, var (decoder, type) = positioned(at: indices.lowerBound, of: bytes, signature: signature)
+        else { return nil }
+        var ranges: [Range<Int>] = []
+        var start = type.lowerBound
+        for _ in indices {
+            guard let end = completeTypeEnd(signature, from: start), Array(signature[start..<end]) == Array("ay".utf8),
+                  let range = decoder.byteArrayRange() else { return nil }
+            ranges.append(range)
+            start = end
+        }
+        return [UInt8](unsafeUninitializedCapacity: ranges.reduce(0) { $0 + 4 + $1.count }) { buffer, written in
+            for range in ranges { Self.append(bytes[range], prefixed: UnsafeMutableRawBufferPointer(buffer), at: &written) }
+        }
+    }
+
+    /// Writes `source`'s length (4 bytes, little-endian), then its bytes,
+    /// into `output` at `written`, moving `written` past them.
+    @inline(__always)
+    private static func append(_ source: Slice<UnsafeRawBufferPointer>, prefixed output: UnsafeMutableRawBufferPointer,
+                               at written: inout Int) {
+        output.storeBytes(of: UInt32(source.count).littleEndian, toByteOffset: written, as: UInt32.self)
+        UnsafeMutableRawBufferPointer(rebasing: output[(written + 4)...]).copyMemory(from: UnsafeRawBufferPointer(rebasing: source))
+        written += 4 + source.count
     }
 
     /// A reader at the start of argument `index` and the range of its type.

@@ -76,6 +76,22 @@ import Testing
         }
     }
 
+    /// Consecutive `ay` arguments (Push's payloads) as one length-prefixed
+    /// buffer; a range that takes in anything else is nil.
+    @Test func readsByteArraysAsOneBuffer() throws {
+        let arguments: [DBusValue] = [.string("Typing"), .bytes([1, 2, 3]), .bytes([]), .vardict([:])]
+        let signature = Array("sayaya{sv}".utf8)
+        let bytes = WireEncoder.message(type: 1, flags: 0, serial: 1, fields: [], arguments: arguments, bodyBytes: 64)
+        let read = { (range: Range<Int>) in
+            bytes.withUnsafeBytes { WireDecoder.lengthPrefixedByteArrays(range, of: $0, signature: signature) }
+        }
+        #expect(read(1..<3) == [3, 0, 0, 0, 1, 2, 3, 0, 0, 0, 0])
+        #expect(read(2..<3) == [0, 0, 0, 0])
+        #expect(read(0..<2) == nil)
+        #expect(read(1..<4) == nil)
+        #expect(read(1..<1) == nil)
+    }
+
     @Test func givesUpOnBytesThatBreakOff() {
         let bytes = WireEncoder.message(type: 1, flags: 0, serial: 1, fields: [], arguments: [.bytes([1, 2, 3, 4])],
                                         bodyBytes: 8)

@@ -18,9 +18,10 @@ enum StackObject {
         return Undo1Interfaces.stack.binding(methods: [
             "Push": { [record, unowned service] (call: MethodCall) in
                 guard let options = call.options(at: 3, stack: record.displayName, PushOptions.init) else { return }
-                let action = Action(undo: call.arguments[1].bytes ?? [], redo: call.arguments[2].bytes ?? [])
-                service.push(record, caller: call.sender, name: call.arguments[0].string ?? "",
-                             actions: EncodedActions([action]),
+                // The two payloads copied once, straight into the group's buffer.
+                let actions = call.lengthPrefixedByteArrays(at: 1..<3).flatMap(EncodedActions.init(encoded:))
+                    ?? EncodedActions([])
+                service.push(record, caller: call.sender, name: call.argument(0)?.string ?? "", actions: actions,
                              options: options) { call.answer($0, stack: record.displayName) { [.uint64($0.group)] } }
             },
             "PushGroup": { [record, unowned service] (call: MethodCall) in
