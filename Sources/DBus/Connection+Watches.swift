@@ -72,5 +72,4 @@ extension Connection {
             if self.timeoutTokens[timeout] == nil { self.armTimeout(timeout) }
         }
     }
-
 }

@@ -74,11 +74,9 @@ public enum ActionCoding {
     /// the `framing` bytes a message spends on it.
     public static func directionSizes(_ buffer: [UInt8], framing: Int) -> (undo: Int, redo: Int) {
         var sizes = (undo: 0, redo: 0)
-        var offset = 0
-        while offset < buffer.count {
-            guard let u = payloadRange(buffer, &offset), let r = payloadRange(buffer, &offset) else { break }
-            sizes.undo += u.count + framing
-            sizes.redo += r.count + framing
+        _ = forEachAction(in: buffer) { undo, redo in
+            sizes.undo += undo + framing
+            sizes.redo += redo + framing
         }
         return sizes
     }

@@ -11,8 +11,7 @@ extension HistoryDatabase {
         self.checkpointer = checkpointer
         database.waitForLocks(milliseconds: 5_000)
         database.onCommit { [unowned self] pages in
-            if pages >= WALCheckpointer.pagesBeforeCatchUp { logBehind = true }
-            if pages >= WALCheckpointer.pagesBeforeWaiting { logFarBehind = true }
+            logPages = pages
             if pages >= WALCheckpointer.pagesBeforeCheckpoint { checkpointer.request() }
         }
     }
@@ -27,15 +26,13 @@ extension HistoryDatabase {
     /// pile up), it waits for the checkpointer and empties the log
     /// (TRUNCATE): a stall, but the files stay within their bound.
     func catchUpIfBehind() {
-        guard logBehind else { return }
-        logBehind = false
-        guard logFarBehind else {
+        defer { logPages = 0 }
+        if logPages >= WALCheckpointer.pagesBeforeWaiting {
+            checkpointer?.waitForCheckpoint()
+            try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        } else if logPages >= WALCheckpointer.pagesBeforeCatchUp {
             try? database.execute("PRAGMA wal_checkpoint(PASSIVE)")
-            return
         }
-        logFarBehind = false
-        checkpointer?.waitForCheckpoint()
-        try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     /// Moves everything from the write-ahead log into the database and

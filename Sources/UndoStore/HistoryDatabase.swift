@@ -39,10 +39,9 @@ public final class HistoryDatabase {
     var checkpointer: WALCheckpointer?
     /// Whether `secure_delete` is ON now (FAST otherwise).
     var zeroing = false
-    /// Whether the log has grown past what the checkpointer keeps up with.
-    var logBehind = false
-    /// Whether it has grown so far that the loop must wait for the checkpointer.
-    var logFarBehind = false
+    /// The pages the last commit left in the write-ahead log, until
+    /// `catchUpIfBehind` has looked at them.
+    var logPages: Int32 = 0
     /// The open `lock` file whose lock says this process owns the store
     /// (-1 when only reading).
     private let lockDescriptor: Int32

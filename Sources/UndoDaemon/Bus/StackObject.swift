@@ -17,20 +17,12 @@ enum StackObject {
         // never the service, which holds the objects.
         return Undo1Interfaces.stack.binding(methods: [
             "Push": { [record, unowned service] (call: MethodCall) in
-                guard let options = call.options(at: 3, stack: record.displayName, PushOptions.init) else { return }
                 // The two payloads copied once, straight into the group's buffer.
-                let actions = call.lengthPrefixedByteArrays(at: 1..<3).flatMap(EncodedActions.init(encoded:))
-                    ?? EncodedActions([])
-                service.push(record, caller: call.sender, name: call.argument(0)?.string ?? "", actions: actions,
-                             options: options) { call.answer($0, stack: record.displayName) { [.uint64($0.group)] } }
+                push(call, optionsAt: 3, actions: { $0.lengthPrefixedByteArrays(at: 1..<3) }, record, service)
             },
             "PushGroup": { [record, unowned service] (call: MethodCall) in
-                guard let options = call.options(at: 2, stack: record.displayName, PushOptions.init) else { return }
                 // Read as one buffer, no value for each action: a group may hold 100,000.
-                let actions = call.lengthPrefixedPairs(at: 1).flatMap(EncodedActions.init(encoded:))
-                    ?? EncodedActions([])
-                service.push(record, caller: call.sender, name: call.argument(0)?.string ?? "", actions: actions,
-                             options: options) { call.answer($0, stack: record.displayName) { [.uint64($0.group)] } }
+                push(call, optionsAt: 2, actions: { $0.lengthPrefixedPairs(at: 1) }, record, service)
             },
             "Undo": { [record, unowned service] (call: MethodCall) in apply(.undo, call, record, service) },
             "Redo": { [record, unowned service] (call: MethodCall) in apply(.redo, call, record, service) },
@@ -53,6 +45,16 @@ enum StackObject {
                 call.reply([entries(history.undo), entries(history.redo)])
             },
         ], properties: getters)
+    }
+
+    /// `Push` or `PushGroup`: the name first, the hints at `optionsAt`, the
+    /// actions as one `ActionCoding` buffer read by `actions`.
+    private static func push(_ call: MethodCall, optionsAt index: Int, actions read: (MethodCall) -> [UInt8]?,
+                             _ record: StackRecord, _ service: UndoService) {
+        guard let options = call.options(at: index, stack: record.displayName, PushOptions.init) else { return }
+        let actions = read(call).flatMap(EncodedActions.init(encoded:)) ?? EncodedActions([])
+        service.push(record, caller: call.sender, name: call.argument(0)?.string ?? "", actions: actions,
+                     options: options) { call.answer($0, stack: record.displayName) { [.uint64($0.group)] } }
     }
 
     private static func apply(_ direction: Direction, _ call: MethodCall, _ record: StackRecord, _ service: UndoService) {
