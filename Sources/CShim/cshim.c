@@ -46,3 +46,43 @@ int cshim_restore_signal(int signo) {
 int cshim_nonblocking_pipe(int fds[2]) {
     return pipe2(fds, O_NONBLOCK | O_CLOEXEC);
 }
+
+/* CRC-32C with the SSE 4.2 instruction, eight bytes at a time: several
+   times the speed of the table-driven Swift fallback, and the same values. */
+#if defined(__x86_64__)
+#include <cpuid.h>
+
+int cshim_crc32c_available(void) {
+    unsigned int eax, ebx, ecx, edx;
+    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return 0;
+    return (ecx & bit_SSE4_2) != 0;
+}
+
+__attribute__((target("sse4.2")))
+uint32_t cshim_crc32c_update(uint32_t crc, const void *bytes, size_t count) {
+    const unsigned char *p = bytes;
+    uint64_t wide = crc;
+    while (count >= 8) {
+        uint64_t word;
+        memcpy(&word, p, 8);
+        wide = __builtin_ia32_crc32di(wide, word);
+        p += 8;
+        count -= 8;
+    }
+    uint32_t narrow = (uint32_t)wide;
+    while (count > 0) {
+        narrow = __builtin_ia32_crc32qi(narrow, *p);
+        p += 1;
+        count -= 1;
+    }
+    return narrow;
+}
+#else
+int cshim_crc32c_available(void) { return 0; }
+
+uint32_t cshim_crc32c_update(uint32_t crc, const void *bytes, size_t count) {
+    (void)bytes;
+    (void)count;
+    return crc;
+}
+#endif

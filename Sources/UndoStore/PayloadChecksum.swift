@@ -1,14 +1,30 @@
+internal import CShim
+
 /// CRC-32C (Castagnoli) of a group's stored payloads: written with every
 /// group and checked before any payload read back goes to an application,
 /// so that a damaged page of the store is found instead of applied.
 ///
-/// Computed eight bytes at a time ("slicing by 8": eight tables, each
-/// giving the remainder of a byte that many positions further on), about
-/// six times the speed of a byte at a time; a 1 MiB Push checks its
-/// payload on the way in and on every undo or redo that reads it back.
+/// A 1 MiB Push checks its payload on the way in and on every undo or redo
+/// that reads it back, so speed matters: the processor's own instruction
+/// where it has one (SSE 4.2, about 0.1 ms per MiB here), else eight bytes
+/// at a time from tables (about 1 ms per MiB).
 package enum PayloadChecksum {
+    /// Whether `of` uses the processor's CRC-32C instruction.
+    package static let usesProcessor = cshim_crc32c_available() == 1
+
     /// The checksum of `bytes`.
     package static func of(_ bytes: [UInt8]) -> UInt32 {
+        guard usesProcessor else { return bySlices(bytes) }
+        return bytes.withUnsafeBytes { buffer in
+            cshim_crc32c_update(0xFFFF_FFFF, buffer.baseAddress, buffer.count) ^ 0xFFFF_FFFF
+        }
+    }
+
+    /// The checksum of `bytes` computed eight bytes at a time ("slicing by
+    /// 8": eight tables, each giving the remainder of a byte that many
+    /// positions further on), about six times the speed of a byte at a
+    /// time: where the processor has no instruction for it.
+    package static func bySlices(_ bytes: [UInt8]) -> UInt32 {
         bytes.withUnsafeBytes { buffer in
             var crc: UInt32 = 0xFFFF_FFFF
             var offset = 0

@@ -1,5 +1,6 @@
 // The few things Swift cannot say to C directly: a signal handler that only
-// writes to a pipe (async-signal-safe), and the signal mask calls it needs.
+// writes to a pipe (async-signal-safe), the signal mask calls it needs, and
+// the processor's own CRC-32C instruction.
 #ifndef CSHIM_H
 #define CSHIM_H
 
@@ -14,5 +15,17 @@ int cshim_restore_signal(int signo);
 /// (`pipe2` needs _GNU_SOURCE, which Swift's Glibc does not define).
 /// Returns 0 or -1.
 int cshim_nonblocking_pipe(int fds[2]);
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Whether this processor computes CRC-32C itself (x86-64 with SSE 4.2):
+/// 1 or 0.
+int cshim_crc32c_available(void);
+
+/// Continues the CRC-32C `crc` (pre-inverted, as the algorithm keeps it)
+/// over `count` bytes at `bytes` with the processor's instruction. Only
+/// when `cshim_crc32c_available()` is 1.
+uint32_t cshim_crc32c_update(uint32_t crc, const void *bytes, size_t count);
 
 #endif
