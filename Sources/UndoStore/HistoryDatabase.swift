@@ -342,12 +342,12 @@ public final class HistoryDatabase {
                     INSERT OR REPLACE INTO groups (id, stack, redo, name, time, merge_key, state_tag, bytes, payload,
                       charged, checksum)
                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
-                    """).bind(
+                    """).run(binding:
                         .integer(id), .integer(Int64(bitPattern: stack)), .integer(onRedoSide ? 1 : 0),
                         .text(group.name), .integer(group.time), .text(group.mergeKey), .text(group.stateTag),
                         .integer(Int64(bitPattern: group.bytes)), .blob(group.encodedActions),
                         .integer(Int64(bitPattern: group.chargedBytes)),
-                        .integer(Int64(PayloadChecksum.of(group.encodedActions)))).run()
+                        .integer(Int64(PayloadChecksum.of(group.encodedActions))))
             } else {
                 try database.statement("UPDATE groups SET redo = ?2, name = ?3, time = ?4, state_tag = ?5 WHERE id = ?1")
                     .bind(.integer(id), .integer(onRedoSide ? 1 : 0), .text(group.name), .integer(group.time),
@@ -386,3 +386,4 @@ public final class HistoryDatabase {
         return error.description
     }
 }
+

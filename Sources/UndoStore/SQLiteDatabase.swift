@@ -107,6 +107,16 @@ final class SQLiteDatabase {
         return statement
     }
 
+    /// Runs a PASSIVE checkpoint: whether another checkpoint kept it from
+    /// running, how many frames the log holds, and how many of them are
+    /// now back in the database.
+    func checkpointPassively() throws(SQLiteError) -> (busy: Bool, logFrames: Int64, checkpointed: Int64) {
+        let statement = try statement("PRAGMA wal_checkpoint(PASSIVE)")
+        defer { statement.reset() }
+        guard try statement.step() else { return (false, 0, 0) }
+        return (statement.int64(0) != 0, statement.int64(1), statement.int64(2))
+    }
+
     /// An integer from a one-row, one-column query (0 when there is no row).
     func integer(_ sql: StaticString) throws(SQLiteError) -> Int64 {
         let statement = try statement(sql)
@@ -140,23 +150,52 @@ final class SQLiteDatabase {
         /// Binds values to the parameters `?1`, `?2`, … in order.
         @discardableResult
         func bind(_ values: SQLiteValue...) throws(SQLiteError) -> Statement {
-            for (offset, value) in values.enumerated() {
-                let index = Int32(offset + 1)
-                let code: Int32
-                switch value {
-                case .integer(let v): code = sqlite3_bind_int64(raw, index, v)
-                case .text(let s): code = sqlite3_bind_text(raw, index, s, -1, transient)
-                case .blob(let bytes):
-                    // An empty blob must still be a blob, not NULL.
-                    code = bytes.withUnsafeBytes { buffer in
-                        sqlite3_bind_blob(raw, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
-                                          Int32(buffer.count), transient)
-                    }
-                case .null: code = sqlite3_bind_null(raw, index)
-                }
-                guard code == SQLITE_OK else { throw database.error(code) }
-            }
+            for (offset, value) in values.enumerated() { try bind(value, at: Int32(offset + 1)) }
             return self
+        }
+
+        /// Binds a copy of `value` to parameter `index`.
+        private func bind(_ value: SQLiteValue, at index: Int32) throws(SQLiteError) {
+            let code: Int32
+            switch value {
+            case .integer(let v): code = sqlite3_bind_int64(raw, index, v)
+            case .text(let s): code = sqlite3_bind_text(raw, index, s, -1, transient)
+            case .blob(let bytes):
+                // An empty blob must still be a blob, not NULL.
+                code = bytes.withUnsafeBytes { buffer in
+                    sqlite3_bind_blob(raw, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                                      Int32(buffer.count), transient)
+                }
+            case .null: code = sqlite3_bind_null(raw, index)
+            }
+            guard code == SQLITE_OK else { throw database.error(code) }
+        }
+
+        /// Binds `values` to `?1`, `?2`, … and runs the statement (no rows),
+        /// with every blob bound where it lies instead of copied: SQLite
+        /// reads it only while the statement runs, inside the blob's scope,
+        /// and the bindings are cleared before that scope ends. For rows
+        /// holding megabytes of payload.
+        func run(binding values: SQLiteValue...) throws(SQLiteError) {
+            defer { sqlite3_clear_bindings(raw) }
+            try bindInPlace(values, from: 0)
+        }
+
+        private func bindInPlace(_ values: [SQLiteValue], from offset: Int) throws(SQLiteError) {
+            guard offset < values.count else { return try run() }
+            guard case .blob(let bytes) = values[offset] else {
+                try bind(values[offset], at: Int32(offset + 1))
+                return try bindInPlace(values, from: offset + 1)
+            }
+            // (`withUnsafeBytes` rethrows untyped, so the error travels as a Result.)
+            let outcome: Result<Void, SQLiteError> = bytes.withUnsafeBytes { buffer in
+                // An empty blob must still be a blob, not NULL; nil is SQLITE_STATIC.
+                let code = sqlite3_bind_blob(raw, Int32(offset + 1), buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                                             Int32(buffer.count), nil)
+                guard code == SQLITE_OK else { return .failure(database.error(code)) }
+                return Result { () throws(SQLiteError) in try bindInPlace(values, from: offset + 1) }
+            }
+            try outcome.get()
         }
 
         /// Advances to the next row; false when done.
