@@ -14,25 +14,41 @@ extension HistoryDatabase {
             logPages = pages
             if pages >= WALCheckpointer.pagesBeforeCheckpoint { checkpointer.request() }
         }
+        pageSize = (try? database.integer("PRAGMA page_size")) ?? pageSize
     }
 
-    /// While commits keep coming, a checkpoint on another thread never
-    /// finds the log fully folded back, and the log only starts over from
-    /// its beginning when it is: past `pagesBeforeCatchUp` pages, the loop
-    /// folds back the rest itself, right after its commit (most of it the
-    /// checkpointer has done already), so that the next commit starts the
-    /// log over and its file stays within `journal_size_limit`. Past
-    /// `pagesBeforeWaiting` (the checkpointer starved of CPU while commits
-    /// pile up), it waits for the checkpointer and empties the log
-    /// (TRUNCATE): a stall, but the files stay within their bound.
+    /// The checkpointer folds the log back and it starts over (see
+    /// `WALCheckpointer`). Only when the log has grown past
+    /// `logBytesBeforeWaiting(budget:)` anyway (the checkpointer starved of CPU
+    /// while commits pile up) does the loop wait for it, right after a
+    /// commit, and empty the log itself (TRUNCATE): a stall, but the files
+    /// stay within their bound.
     func catchUpIfBehind() {
         defer { logPages = 0 }
-        if logPages >= WALCheckpointer.pagesBeforeWaiting {
-            checkpointer?.waitForCheckpoint()
-            try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        } else if logPages >= WALCheckpointer.pagesBeforeCatchUp {
-            try? database.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        }
+        guard Int64(logPages) * pageSize >= Self.logBytesBeforeWaiting(budget: budget) else { return }
+        checkpointer?.waitForCheckpoint()
+        try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    /// How long the log may grow before the loop waits for it, under
+    /// `budget`: a quarter of the budget, at least 12 MiB and at most
+    /// 64 MiB, and with a small budget no more than 4 MiB over it. The
+    /// files' bound (twice the budget plus 16 MiB) holds the database (at
+    /// most the budget, what `reclaimSlack` lets wait, a batch of trimmed
+    /// rows and SQLite's own pages) and the log; the longer the log may
+    /// grow, the rarer a stall.
+    package static func logBytesBeforeWaiting(budget: UInt64) -> Int64 {
+        let budget = Int64(clamping: budget)
+        return min(64 << 20, max(budget / 4, min(12 << 20, budget + (4 << 20))))
+    }
+
+    /// How much freed space may wait to be reused before `reclaim` gives
+    /// it back, under `budget`: 4 MiB, or a quarter of the budget up to
+    /// 16 MiB. Under a steady stream of pushes what aging out frees is
+    /// reused by the next ones; giving it back first moves pages at every
+    /// commit.
+    package static func reclaimSlack(budget: UInt64) -> Int64 {
+        min(16 << 20, max(4 << 20, Int64(clamping: budget / 4)))
     }
 
     /// Moves everything from the write-ahead log into the database and
@@ -54,12 +70,12 @@ extension HistoryDatabase {
     }
 
     /// Gives the pages deleted groups freed back to the file system once
-    /// they are more than `slack` bytes (outside a transaction), and asks
+    /// they are more than `reclaimSlack(budget:)` (outside a transaction), and asks
     /// for the log to be folded back: the files stay near what the history
     /// holds.
-    public func reclaim(slack: Int64) {
-        guard let free = try? database.integer("PRAGMA freelist_count"),
-              let pageSize = try? database.integer("PRAGMA page_size"), free * pageSize > slack else { return }
+    public func reclaim() {
+        let slack = Self.reclaimSlack(budget: budget)
+        guard let free = try? database.integer("PRAGMA freelist_count"), free * pageSize > slack else { return }
         // At most 2 MiB a call (each moved page is read and written again),
         // so that no one commit pays for many deletions at once.
         try? database.execute("PRAGMA incremental_vacuum(\(min(free, Self.reclaimBytes / pageSize)))")

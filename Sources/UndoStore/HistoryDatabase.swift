@@ -42,6 +42,12 @@ public final class HistoryDatabase {
     /// The pages the last commit left in the write-ahead log, until
     /// `catchUpIfBehind` has looked at them.
     var logPages: Int32 = 0
+    /// The database's page size in bytes.
+    var pageSize: Int64 = 4_096
+    /// The history's budget (`limits.max_total_bytes`): the files stay
+    /// within twice it plus 16 MiB, so a larger one lets the log grow
+    /// longer and more freed space wait for reuse (`HistoryDatabase+Space`).
+    public var budget: UInt64 = 0
     /// The open `lock` file whose lock says this process owns the store
     /// (-1 when only reading).
     private let lockDescriptor: Int32

@@ -8,9 +8,14 @@ import Dispatch
 /// waits (with 1 MiB pushes, 20–40 ms every fourth one). Here a commit that
 /// leaves `pagesBeforeCheckpoint` pages or more in the log only asks; the
 /// checkpoint is PASSIVE (it never takes the writer's lock, so the loop's
-/// commits go on meanwhile), requests coalesce, and the log starts over
-/// from its beginning once everything in it is back in the database
-/// (`journal_size_limit` keeps its file at most 16 MiB then).
+/// commits go on meanwhile) and requests coalesce.
+///
+/// The log starts over from its beginning (and `journal_size_limit` keeps
+/// its file at most 16 MiB) only at a commit that finds everything in it
+/// back in the database. While commits keep coming, one pass never gets
+/// there: what was committed during it is left. So a request runs passes
+/// until one leaves nothing (each copies only what came during the one
+/// before), up to `passesPerRequest`.
 final class WALCheckpointer: @unchecked Sendable {
     // @unchecked: `connection` is touched only on `queue`.
     private let path: String
@@ -20,14 +25,8 @@ final class WALCheckpointer: @unchecked Sendable {
 
     /// A log this long (4 KiB pages: 1 MiB) asks for a checkpoint.
     static let pagesBeforeCheckpoint: Int32 = 256
-    /// A log this long (8 MiB) has the loop fold back what is left itself
-    /// (`HistoryDatabase.catchUpIfBehind`), so that the log can start over.
-    static let pagesBeforeCatchUp: Int32 = 2_048
-    /// A log this long (12 MiB) while the checkpointer still runs has the
-    /// loop wait for it and empty the log (`HistoryDatabase.catchUpIfBehind`):
-    /// a PASSIVE checkpoint gives up at once while another one runs, and the
-    /// store's files must stay within twice the budget plus 16 MiB.
-    static let pagesBeforeWaiting: Int32 = 3_072
+    /// How many passes one request runs at most to fold the log back fully.
+    static let passesPerRequest = 16
 
     /// A checkpointer for the database at `path`, which must exist.
     init(path: String) {
@@ -55,9 +54,12 @@ final class WALCheckpointer: @unchecked Sendable {
     }
 
     private func checkpoint() {
-        guard !requests.isCancelled else { return }
         if connection == nil { connection = try? SQLiteDatabase(path: path) }
-        try? connection?.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        guard let connection else { return }
+        for _ in 0..<Self.passesPerRequest {
+            guard !requests.isCancelled, let pass = try? connection.checkpointPassively(),
+                  !pass.busy, pass.checkpointed < pass.logFrames else { return }
+        }
     }
 
     deinit {

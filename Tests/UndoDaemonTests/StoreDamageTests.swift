@@ -2,6 +2,8 @@ import BusHarness
 import DBus
 import Foundation
 import Testing
+import UndoDaemon
+import UndoStore
 
 /// A store damaged on disk: payloads that fail their checksum never reach an
 /// application; a 0-byte store is not taken for an empty one.
@@ -75,6 +77,24 @@ import Testing
 /// The store's files stay within twice `limits.max_total_bytes` plus 16 MiB,
 /// also when a client pipelines big pushes faster than a turn commits them.
 @Suite struct StoreSizeTests {
+    /// At every budget, what the log may grow to before the loop waits for
+    /// it and the freed space left for reuse leave room in the bound for the
+    /// history itself, a batch of trimmed rows and 4 MiB of SQLite's own
+    /// pages (with big budgets they grow, so stalls are rarer).
+    @Test func theLogAndFreedSpaceLeaveRoomForTheHistory() {
+        for budget: UInt64 in [0, 1 << 20, 4 << 20, 16 << 20, 48 << 20, 64 << 20, 256 << 20, 1 << 30, 1 << 40] {
+            let bound = 2 * Int64(budget) + (16 << 20)
+            let log = HistoryDatabase.logBytesBeforeWaiting(budget: budget)
+            let slack = HistoryDatabase.reclaimSlack(budget: budget)
+            let needed = Int64(budget) + log + slack + Int64(SQLiteHistoryStore.trimBytes) + (4 << 20)
+            #expect(needed <= bound, "budget \(budget): log \(log), slack \(slack)")
+            #expect(log >= 4 << 20 && slack >= 4 << 20, "budget \(budget)")
+        }
+        #expect(HistoryDatabase.logBytesBeforeWaiting(budget: 16 << 20) == 12 << 20)
+        #expect(HistoryDatabase.logBytesBeforeWaiting(budget: 64 << 20) == 16 << 20)
+        #expect(HistoryDatabase.reclaimSlack(budget: 64 << 20) == 16 << 20)
+    }
+
     @Test func spaceFreedByDroppedGroupsIsGivenBack() throws {
         let f = try DaemonFixture(config: "[limits]\nmax_total_bytes = 4MiB\n")
         let app = try f.app("org.example.Flood")

@@ -7,6 +7,7 @@ extension UndoService {
     /// A reloaded config: new defaults apply to every stack that uses them.
     package func reload(_ newConfig: DaemonConfig) {
         config = newConfig
+        store.budgetChanged(to: config.maxTotalBytes)
         for record in registry.all where record.stack.inFlight == nil {
             let dropped = applySettings(to: record)
             changed(record, groups: dropped.map { GroupChange(id: $0) })

@@ -70,6 +70,7 @@ package final class UndoService {
 
     /// Loads stored stacks (detached) and publishes every one.
     package func start() throws(StoreError) {
+        store.budgetChanged(to: config.maxTotalBytes)
         let (stacks, counters) = try store.load(config: config, now: clock.now)
         registry.nextNumber = counters.nextStackNumber
         registry.groupIDs = GroupIDGenerator(next: counters.nextGroupID)

@@ -20,6 +20,10 @@ package protocol HistoryStore: AnyObject {
     func detachTimeChanged(_ record: StackRecord)
     /// Stack `number` was deleted.
     func stackRemoved(number: UInt64)
+    /// The history's budget (`limits.max_total_bytes`) is now `bytes`
+    /// (at load and on every reload): the files stay within twice it plus
+    /// 16 MiB.
+    func budgetChanged(to bytes: UInt64)
     /// Whether the disk holds exactly stack `number`'s present history (it
     /// is stored and nothing of it waits for a commit).
     func isSavedAsIs(_ number: UInt64) -> Bool
@@ -78,6 +82,9 @@ package struct StoreCounters: Sendable, Equatable {
 }
 
 extension HistoryStore {
+    /// Nothing on disk to keep within the budget.
+    package func budgetChanged(to bytes: UInt64) {}
+
     /// Writes a detach as any other change.
     package func detachTimeChanged(_ record: StackRecord) {
         stackChanged(record, groups: [])

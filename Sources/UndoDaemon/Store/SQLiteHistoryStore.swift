@@ -27,7 +27,7 @@ package final class SQLiteHistoryStore: HistoryStore {
     static let trimBatch = 128
     /// How many payload bytes trimmed rows may hold before they are
     /// deleted, however few they are: the files must give space back.
-    static let trimBytes: UInt64 = 4 << 20
+    package static let trimBytes: UInt64 = 4 << 20
     /// The payload bytes of each group row on disk, for `trimBytes`.
     private var rowBytes: [UInt64: UInt64] = [:]
     /// Stacks whose only change to write is when they were detached: no
@@ -53,6 +53,10 @@ package final class SQLiteHistoryStore: HistoryStore {
     package var recovery: (movedTo: String, reason: String)? {
         guard let moved = database.movedAside else { return nil }
         return (moved, database.corruption ?? "it could not be read")
+    }
+
+    package func budgetChanged(to bytes: UInt64) {
+        database.budget = bytes
     }
 
     /// Loads every stack; a store that turns out corrupt while reading is
@@ -273,8 +277,8 @@ package final class SQLiteHistoryStore: HistoryStore {
             trimmed.formUnion(newlyTrimmed)
         }
         if !removed.isEmpty { database.checkpoint() }
-        // Space deleted groups freed goes back once it is more than 4 MiB.
-        if deleted { database.reclaim(slack: 4 << 20) }
+        // Space deleted groups freed goes back once it is more than the slack.
+        if deleted { database.reclaim() }
         for number in removed { onDisk[number] = nil }
         onDisk.merge(written) { $1 }
         wrote(detachesWritten)
