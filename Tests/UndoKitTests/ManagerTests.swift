@@ -136,8 +136,14 @@ func next(_ kind: UndoManager.Change.Kind, in changes: AsyncStream<UndoManager.C
         let manager = try await UndoManager(client: try f.client(), appId: "org.example.Typing")
         manager.groupsByEvent = false
         let shelf = Shelf(manager)
+        let pushed = manager.changes()
         shelf.add("a")
         shelf.add("b")
+        // The pushes travel on the manager's connection and the undo below on
+        // another: once undod holds both, the undo cannot arrive first.
+        while try await manager.stack.state().undoDepth < 2 {
+            guard await next(.synchronized, in: pushed) != nil else { break }
+        }
         // While the undo of "b" is applied (undod refuses pushes then), the
         // user adds "c": its push is refused as Busy and sent again.
         let other = try f.client()
