@@ -249,6 +249,26 @@ import Testing
         #expect(try app.property("UndoDepth") == .uint32(1))
     }
 
+    /// A stack's title is the caller's text too (up to 4,096 bytes, no
+    /// control characters): every sentence and log line that names the
+    /// stack quotes it escaped and cut (found by the fuzzer, seed 20261202:
+    /// a NothingToUndo of 4,159 characters).
+    @Test func aStacksTitleIsEscapedAndCutWhereverTheStackIsNamed() throws {
+        let f = try DaemonFixture()
+        let title = "My “best” doc " + String(repeating: "t", count: 4_000)
+        let app = try f.app("app.titled", pushing: [], options: ["title": .string(title)])
+        do {
+            _ = try app.call("Undo")
+            Issue.record("an undo of an empty stack was accepted")
+        } catch {
+            #expect(error.name == "org.undod.Undo1.Error.NothingToUndo")
+            #expect(error.message.contains("“My \\u{201C}best\\u{201D} doc tttt"), "\(error.message)")
+            #expect(error.message.contains("t…” (stack "), "cut, and the cut marked")
+            #expect(error.message.count < 1_000, "at most 256 characters of the title: \(error.message.count) in all")
+        }
+        #expect(try app.property("Title") == .string(title), "the title itself is kept as given")
+    }
+
     /// The repository root, from this file's place in it.
     static var repository: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

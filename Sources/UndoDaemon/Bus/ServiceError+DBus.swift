@@ -55,7 +55,7 @@ extension ServiceError {
         case .groupMoved(let direction, let name):
             let way = direction == .undo ? "undo" : "redo"
             return named(direction == .undo ? .nothingToUndo : .nothingToRedo,
-                         "“\(name)” is no longer the next change to \(way) in \(subject), so nothing was done: "
+                         "\(CallerText.quoted(name)) is no longer the next change to \(way) in \(subject), so nothing was done: "
                          + "\(way) again from the application.")
         case .unknownStack(let path):
             return named(.unknownStack, "There is no stack at \(CallerText.quoted(path)): run `undoctl list` to see the stacks.")

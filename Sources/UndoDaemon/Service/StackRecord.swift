@@ -1,3 +1,4 @@
+import SafeText
 import Undo1
 package import UndoCore
 
@@ -63,7 +64,7 @@ package final class StackRecord {
     package var isAttached: Bool { !owner.isEmpty }
 
     /// How errors and logs name the stack: `“Text Editor” (stack 3)`.
-    package var displayName: String { "“\(title)” (stack \(number))" }
+    package var displayName: String { "\(CallerText.quoted(title)) (stack \(number))" }
 
     /// The settings in force: what the owner asked, or the config's values.
     func settings(config: DaemonConfig) -> StackSettings {

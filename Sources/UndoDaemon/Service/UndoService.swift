@@ -1,3 +1,4 @@
+import SafeText
 package import Undo1
 package import UndoCore
 package import UndoStore
@@ -140,7 +141,7 @@ package final class UndoService {
         // Published once complete: what InterfacesAdded shows is the stack as registered.
         if isNew { publish(record) }
         changed(record, groups: changes)
-        log.debug("\(caller) registered \(record.displayName) for \(appId)\(document.isEmpty ? "" : ":\(document)").")
+        log.debug("\(caller) registered \(record.displayName) for \(appId)\(document.isEmpty ? "" : ":\(CallerText.escaped(document))").")
         return record
     }
 
