@@ -392,4 +392,3 @@ public final class HistoryDatabase {
         return error.description
     }
 }
-

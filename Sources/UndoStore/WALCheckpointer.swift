@@ -54,6 +54,7 @@ final class WALCheckpointer: @unchecked Sendable {
     }
 
     private func checkpoint() {
+        guard !requests.isCancelled else { return }
         if connection == nil { connection = try? SQLiteDatabase(path: path) }
         guard let connection else { return }
         for _ in 0..<Self.passesPerRequest {
