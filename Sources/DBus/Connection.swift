@@ -37,7 +37,7 @@ public final class Connection {
     var knownTimeouts: Set<OpaquePointer> = []
     var timeoutTokens: [OpaquePointer: EventLoop.Token] = [:]
     private var workToken: EventLoop.Token?
-    private var turnEndToken: EventLoop.Token?
+    private var afterTurnToken: EventLoop.Token?
     /// Incoming messages waiting behind large calls (see `IncomingLanes`).
     private var lanes = IncomingLanes<() -> Void>()
     /// Whether the socket was read in this turn (set by the watch).
@@ -255,7 +255,7 @@ public final class Connection {
             me, nil)
         dbus_connection_add_filter(raw, ConnectionCallbacks.filterMessage, me, nil)
         workToken = loop.addWorkHook { [unowned self] in self.dispatchSome() }
-        turnEndToken = loop.addTurnEndHook { [unowned self] in self.releaseHeld() }
+        afterTurnToken = loop.addAfterTurnHook { [unowned self] in self.releaseHeld() }
     }
 
     private func teardown() {
@@ -263,7 +263,7 @@ public final class Connection {
         closed = true
         isConnected = false
         if let workToken { loop.remove(workToken) }
-        if let turnEndToken { loop.remove(turnEndToken) }
+        if let afterTurnToken { loop.remove(afterTurnToken) }
         lanes.removeAll()
         let me = Unmanaged.passUnretained(self).toOpaque()
         dbus_connection_remove_filter(raw, ConnectionCallbacks.filterMessage, me)
@@ -291,14 +291,17 @@ public final class Connection {
         return !lanes.isEmpty || dbus_connection_get_dispatch_status(raw) == DBUS_DISPATCH_DATA_REMAINS
     }
 
-    /// At the end of a turn, lets one held message through for the next
-    /// turn, once the socket has run dry (a turn that read nothing) or the
-    /// lane is full: while the bus still sends, reading on is how a small
-    /// call behind large ones is found, and it then goes first.
-    private func releaseHeld() {
+    /// After a turn has been committed and answered, handles one held
+    /// message, if the socket ran dry (the turn read nothing) or the lane is
+    /// full: while the bus still sends, reading on is how a small call
+    /// behind large ones is found, and it then goes first. The loop commits
+    /// and answers what the held message did in a step of its own, so no
+    /// small call waits for a large one's commit. Returns whether it handled one.
+    private func releaseHeld() -> Bool {
         defer { readThisTurn = false }
-        guard !closed, !readThisTurn || lanes.isFull, let next = lanes.next() else { return }
-        loop.soon(next)
+        guard !closed, !readThisTurn || lanes.isFull, let next = lanes.next() else { return false }
+        next()
+        return true
     }
 
     /// Decides what an incoming message is for. Runs inside

@@ -17,7 +17,11 @@ internal import CShim
 /// signals), lets connections dispatch what they read, runs the work that
 /// handlers deferred, and then runs the end-of-turn hooks: the place where a
 /// store commits everything the turn changed in one transaction before the
-/// replies that depend on it leave.
+/// replies that depend on it leave. Then the after-turn hooks may take on
+/// large work (a connection's held large call): if one does, the work it
+/// deferred runs and the end-of-turn hooks run again, so the large work is
+/// committed and answered in a step of its own and the turn's small answers
+/// never wait for it.
 public final class EventLoop {
 
     /// A handle for something registered with the loop, to remove it later.
@@ -58,6 +62,7 @@ public final class EventLoop {
     private var tasks: [() -> Void] = []
     private var workHooks: [Int: () -> Bool] = [:]
     private var turnEndHooks: [(id: Int, hook: () -> Void)] = []
+    private var afterTurnHooks: [(id: Int, hook: () -> Bool)] = []
     private var signalHandlers: [Int32: () -> Void] = [:]
     private var signalPipe: (read: Int32, write: Int32)?
     private var nextID = 1
@@ -148,13 +153,27 @@ public final class EventLoop {
         return token
     }
 
-    /// Removes a watch, timer, work hook or turn-end hook. Removing twice is harmless.
+    /// Calls `hook` at the end of every turn, once the end-of-turn hooks have
+    /// run (the turn's changes committed, its replies sent), in the order
+    /// hooks were added. A hook that returns true did work: the loop then
+    /// runs the tasks that work deferred and the end-of-turn hooks again,
+    /// so that the work is committed and answered on its own.
+    public func addAfterTurnHook(_ hook: @escaping () -> Bool) -> Token {
+        assertInLoop()
+        let token = makeToken()
+        afterTurnHooks.append((token.id, hook))
+        return token
+    }
+
+    /// Removes a watch, timer, work hook, turn-end or after-turn hook.
+    /// Removing twice is harmless.
     public func remove(_ token: Token) {
         assertInLoop()
         fdSources[token.id] = nil
         timers[token.id] = nil
         workHooks[token.id] = nil
         turnEndHooks.removeAll { $0.id == token.id }
+        afterTurnHooks.removeAll { $0.id == token.id }
     }
 
     /// Runs `task` later in this turn (or the next), after the current
@@ -210,7 +229,9 @@ public final class EventLoop {
     }
 
     /// One turn: wait up to `maxWaitMilliseconds` (-1: as long as needed),
-    /// handle what is ready, run deferred work and the end-of-turn hooks.
+    /// handle what is ready, run deferred work and the end-of-turn hooks;
+    /// then the after-turn hooks, and if any did work, what it deferred and
+    /// the end-of-turn hooks again.
     public func runTurn(maxWaitMilliseconds: Int) {
         assertInLoop()
         let (pending, stop) = mailbox.take()
@@ -228,6 +249,19 @@ public final class EventLoop {
         poll(waitMilliseconds: wait)
         fireTimers()
         drainWork()
+        runTurnEndHooks()
+        var didWork = false
+        // A hook's work may remove hooks (a connection closed): each is
+        // checked to be there still before it runs.
+        for (id, hook) in afterTurnHooks where afterTurnHooks.contains(where: { $0.id == id }) {
+            if hook() { didWork = true }
+        }
+        guard didWork else { return }
+        drainTasks()
+        runTurnEndHooks()
+    }
+
+    private func runTurnEndHooks() {
         for (_, hook) in turnEndHooks { hook() }
     }
 
@@ -289,6 +323,19 @@ public final class EventLoop {
             for task in batch { task() }
             rounds += 1
         } while !tasks.isEmpty && rounds < 64
+    }
+
+    /// Runs deferred tasks, but takes nothing new from the work hooks: what
+    /// a connection has read waits for the next turn, not for this step's
+    /// commit.
+    private func drainTasks() {
+        var rounds = 0
+        while !tasks.isEmpty && rounds < 64 {
+            let batch = tasks
+            tasks.removeAll()
+            for task in batch { task() }
+            rounds += 1
+        }
     }
 
     /// The monotonic clock in nanoseconds.

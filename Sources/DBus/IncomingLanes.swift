@@ -5,8 +5,9 @@
 /// Why: a client pushing 1 MiB groups from four connections kept four of
 /// them read and queued ahead of every other caller, and each took undod
 /// milliseconds to store; a healthy client's small call waited for all
-/// four. Now it waits for at most the one large call let through in the
-/// same turn.
+/// four. Now it waits for none: the one held message let through a turn is
+/// handled after that turn's other work is committed and answered, in a
+/// step of its own (`EventLoop.addAfterTurnHook`).
 ///
 /// What stays in order: everything one sender sends (once it has a held
 /// message, all it sends after waits behind it, replies included), and

@@ -137,4 +137,57 @@ extension IncomingLanes {
         #expect(f.wait(timeout: 10_000) { order.count == 2 })
         #expect(order == ["large call", "reply"])
     }
+
+    /// Through a real bus: while another client keeps calling, each large
+    /// call is handled in a step of its own, between two end-of-turn hooks
+    /// (where undod commits and answers), so no small call's answer waits
+    /// for a large call's work.
+    @Test func aLargeCallIsEndedOnItsOwnWhileSmallCallsFlow() throws {
+        let f = try Fixture()
+        let other = try Connection(address: f.bus.address, loop: f.loop)
+        defer { other.close() }
+        var log = ""
+        _ = f.loop.addTurnEndHook { log += "|" }
+        f.objects.export(path: "/mixed", interfaces: [
+            Interface("test.Mixed", methods: [
+                .init("Large", inputs: [.init("bytes", "ay")]) { call in
+                    log += "L"
+                    call.reply()
+                },
+                .init("Small") { call in
+                    log += "s"
+                    call.reply()
+                },
+            ]),
+        ])
+        let count = 24
+        var largeAnswered = 0
+        var smallAnswered = 0
+        func callSmall() {
+            guard largeAnswered < count,
+                  let call = try? Message.methodCall(destination: f.server.uniqueName, path: "/mixed",
+                                                     interface: "test.Mixed", member: "Small")
+            else { return }
+            other.call(call, timeoutMilliseconds: 10_000) { result in
+                if case .success = result { smallAnswered += 1 }
+                callSmall()
+            }
+        }
+        // Four small callers in a closed loop, as the flood's prober is one.
+        for _ in 0..<4 { callSmall() }
+        for _ in 0..<count {
+            let call = try Message.methodCall(
+                destination: f.server.uniqueName, path: "/mixed", interface: "test.Mixed", member: "Large",
+                arguments: [.bytes([UInt8](repeating: 9, count: Self.large * 4))])
+            f.client.call(call, timeoutMilliseconds: 10_000) { result in
+                if case .success = result { largeAnswered += 1 }
+            }
+        }
+        #expect(f.wait(timeout: 10_000) { largeAnswered == count })
+        #expect(smallAnswered > 0)
+        let steps = log.split(separator: "|")
+        let withLarge = steps.filter { $0.contains("L") }
+        #expect(withLarge.count == count)
+        #expect(withLarge.allSatisfy { $0 == "L" }, "steps with a large call: \(withLarge.filter { $0 != "L" })")
+    }
 }
