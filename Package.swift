@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "Undo1", dependencies: ["DBus"], swiftSettings: strict),
         .target(name: "UndoKit", dependencies: ["DBus", "Undo1", "Locking"], swiftSettings: strict),
         .target(name: "UndoCore", dependencies: ["SafeText"], swiftSettings: strict),
-        .target(name: "UndoStore", dependencies: ["UndoCore", "CSQLite", "CShim"], swiftSettings: strict),
+        .target(name: "UndoStore", dependencies: ["UndoCore", "CSQLite", "CShim", "Locking"], swiftSettings: strict),
         .target(name: "UndoDaemon", dependencies: ["DBus", "Undo1", "X11", "UndoCore", "UndoStore", "SafeText", "Locking"],
                 swiftSettings: strict),
         // JSON as undoctl and the bench print it.

@@ -27,6 +27,14 @@ public final class Connection {
     public private(set) var isConnected = true
     /// Called once when the bus goes away (not when `close` is called).
     public var onDisconnect: (() -> Void)?
+    /// Asked before a held large call is handled (see `IncomingLanes`):
+    /// while it answers false, large calls wait, and what their senders
+    /// sent after them and signals wait behind them, unless the lane is
+    /// full; small calls of other senders go on, and the loop sleeps rather
+    /// than ask again and again. Whoever answers false wakes the loop
+    /// (`EventLoop.Handle.perform`) once it may answer true. undod asks its
+    /// store, which holds large writes back while its log catches up.
+    public var mayHandleLargeCall: () -> Bool = { true }
 
     let raw: OpaquePointer
     /// Receives every incoming method call; set by `ObjectServer`.
@@ -288,18 +296,24 @@ public final class Connection {
             guard !lanes.isFull, dbus_connection_get_dispatch_status(raw) == DBUS_DISPATCH_DATA_REMAINS else { break }
             _ = dbus_connection_dispatch(raw)
         }
-        return !lanes.isEmpty || dbus_connection_get_dispatch_status(raw) == DBUS_DISPATCH_DATA_REMAINS
+        return heldMayGo || dbus_connection_get_dispatch_status(raw) == DBUS_DISPATCH_DATA_REMAINS
+    }
+
+    /// Whether a held message may be handled now, as far as
+    /// `mayHandleLargeCall` is concerned (a full lane always may).
+    private var heldMayGo: Bool {
+        !lanes.isEmpty && (lanes.isFull || !lanes.nextIsLarge || mayHandleLargeCall())
     }
 
     /// After a turn has been committed and answered, handles one held
-    /// message, if the socket ran dry (the turn read nothing) or the lane is
-    /// full: while the bus still sends, reading on is how a small call
+    /// message (a large call only if `mayHandleLargeCall`), if the socket
+    /// ran dry (the turn read nothing) or the lane is full: while the bus still sends, reading on is how a small call
     /// behind large ones is found, and it then goes first. The loop commits
     /// and answers what the held message did in a step of its own, so no
     /// small call waits for a large one's commit. Returns whether it handled one.
     private func releaseHeld() -> Bool {
         defer { readThisTurn = false }
-        guard !closed, !readThisTurn || lanes.isFull, let next = lanes.next() else { return false }
+        guard !closed, !readThisTurn || lanes.isFull, heldMayGo, let next = lanes.next() else { return false }
         next()
         return true
     }

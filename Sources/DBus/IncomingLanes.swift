@@ -36,6 +36,10 @@ struct IncomingLanes<Item> {
     /// Whether nothing is held.
     var isEmpty: Bool { held.isEmpty }
 
+    /// Whether the longest-held message is a large call (what a connection
+    /// may be told to keep waiting: `Connection.mayHandleLargeCall`).
+    var nextIsLarge: Bool { held.first.map { $0.bytes >= Self.largeCallBytes } ?? false }
+
     /// Whether the connection should stop taking messages from libdbus
     /// until some held ones have been handled.
     var isFull: Bool { heldBytes >= Self.fullBytes || held.count >= Self.fullCount }

@@ -9,6 +9,8 @@ extension HistoryDatabase {
         checkpointer?.stop()
         let checkpointer = WALCheckpointer(path: path)
         self.checkpointer = checkpointer
+        logLong = false
+        if let onCaughtUp { checkpointer.onRestarted(onCaughtUp) }
         database.waitForLocks(milliseconds: 5_000)
         database.onCommit { [unowned self] pages in
             logPages = pages
@@ -18,16 +20,47 @@ extension HistoryDatabase {
     }
 
     /// The checkpointer folds the log back and it starts over (see
-    /// `WALCheckpointer`). Only when the log has grown past
-    /// `logBytesBeforeWaiting(budget:)` anyway (the checkpointer starved of CPU
-    /// while commits pile up) does the loop wait for it, right after a
-    /// commit, and empty the log itself (TRUNCATE): a stall, but the files
+    /// `WALCheckpointer`): once the log is past `logBytesBeforeRestart`, a
+    /// commit asks the checkpointer to make it start over, and large writes
+    /// wait until it has (`isCatchingUp`), so that the RESTART has little to
+    /// copy while it holds the writer's lock. Only when the log has grown
+    /// past `logBytesBeforeWaiting(budget:)` anyway (the checkpointer starved
+    /// of CPU while commits pile up) does the loop wait for it, right after
+    /// a commit, and empty the log itself (TRUNCATE): a stall, but the files
     /// stay within their bound.
     func catchUpIfBehind() {
         defer { logPages = 0 }
-        guard Int64(logPages) * pageSize >= Self.logBytesBeforeWaiting(budget: budget) else { return }
+        let bytes = Int64(logPages) * pageSize
+        logLong = bytes >= Self.logBytesBeforeRestart(budget: budget)
+        guard logLong else { return }
+        guard bytes >= Self.logBytesBeforeWaiting(budget: budget) else {
+            if checkpointer?.isRestarting == false { checkpointer?.requestRestart() }
+            return
+        }
         checkpointer?.waitForCheckpoint()
         try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        logLong = false
+    }
+
+    /// Whether large writes should wait: the log is long and the
+    /// checkpointer is making it start over. `onCaughtUp` is called when
+    /// that is done (or could not be).
+    public var isCatchingUp: Bool {
+        logLong && checkpointer?.isRestarting == true
+    }
+
+    /// Calls `body`, on the checkpointer's thread, whenever `isCatchingUp`
+    /// may have turned false (for a loop to wake and go on).
+    public func whenCaughtUp(_ body: @escaping @Sendable () -> Void) {
+        onCaughtUp = body
+        checkpointer?.onRestarted(body)
+    }
+
+    /// How long the log may grow before commits ask for it to start over:
+    /// half of what makes the loop wait, so that the checkpointer has room
+    /// to do it before then.
+    package static func logBytesBeforeRestart(budget: UInt64) -> Int64 {
+        logBytesBeforeWaiting(budget: budget) / 2
     }
 
     /// How long the log may grow before the loop waits for it, under

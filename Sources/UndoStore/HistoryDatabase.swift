@@ -42,6 +42,10 @@ public final class HistoryDatabase {
     /// The pages the last commit left in the write-ahead log, until
     /// `catchUpIfBehind` has looked at them.
     var logPages: Int32 = 0
+    /// Whether the last commit left the log past `logBytesBeforeRestart`.
+    var logLong = false
+    /// What `whenCaughtUp` registered, for each checkpointer attached.
+    var onCaughtUp: (@Sendable () -> Void)?
     /// The database's page size in bytes.
     var pageSize: Int64 = 4_096
     /// The history's budget (`limits.max_total_bytes`): the files stay

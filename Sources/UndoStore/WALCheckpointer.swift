@@ -1,4 +1,5 @@
 import Dispatch
+import Locking
 
 /// Folds the write-ahead log back into the database file on a thread of its
 /// own, with a second connection, so that the loop never waits for it.
@@ -12,21 +13,43 @@ import Dispatch
 ///
 /// The log starts over from its beginning (and `journal_size_limit` keeps
 /// its file at most 16 MiB) only at a commit that finds everything in it
-/// back in the database. While commits keep coming, one pass never gets
-/// there: what was committed during it is left. So a request runs passes
-/// until one leaves nothing (each copies only what came during the one
-/// before), up to `passesPerRequest`.
+/// back in the database. While commits keep coming, no pass gets there:
+/// what was committed during it is left. So a request runs passes while the
+/// one before found more than `settledFrames` new frames, up to
+/// `passesPerRequest`; and once the log is long the loop asks for it to
+/// start over (`requestRestart`): after at most `passesBeforeRestart`
+/// passes, a RESTART checkpoint takes the writer's lock (a commit waits for
+/// it) and copies the rest, and the next commit starts the log over. The
+/// loop holds large writes back meanwhile (`isRestarting`), so the rest is
+/// small; `onRestarted` tells it when to go on.
 final class WALCheckpointer: @unchecked Sendable {
     // @unchecked: `connection` is touched only on `queue`.
     private let path: String
     private let queue = DispatchQueue(label: "org.undod.checkpoint")
     private let requests: any DispatchSourceUserDataOr
     private var connection: SQLiteDatabase?
+    /// What the loop and the checkpointer's thread share.
+    private struct Shared {
+        /// Whether the loop asked for the log to start over, until the
+        /// RESTART checkpoint has been tried.
+        var restartWanted = false
+        /// Called on the checkpointer's thread once it has been tried.
+        var onRestarted: (@Sendable () -> Void)?
+    }
+    private let shared = Lock(Shared())
 
     /// A log this long (4 KiB pages: 1 MiB) asks for a checkpoint.
     static let pagesBeforeCheckpoint: Int32 = 256
     /// How many passes one request runs at most to fold the log back fully.
     static let passesPerRequest = 16
+    /// A pass that finds no more new frames than this (1 MiB) is the last
+    /// of a request.
+    static let settledFrames: Int64 = 256
+    /// How many passes run at most before a RESTART that the loop asked for.
+    static let passesBeforeRestart = 2
+    /// How long the RESTART checkpoint waits for a commit under way to end
+    /// before it settles for a passive pass (ms).
+    static let restartWaitMilliseconds: Int32 = 200
 
     /// A checkpointer for the database at `path`, which must exist.
     init(path: String) {
@@ -39,6 +62,25 @@ final class WALCheckpointer: @unchecked Sendable {
     /// Asks for a checkpoint soon; several requests before it runs make one.
     func request() {
         requests.or(data: 1)
+    }
+
+    /// Asks for a checkpoint that also makes the log start over at the next
+    /// commit (the log is long).
+    func requestRestart() {
+        shared.withLock { $0.restartWanted = true }
+        requests.or(data: 1)
+    }
+
+    /// Whether a restart was asked for and not yet tried: what the loop
+    /// commits meanwhile is what the RESTART must copy holding the lock.
+    var isRestarting: Bool {
+        shared.withLock { $0.restartWanted }
+    }
+
+    /// Calls `body` (on the checkpointer's thread) each time a restart that
+    /// was asked for has been tried, whether or not it got the lock.
+    func onRestarted(_ body: @escaping @Sendable () -> Void) {
+        shared.withLock { $0.onRestarted = body }
     }
 
     /// Waits until a checkpoint under way (if any) has finished.
@@ -54,13 +96,36 @@ final class WALCheckpointer: @unchecked Sendable {
     }
 
     private func checkpoint() {
+        // A restart asked for is always answered, so the loop never holds
+        // large writes back for one that cannot happen.
+        defer { restartTried() }
         guard !requests.isCancelled else { return }
-        if connection == nil { connection = try? SQLiteDatabase(path: path) }
-        guard let connection else { return }
-        for _ in 0..<Self.passesPerRequest {
-            guard !requests.isCancelled, let pass = try? connection.checkpointPassively(),
-                  !pass.busy, pass.checkpointed < pass.logFrames else { return }
+        if connection == nil {
+            connection = try? SQLiteDatabase(path: path)
+            connection?.waitForLocks(milliseconds: Self.restartWaitMilliseconds)
         }
+        guard let connection else { return }
+        // Each pass copies what was committed during the one before; they
+        // go on while that was more than `settledFrames`.
+        var frames: Int64 = 0
+        for index in 0..<Self.passesPerRequest {
+            if index >= Self.passesBeforeRestart, isRestarting { break }
+            guard !requests.isCancelled, let pass = try? connection.checkpoint(.passive), !pass.busy else { break }
+            let grown = pass.logFrames - frames  // under 0: the log started over
+            frames = pass.logFrames
+            guard grown > Self.settledFrames else { break }
+        }
+        guard !requests.isCancelled, isRestarting else { return }
+        _ = try? connection.checkpoint(.restart)
+    }
+
+    private func restartTried() {
+        let wake = shared.withLock { shared -> (@Sendable () -> Void)? in
+            guard shared.restartWanted else { return nil }
+            shared.restartWanted = false
+            return shared.onRestarted
+        }
+        wake?()
     }
 
     deinit {

@@ -190,4 +190,49 @@ extension IncomingLanes {
         #expect(withLarge.count == count)
         #expect(withLarge.allSatisfy { $0 == "L" }, "steps with a large call: \(withLarge.filter { $0 != "L" })")
     }
+
+    /// Through a real bus: while `mayHandleLargeCall` says no, a large call
+    /// waits and the loop sleeps (it does not turn over and over asking),
+    /// small calls of another sender are answered; once it says yes and the
+    /// loop is woken, the large call is handled.
+    @Test func aLargeCallWaitsWhileTheConnectionIsToldSo() throws {
+        let f = try Fixture()
+        let other = try Connection(address: f.bus.address, loop: f.loop)
+        defer { other.close() }
+        var handled: [String] = []
+        f.objects.export(path: "/gated", interfaces: [
+            Interface("test.Gated", methods: [
+                .init("Large", inputs: [.init("bytes", "ay")]) { call in
+                    handled.append("large")
+                    call.reply()
+                },
+                .init("Small") { call in
+                    handled.append("small")
+                    call.reply()
+                },
+            ]),
+        ])
+        var mayGo = false
+        f.server.mayHandleLargeCall = { mayGo }
+        var largeAnswered = false
+        let large = try Message.methodCall(destination: f.server.uniqueName, path: "/gated", interface: "test.Gated",
+                                           member: "Large", arguments: [.bytes([UInt8](repeating: 4, count: Self.large * 2))])
+        f.client.call(large, timeoutMilliseconds: 10_000) { result in
+            if case .success = result { largeAnswered = true }
+        }
+        let small = try Message.methodCall(destination: f.server.uniqueName, path: "/gated", interface: "test.Gated",
+                                           member: "Small")
+        #expect(try other.callAndWait(small, timeoutMilliseconds: 10_000).arguments.isEmpty)
+        // Held, and the loop asleep: a spinning loop would turn thousands of times.
+        var turns = 0
+        let counting = f.loop.addTurnEndHook { turns += 1 }
+        #expect(!f.wait(timeout: 300) { largeAnswered })
+        f.loop.remove(counting)
+        #expect(handled == ["small"])
+        #expect(turns < 100, "the loop turned \(turns) times in 300 ms with only a held call")
+        mayGo = true
+        f.loop.handle.perform {}
+        #expect(f.wait(timeout: 10_000) { largeAnswered })
+        #expect(handled == ["small", "large"])
+    }
 }

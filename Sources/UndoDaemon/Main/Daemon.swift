@@ -78,6 +78,13 @@ package final class Daemon {
             log.error("cannot use the history store: \(error)")
             return 1
         }
+        if let database {
+            // Large calls wait while the store's log is made to start over
+            // (small calls never do); the checkpointer wakes the loop after.
+            let loopHandle = loop.handle
+            database.whenCaughtUp { loopHandle.perform {} }
+            connection.mayHandleLargeCall = { [unowned database] in !database.isCatchingUp }
+        }
         let registry = StackRegistry()
         let desktop = Desktop(config: outcome.config, loop: loop, connection: connection, registry: registry, log: log)
         let focus = desktop.focus

@@ -55,6 +55,16 @@ package final class SQLiteHistoryStore: HistoryStore {
         return (moved, database.corruption ?? "it could not be read")
     }
 
+    /// Whether large writes should wait: the log is being made to start
+    /// over (`HistoryDatabase.isCatchingUp`).
+    package var isCatchingUp: Bool { database.isCatchingUp }
+
+    /// Calls `body`, on another thread, whenever `isCatchingUp` may have
+    /// turned false.
+    package func whenCaughtUp(_ body: @escaping @Sendable () -> Void) {
+        database.whenCaughtUp(body)
+    }
+
     package func budgetChanged(to bytes: UInt64) {
         database.budget = bytes
     }
