@@ -17,11 +17,11 @@ import Locking
 /// what was committed during it is left. So a request runs passes while the
 /// one before found more than `settledFrames` new frames, up to
 /// `passesPerRequest`; and once the log is long the loop asks for it to
-/// start over (`requestRestart`): after at most `passesBeforeRestart`
-/// passes, a RESTART checkpoint takes the writer's lock (a commit waits for
-/// it) and copies the rest, and the next commit starts the log over. The
-/// loop holds large writes back meanwhile (`isRestarting`), so the rest is
-/// small; `onRestarted` tells it when to go on.
+/// start over (`requestRestart`) and holds large writes back
+/// (`isRestarting`). Then one more pass, begun after that, copies what came
+/// before it, and a RESTART checkpoint takes the writer's lock (a commit
+/// waits for it) to copy only what small calls wrote during that pass; the
+/// next commit starts the log over, and `onRestarted` tells the loop to go on.
 final class WALCheckpointer: @unchecked Sendable {
     // @unchecked: `connection` is touched only on `queue`.
     private let path: String
@@ -45,8 +45,6 @@ final class WALCheckpointer: @unchecked Sendable {
     /// A pass that finds no more new frames than this (1 MiB) is the last
     /// of a request.
     static let settledFrames: Int64 = 256
-    /// How many passes run at most before a RESTART that the loop asked for.
-    static let passesBeforeRestart = 2
     /// How long the RESTART checkpoint waits for a commit under way to end
     /// before it settles for a passive pass (ms).
     static let restartWaitMilliseconds: Int32 = 200
@@ -108,14 +106,17 @@ final class WALCheckpointer: @unchecked Sendable {
         // Each pass copies what was committed during the one before; they
         // go on while that was more than `settledFrames`.
         var frames: Int64 = 0
-        for index in 0..<Self.passesPerRequest {
-            if index >= Self.passesBeforeRestart, isRestarting { break }
+        for _ in 0..<Self.passesPerRequest {
             guard !requests.isCancelled, let pass = try? connection.checkpoint(.passive), !pass.busy else { break }
             let grown = pass.logFrames - frames  // under 0: the log started over
             frames = pass.logFrames
             guard grown > Self.settledFrames else { break }
         }
         guard !requests.isCancelled, isRestarting else { return }
+        // Large writes wait from the moment a restart is asked for: one more
+        // pass, begun after that, copies what came before without the lock,
+        // so the RESTART holds it only for what small calls wrote meanwhile.
+        _ = try? connection.checkpoint(.passive)
         _ = try? connection.checkpoint(.restart)
     }
 
