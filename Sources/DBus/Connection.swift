@@ -307,10 +307,11 @@ public final class Connection {
 
     /// After a turn has been committed and answered, handles one held
     /// message (a large call only if `mayHandleLargeCall`), if the socket
-    /// ran dry (the turn read nothing) or the lane is full: while the bus still sends, reading on is how a small call
-    /// behind large ones is found, and it then goes first. The loop commits
-    /// and answers what the held message did in a step of its own, so no
-    /// small call waits for a large one's commit. Returns whether it handled one.
+    /// ran dry (the turn read nothing) or the lane is full: while the bus
+    /// still sends, reading on is how a small call behind large ones is
+    /// found, and it then goes first. The loop commits and answers what the
+    /// held message did in a step of its own, so no small call waits for a
+    /// large one's commit. Returns whether it handled one.
     private func releaseHeld() -> Bool {
         defer { readThisTurn = false }
         guard !closed, !readThisTurn || lanes.isFull, heldMayGo, let next = lanes.next() else { return false }

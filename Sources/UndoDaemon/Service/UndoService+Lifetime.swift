@@ -17,7 +17,8 @@ extension UndoService {
             log.debug("\(name) left the bus: \(record.displayName) is detached.")
             detached(record)
         }
-        // Once, not once a stack: a client may have owned thousands.
+        // Once, not once a stack: a client may have owned thousands (and
+        // `announceFocus` looks once a turn, however many clients left).
         announceFocus()
     }
 

@@ -3,9 +3,11 @@ package import UndoStore
 
 /// The journal's side of the service: ending each turn, and saving on the way out.
 extension UndoService: TurnHost {
-    /// Ends the loop's turn: commits, then sends the held replies and the
-    /// announcements (`TurnJournal.end`). undod calls it at every turn's end.
+    /// Ends the loop's turn: announces the focus if it may have moved,
+    /// commits, then sends the held replies and the announcements
+    /// (`TurnJournal.end`). undod calls it at every turn's end.
     package func endTurn() {
+        if focusMayHaveMoved { announceFocusNow() }
         journal.end(self)
     }
 
@@ -33,7 +35,7 @@ extension UndoService: TurnHost {
     }
 
     func turnTakenBack() {
-        announceFocus()
+        announceFocusNow()
     }
 
     func send(_ announcement: Announcement) {

@@ -47,6 +47,8 @@ package final class UndoService {
     private let transport: any ApplyTransport
     /// The timer of the next detached stack to expire.
     var expiryTimer: ScheduledTimer?
+    /// Whether the focus is to be announced at the turn's end (`announceFocus`).
+    var focusMayHaveMoved = false
 
     /// A service over `store`, publishing through `publisher`, applying
     /// through `transport`; `start` loads what the store holds.
@@ -333,8 +335,17 @@ package final class UndoService {
         announceFocus()
     }
 
-    /// Announces the manager's focus where it moved.
+    /// The focus may have moved: it is looked up and announced where it
+    /// moved once, as the turn ends (`endTurn`), however many changes the
+    /// turn made (a client leaving with thousands of stacks, a turn of many
+    /// pushes): looking it up walks the stacks by recency.
     func announceFocus() {
+        focusMayHaveMoved = true
+    }
+
+    /// Announces the manager's focus where it moved, now.
+    func announceFocusNow() {
+        focusMayHaveMoved = false
         announcer.focus(focusedPath, strategy: focus.name)
     }
 
