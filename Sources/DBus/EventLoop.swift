@@ -62,7 +62,9 @@ public final class EventLoop {
     private var tasks: [() -> Void] = []
     private var workHooks: [Int: () -> Bool] = [:]
     private var turnEndHooks: [(id: Int, hook: () -> Void)] = []
-    private var afterTurnHooks: [(id: Int, hook: () -> Bool)] = []
+    private var afterTurnHooks: [Int: () -> Bool] = [:]
+    /// The after-turn hooks' ids in the order they were added.
+    private var afterTurnOrder: [Int] = []
     private var signalHandlers: [Int32: () -> Void] = [:]
     private var signalPipe: (read: Int32, write: Int32)?
     private var nextID = 1
@@ -161,7 +163,8 @@ public final class EventLoop {
     public func addAfterTurnHook(_ hook: @escaping () -> Bool) -> Token {
         assertInLoop()
         let token = makeToken()
-        afterTurnHooks.append((token.id, hook))
+        afterTurnHooks[token.id] = hook
+        afterTurnOrder.append(token.id)
         return token
     }
 
@@ -173,7 +176,7 @@ public final class EventLoop {
         timers[token.id] = nil
         workHooks[token.id] = nil
         turnEndHooks.removeAll { $0.id == token.id }
-        afterTurnHooks.removeAll { $0.id == token.id }
+        if afterTurnHooks.removeValue(forKey: token.id) != nil { afterTurnOrder.removeAll { $0 == token.id } }
     }
 
     /// Runs `task` later in this turn (or the next), after the current
@@ -252,9 +255,10 @@ public final class EventLoop {
         runTurnEndHooks()
         var didWork = false
         // A hook's work may remove hooks (a connection closed): each is
-        // checked to be there still before it runs.
-        for (id, hook) in afterTurnHooks where afterTurnHooks.contains(where: { $0.id == id }) {
-            if hook() { didWork = true }
+        // looked up by its id before it runs. One lookup a hook: a client
+        // process may hold a thousand connections on one loop.
+        for id in afterTurnOrder {
+            if let hook = afterTurnHooks[id], hook() { didWork = true }
         }
         guard didWork else { return }
         drainTasks()
