@@ -261,7 +261,7 @@ public final class EventLoop {
             if let hook = afterTurnHooks[id], hook() { didWork = true }
         }
         guard didWork else { return }
-        drainTasks()
+        drainWork(takingNewWork: false)
         runTurnEndHooks()
     }
 
@@ -318,28 +318,20 @@ public final class EventLoop {
         }
     }
 
-    private func drainWork() {
+    /// Runs deferred tasks, and the tasks they defer, up to 64 rounds; with
+    /// `takingNewWork` each round first lets the work hooks queue what they
+    /// have (connections dispatch what they read). The after-turn step takes
+    /// none: what a connection read meanwhile waits for the next turn, not
+    /// for that step's commit.
+    private func drainWork(takingNewWork: Bool = true) {
         var rounds = 0
         repeat {
-            for hook in workHooks.values { _ = hook() }
+            if takingNewWork { for hook in workHooks.values { _ = hook() } }
             let batch = tasks
             tasks.removeAll()
             for task in batch { task() }
             rounds += 1
         } while !tasks.isEmpty && rounds < 64
-    }
-
-    /// Runs deferred tasks, but takes nothing new from the work hooks: what
-    /// a connection has read waits for the next turn, not for this step's
-    /// commit.
-    private func drainTasks() {
-        var rounds = 0
-        while !tasks.isEmpty && rounds < 64 {
-            let batch = tasks
-            tasks.removeAll()
-            for task in batch { task() }
-            rounds += 1
-        }
     }
 
     /// The monotonic clock in nanoseconds.
