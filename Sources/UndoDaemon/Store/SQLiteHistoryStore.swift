@@ -34,8 +34,9 @@ package final class SQLiteHistoryStore: HistoryStore {
     /// answer waits for it, so a few hundred go with each commit rather than
     /// 10,000 in one when a client that owned them leaves. (Lost in a crash,
     /// a stack's detached time is the restart's.) Any other change of the
-    /// stack writes its whole row, this with it; an adoption is never put off.
-    private var detachTimes: [UInt64: Int64] = [:]
+    /// stack writes its whole row, this with it; an adoption is never put
+    /// off. Lowest numbers first: a batch of neighbours shares pages.
+    private var detachTimes = DetachTimeQueue()
     /// How many detach times one commit writes at most.
     static let detachTimesPerCommit = 256
     /// How far ahead of use group ids are reserved (stack numbers are not).
@@ -183,12 +184,12 @@ package final class SQLiteHistoryStore: HistoryStore {
               dirty[number] == nil, !removed.contains(number) else {
             return stackChanged(record, groups: [])
         }
-        detachTimes[number] = since
+        detachTimes.set(since, for: number)
     }
 
     package func stackRemoved(number: UInt64) {
         dirty[number] = nil
-        detachTimes[number] = nil
+        detachTimes.remove(number)
         if isOnDisk(number) { removed.insert(number) }
     }
 
@@ -248,7 +249,7 @@ package final class SQLiteHistoryStore: HistoryStore {
                     try database.saveStack(row)
                 }
                 written[number] = row
-                detachTimes[number] = nil  // the row carries it
+                detachTimes.remove(number)  // the row carries it
                 for (id, actionsChanged) in entry.groups {
                     if let found = record.stack.group(withID: id) {
                         try database.saveGroup(found.group, stack: number, onRedoSide: found.side == .redo,
@@ -297,20 +298,19 @@ package final class SQLiteHistoryStore: HistoryStore {
         reserved = reserving
     }
 
-    /// Writes up to `limit` of the detach times waiting; returns them, to
-    /// be marked written once the transaction commits.
+    /// Writes up to `limit` of the detach times waiting, lowest stack
+    /// number first; returns them, to be marked written once the
+    /// transaction commits.
     private func writeDetachTimes(atMost limit: Int) throws(StoreError) -> [(number: UInt64, since: Int64)] {
-        let batch = detachTimes.prefix(limit).map { (number: $0.key, since: $0.value) }
+        let batch = detachTimes.batch(atMost: limit)
         for entry in batch { try database.saveDetachedSince(entry.since, ofStack: entry.number) }
         return batch
     }
 
     /// Marks detach times written by a transaction that committed.
     private func wrote(_ batch: [(number: UInt64, since: Int64)]) {
-        for entry in batch {
-            detachTimes[entry.number] = nil
-            onDisk[entry.number]?.detachedSince = entry.since
-        }
+        detachTimes.written(batch)
+        for entry in batch { onDisk[entry.number]?.detachedSince = entry.since }
     }
 
     /// Deletes what trimming left, writes the detach times still waiting,
