@@ -10,6 +10,9 @@ final class Applier {
     private let transport: any ApplyTransport
     private let scheduler: any Scheduler
     private var attempts: UInt64 = 0
+    /// The stacks with an apply out or requests waiting, by number: an
+    /// owner leaving fails theirs without looking at its other stacks.
+    private var busy: [UInt64: StackRecord] = [:]
 
     /// An applier reporting to `host`, reaching applications through `transport`.
     init(host: any ApplyHost, transport: any ApplyTransport, scheduler: any Scheduler) {
@@ -26,7 +29,14 @@ final class Applier {
         } catch {
             return request.completion(.failure(error))
         }
+        busy[record.number] = record
         startNext(on: record)
+    }
+
+    /// `owner` left the bus: on each stack of its with an apply out or
+    /// waiting, everything fails with `NoOwner` (`ownerLeft(_:)`).
+    func ownerLeft(_ owner: StackOwner) {
+        for record in busy.values where record.ownership === owner { ownerLeft(record) }
     }
 
     /// The owner left (or the stack closes): the apply in flight and every
@@ -39,6 +49,7 @@ final class Applier {
             inFlight.request.completion(.failure(.noOwner))
         }
         for request in record.applies.takeWaiting() { request.completion(.failure(.noOwner)) }
+        busy[record.number] = nil
     }
 
     private func startNext(on record: StackRecord) {
@@ -72,6 +83,7 @@ final class Applier {
             }
             call(apply, on: record, for: request)
         }
+        if record.applies.inFlight == nil { busy[record.number] = nil }
     }
 
     private func call(_ apply: ApplyRequest, on record: StackRecord, for request: ApplyQueue.Request) {

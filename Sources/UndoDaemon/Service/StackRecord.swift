@@ -14,9 +14,10 @@ package final class StackRecord {
     package let document: String
     /// The human name shown by `undoctl` and in notifications.
     package var title: String
-    /// The owner's unique bus name, `""` when detached; changed only by
-    /// `StackRegistry.setOwner`, which keeps its index by owner.
-    package internal(set) var owner: String
+    /// Who owns the stack, nil when detached; changed only by
+    /// `StackRegistry`, which keeps its index by owner. An owner that left
+    /// the bus stays here until the record catches up (`hasDepartedOwner`).
+    package internal(set) var ownership: StackOwner?
     /// The limits as the owner asked (0 = the config's value).
     package var requestedLevels: UInt32
     /// The byte limit as the owner asked (0 = the config's value).
@@ -29,19 +30,28 @@ package final class StackRecord {
     package var stack: UndoStack
     /// The X11 ids of the owner's top-level windows (`windows`): kept while
     /// the owner is attached, forgotten when it leaves (ids are reused).
-    package var windows: Set<UInt32> = []
+    package var windows: Set<UInt32> {
+        get { isAttached ? declaredWindows : [] }
+        set { declaredWindows = newValue }
+    }
+    private var declaredWindows: Set<UInt32> = []
     /// When the stack was last active (Register, Activate, push), as an
     /// ordering number: larger is more recent.
     package var activity: UInt64 = 0
     /// When the owner left (µs since the epoch), for `stacks.detached_ttl`.
-    package var detachedSince: Int64?
+    package var detachedSince: Int64? {
+        get { ownership?.leftAt ?? settledDetachedSince }
+        set { settledDetachedSince = newValue }
+    }
+    private var settledDetachedSince: Int64?
     /// The undo/redo requests waiting for, or in, an `Apply`.
     package let applies = ApplyQueue()
     /// The property values last announced with PropertiesChanged.
     var announced: StackProperties?
 
-    /// Makes a record for a new or restored stack.
-    package init(number: UInt64, appId: String, document: String, title: String, owner: String,
+    /// Makes a record for a new or restored stack, without an owner
+    /// (`StackRegistry.add` gives it one).
+    package init(number: UInt64, appId: String, document: String, title: String,
                 requestedLevels: UInt32, requestedMaxBytes: UInt64, persistent: Bool, globalTrigger: Bool,
                 stack: UndoStack) {
         self.number = number
@@ -49,7 +59,6 @@ package final class StackRecord {
         self.appId = appId
         self.document = document
         self.title = title
-        self.owner = owner
         self.requestedLevels = requestedLevels
         self.requestedMaxBytes = requestedMaxBytes
         self.persistent = persistent
@@ -60,8 +69,18 @@ package final class StackRecord {
     /// The stack's object path.
     package let path: String
 
+    /// The owner's unique bus name, `""` when detached (its owner left).
+    package var owner: String {
+        guard let ownership, ownership.leftAt == nil else { return "" }
+        return ownership.name
+    }
+
     /// Whether the stack has a live owner.
-    package var isAttached: Bool { !owner.isEmpty }
+    package var isAttached: Bool { ownership != nil && ownership?.leftAt == nil }
+
+    /// Whether its owner left the bus and the record has not caught up
+    /// with the detach yet (`UndoService.settle`).
+    package var hasDepartedOwner: Bool { ownership?.leftAt != nil }
 
     /// How errors and logs name the stack: `“Text Editor” (stack 3)`.
     package var displayName: String { "\(CallerText.quoted(title)) (stack \(number))" }

@@ -4,13 +4,14 @@ package import UndoCore
 /// Every stack the daemon holds, by number, by identity (app id and
 /// document) and by owner, in order of activity, with the counters that must
 /// never repeat. Every lookup a call makes costs the same with ten stacks or
-/// ten thousand: a departing owner's stacks are found by its name, the most
-/// recently active one without a scan. Confined to the loop.
+/// ten thousand: a departing owner detaches its stacks in one step, the most
+/// recently active one is found without a scan. Confined to the loop.
 package final class StackRegistry {
     /// The stacks by number.
     package private(set) var byNumber: [UInt64: StackRecord] = [:]
     private var byIdentity: [Identity: UInt64] = [:]
-    private var byOwner: [String: Set<UInt64>] = [:]
+    /// The connected owners, by unique name.
+    private var owners: [String: StackOwner] = [:]
     /// Stacks in the order they were last active, oldest first; an entry is
     /// current while its `activity` is the record's.
     private var recency: [(activity: UInt64, number: UInt64)] = []
@@ -45,35 +46,36 @@ package final class StackRegistry {
     /// Every stack, by number.
     package var all: [StackRecord] { byNumber.keys.sorted().compactMap { byNumber[$0] } }
 
-    /// The stacks `owner` owns, by number.
-    package func stacks(ownedBy owner: String) -> [StackRecord] {
-        (byOwner[owner] ?? []).sorted().compactMap { byNumber[$0] }
-    }
-
     /// How many stacks `owner` owns.
     package func count(ownedBy owner: String) -> Int {
-        byOwner[owner]?.count ?? 0
+        owners[owner]?.stacks.count ?? 0
     }
 
-    /// Detaches every stack `owner` owns at once (a departing connection's):
-    /// the owner's index goes in one step, not a stack at a time.
-    package func detachAll(ownedBy owner: String) {
-        for number in byOwner.removeValue(forKey: owner) ?? [] { byNumber[number]?.owner = "" }
+    /// `name` left the bus at `time`: every stack it owned is detached now,
+    /// in one step whatever their number (each record asks its owner). The
+    /// owner is returned, with the numbers of its stacks, to catch up with.
+    package func ownerLeft(_ name: String, at time: Int64) -> StackOwner? {
+        guard let owner = owners.removeValue(forKey: name) else { return nil }
+        owner.leftAt = time
+        return owner
     }
 
-    /// Gives `record` to `owner` (`""`: detached); with `detachAll`, the one
+    /// Gives `record` to `owner` (`""`: detached); with `ownerLeft`, the one
     /// way an owner changes.
     package func setOwner(_ owner: String, of record: StackRecord) {
         unindexOwner(of: record)
-        record.owner = owner
-        if !owner.isEmpty { byOwner[owner, default: []].insert(record.number) }
+        guard !owner.isEmpty else { return }
+        let ownership = owners[owner] ?? StackOwner(name: owner)
+        owners[owner] = ownership
+        ownership.stacks.insert(record.number)
+        record.ownership = ownership
     }
 
-    /// Adds a stack; its number must be new.
-    package func add(_ record: StackRecord) {
+    /// Adds a stack, owned by `owner` (`""`: detached); its number must be new.
+    package func add(_ record: StackRecord, owner: String = "") {
         byNumber[record.number] = record
         byIdentity[Identity(appId: record.appId, document: record.document)] = record.number
-        if !record.owner.isEmpty { byOwner[record.owner, default: []].insert(record.number) }
+        setOwner(owner, of: record)
         nextNumber = max(nextNumber, record.number &+ 1)
         countBytes(of: record)
     }
@@ -86,10 +88,13 @@ package final class StackRegistry {
         countedTotal = countedTotal &- (countedBytes.removeValue(forKey: record.number) ?? 0)
     }
 
+    /// Takes `record` from its owner; an owner that left keeps the numbers
+    /// it had, for the records still to catch up.
     private func unindexOwner(of record: StackRecord) {
-        guard !record.owner.isEmpty else { return }
-        byOwner[record.owner]?.remove(record.number)
-        if byOwner[record.owner]?.isEmpty == true { byOwner[record.owner] = nil }
+        defer { record.ownership = nil }
+        guard let ownership = record.ownership, ownership.leftAt == nil else { return }
+        ownership.stacks.remove(record.number)
+        if ownership.stacks.isEmpty { owners[ownership.name] = nil }
     }
 
     /// Takes the number for a new stack.

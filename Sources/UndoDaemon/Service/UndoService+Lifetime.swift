@@ -5,26 +5,66 @@ import UndoCore
 /// owner leaves, deleted by `Close(true)`, `Forget` or `stacks.detached_ttl`.
 extension UndoService {
     /// A connection left the bus: its stacks are detached and its
-    /// subscription ends.
-    /// Costs what the connection owned, whatever else the daemon holds.
+    /// subscription ends. Detached at once, in one step whatever it owned
+    /// (`StackRegistry.ownerLeft`), and their applies failed; each stack
+    /// catches up with the rest of its detach in batches, lowest number
+    /// first, a few milliseconds apart (`settleDepartures`), so that 10,000
+    /// stacks left at once do not hold up the calls of everyone else.
     package func peerLeft(_ name: String) {
         announcer.unsubscribe(name)
-        let owned = registry.stacks(ownedBy: name)
-        guard !owned.isEmpty else { return }
-        for record in owned { applier.ownerLeft(record) }
-        registry.detachAll(ownedBy: name)
-        for record in owned {
-            log.debug("\(name) left the bus: \(record.displayName) is detached.")
-            detached(record)
-        }
-        // Once, not once a stack: a client may have owned thousands (and
-        // `announceFocus` looks once a turn, however many clients left).
+        guard let owner = registry.ownerLeft(name, at: clock.now) else { return }
+        applier.ownerLeft(owner)
+        log.debug("\(name) left the bus: its \(owner.stacks.count) stacks are detached.")
+        departed.append(contentsOf: owner.stacks)
+        settleLater()
         announceFocus()
+    }
+
+    /// Catches up with a batch of departed owners' stacks (`settle`); sets a
+    /// timer for the next batch while any wait.
+    func settleDepartures() {
+        settleTimer = nil
+        let batch = departed.first(Self.settleBatch) { [registry] in
+            registry.byNumber[$0]?.hasDepartedOwner ?? false
+        }
+        for number in batch { if let record = registry.byNumber[number] { settle(record) } }
+        if !batch.isEmpty { settleLater() }
+    }
+
+    /// Catches up with every departed owner's stacks now (on the way out).
+    func settleAllDepartures() {
+        settleTimer?.cancel()
+        settleTimer = nil
+        for record in registry.all where record.hasDepartedOwner { settle(record) }
+        departed.removeAll()
+    }
+
+    /// How many departed stacks one batch catches up with: a batch and the
+    /// commit of its detach times take well under a millisecond.
+    package static let settleBatch = 64
+    /// How long the loop is left to other calls between two batches.
+    package static let settleInterval = 2
+
+    private func settleLater() {
+        guard settleTimer == nil else { return }
+        settleTimer = scheduler.schedule(afterMilliseconds: Self.settleInterval) { [unowned self] in
+            self.settleDepartures()
+        }
+    }
+
+    /// The rest of a detach, for a stack whose owner left the bus: the
+    /// detach time stored, the change announced. Nothing if it caught up.
+    func settle(_ record: StackRecord) {
+        guard let since = record.ownership?.leftAt else { return }
+        registry.setOwner("", of: record)
+        record.detachedSince = since
+        detached(record)
     }
 
     /// Gives a detached stack to `caller`; returns the groups a mismatching
     /// state tag discarded.
     func adopt(_ record: StackRecord, caller: String, stateTag: String?) -> [GroupChange] {
+        settle(record)
         var discarded: [GroupChange] = []
         if let stateTag, !stateTag.isEmpty, stateTag != record.stack.presentStateTag {
             log.notice("\(record.displayName): the history no longer matches the document "
@@ -38,20 +78,21 @@ extension UndoService {
         return discarded
     }
 
-    /// The owner is gone: the stack keeps its history for a later `Register`.
-    /// Without `announcingFocus`, the caller announces the focus afterwards.
-    func detach(_ record: StackRecord, announcingFocus: Bool = true) {
+    /// The owner closed it (`Close(false)`): the stack keeps its history for
+    /// a later `Register`.
+    func detach(_ record: StackRecord) {
         applier.ownerLeft(record)
         registry.setOwner("", of: record)
+        record.detachedSince = clock.now
         detached(record)
-        if announcingFocus { announceFocus() }
+        announceFocus()
     }
 
     /// What follows once a stack has lost its owner (its applies failed,
-    /// the owner cleared): the detach time, stored and announced.
+    /// the owner cleared, the detach time set): the windows forgotten, the
+    /// detach time stored, the change announced.
     private func detached(_ record: StackRecord) {
         record.windows = []
-        record.detachedSince = clock.now
         // Its bytes and groups are as they were: only the detach time goes to the store.
         store.detachTimeChanged(record)
         announcer.changed(record)

@@ -13,6 +13,7 @@ extension UndoService: TurnHost {
 
     /// Writes everything pending now (on the way out).
     package func save() throws(StoreError) {
+        settleAllDepartures()
         try journal.save(counters: counters)
     }
 

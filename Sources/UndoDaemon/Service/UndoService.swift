@@ -47,6 +47,11 @@ package final class UndoService {
     private let transport: any ApplyTransport
     /// The timer of the next detached stack to expire.
     var expiryTimer: ScheduledTimer?
+    /// The stacks whose owner left the bus, still to catch up with their
+    /// detach (`settleDepartures`).
+    var departed = StackNumberQueue()
+    /// The timer of the next batch of `departed`.
+    var settleTimer: ScheduledTimer?
     /// Whether the focus is to be announced at the turn's end (`announceFocus`).
     var focusMayHaveMoved = false
 
@@ -126,10 +131,10 @@ package final class UndoService {
             try requireRoomForOneMore(caller)
             try requireReserved(stacks: 1, groups: 0)
             record = StackRecord(
-                number: registry.takeNumber(), appId: appId, document: document, title: appId, owner: caller,
+                number: registry.takeNumber(), appId: appId, document: document, title: appId,
                 requestedLevels: 0, requestedMaxBytes: 0, persistent: canPersist && config.persist, globalTrigger: true,
                 stack: UndoStack(baseStateTag: options.stateTag ?? ""))
-            registry.add(record)
+            registry.add(record, owner: caller)
             isNew = true
         }
         if let title = options.title { record.title = title.isEmpty ? appId : title }

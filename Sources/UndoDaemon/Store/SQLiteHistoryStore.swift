@@ -103,7 +103,7 @@ package final class SQLiteHistoryStore: HistoryStore {
                        now: Int64) throws(StoreError) -> StackRecord {
         let row = stored.row
         let record = StackRecord(
-            number: row.number, appId: row.appId, document: row.document, title: row.title, owner: "",
+            number: row.number, appId: row.appId, document: row.document, title: row.title,
             requestedLevels: row.requestedLevels, requestedMaxBytes: row.requestedMaxBytes, persistent: persistent,
             globalTrigger: row.globalTrigger, stack: try restore(stored, mergeWindow: config.mergeWindowMilliseconds))
         record.detachedSince = row.detachedSince ?? now
