@@ -69,14 +69,14 @@ package final class StackRecord {
     /// The stack's object path.
     package let path: String
 
+    /// The owner, while it is connected.
+    private var liveOwner: StackOwner? { ownership?.leftAt == nil ? ownership : nil }
+
     /// The owner's unique bus name, `""` when detached (its owner left).
-    package var owner: String {
-        guard let ownership, ownership.leftAt == nil else { return "" }
-        return ownership.name
-    }
+    package var owner: String { liveOwner?.name ?? "" }
 
     /// Whether the stack has a live owner.
-    package var isAttached: Bool { ownership != nil && ownership?.leftAt == nil }
+    package var isAttached: Bool { liveOwner != nil }
 
     /// Whether its owner left the bus and the record has not caught up
     /// with the detach yet (`UndoService.settle`).

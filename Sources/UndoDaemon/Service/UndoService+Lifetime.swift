@@ -24,19 +24,22 @@ extension UndoService {
     /// timer for the next batch while any wait.
     func settleDepartures() {
         settleTimer = nil
-        let batch = departed.first(Self.settleBatch) { [registry] in
-            registry.byNumber[$0]?.hasDepartedOwner ?? false
-        }
-        for number in batch { if let record = registry.byNumber[number] { settle(record) } }
-        if !batch.isEmpty { settleLater() }
+        if settleDeparted(atMost: Self.settleBatch) { settleLater() }
     }
 
     /// Catches up with every departed owner's stacks now (on the way out).
     func settleAllDepartures() {
         settleTimer?.cancel()
         settleTimer = nil
-        for record in registry.all where record.hasDepartedOwner { settle(record) }
-        departed.removeAll()
+        _ = settleDeparted(atMost: .max)
+    }
+
+    /// Settles up to `limit` of the departed stacks still to catch up,
+    /// lowest number first; returns whether there were any.
+    private func settleDeparted(atMost limit: Int) -> Bool {
+        let batch = departed.first(limit) { [registry] in registry.byNumber[$0]?.hasDepartedOwner ?? false }
+        for number in batch { registry.byNumber[number].map(settle) }
+        return !batch.isEmpty
     }
 
     /// How many departed stacks one batch catches up with: a batch and the
