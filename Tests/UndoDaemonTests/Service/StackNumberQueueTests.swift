@@ -37,6 +37,24 @@ import Testing
         #expect(drained == numbers)
     }
 
+    @Test func numbersQueuedWhileManyWaitCostALookAtTheBatchOnly() {
+        var queue = StackNumberQueue()
+        var waiting = Set((1...10_000).map { UInt64($0) * 2 })
+        queue.append(contentsOf: waiting.shuffled())
+        var asked = 0
+        let first = queue.first(64) { asked += 1; return waiting.contains($0) }
+        #expect(first == (1...64).map { UInt64($0) * 2 } && asked <= 65)
+        waiting.subtract(first)
+        // Another owner leaves: its numbers fall between the waiting ones.
+        let more = (1...250).map { UInt64($0) * 2 + 1 }
+        waiting.formUnion(more)
+        queue.append(contentsOf: more.shuffled())
+        asked = 0
+        let next = queue.first(64) { asked += 1; return waiting.contains($0) }
+        #expect(next == (1...64).map { UInt64($0) * 2 + 1 }, "they take their places in order")
+        #expect(asked <= 64 + 64 + 1, "only the settled batch and this one are asked about, not all 10,000 (asked \(asked))")
+    }
+
     @Test func detachTimesWaitUntilTheirTransactionCommits() {
         var times = DetachTimeQueue()
         for number in [40, 10, 30, 20] as [UInt64] { times.set(Int64(number) * 100, for: number) }
