@@ -9,8 +9,10 @@ another: big payloads (1 MiB groups from four connections), empty actions
 (PushGroups of 100,000 empty actions), and 10,000 stacks (40 connections
 registering 250 stacks each, pushing to each, then leaving the bus at once).
 Every stack is persistent (the default). Printed per phase: the prober's
-slowest and 99th-percentile Push, undod's peak RSS (sampled every 20 ms) and
-the store's files (database and write-ahead log) at the end of the phase.
+slowest and 99th-percentile Push, when the slowest was sent (seconds into the
+phase; for 10,000 stacks also from the moment the 40 connections are told to
+leave, "at leave"), undod's peak RSS (sampled every 20 ms) and the store's
+files (database and write-ahead log) at the end of the phase.
 Goals (the hostile-world issue): RSS under 64 + 80 MiB, every healthy Push
 under 50 ms, the files within 2 × 64 MiB + 16 MiB.
 
@@ -117,7 +119,11 @@ class Probe:
         self.stack = stack(self.connection, self.path)
 
     def run(self, phase):
+        """Runs one phase; returns the slowest Push (ms), the 99th percentile (ms),
+        when the slowest was sent (s into the phase, and s from the phase's marked
+        moment or None), the peak RSS (KiB) and how many Pushes were timed."""
         latencies, peak, running = [], [0], [True]
+        moment = multiprocessing.Value("d", 0.0)
 
         def sample():
             while running[0]:
@@ -126,21 +132,24 @@ class Probe:
 
         sampler = threading.Thread(target=sample)
         sampler.start()
-        process = multiprocessing.Process(target=phase, args=(self.target.address,))
+        process = multiprocessing.Process(target=phase, args=(self.target.address, moment))
+        began = time.monotonic()
         process.start()
         while process.is_alive():
             start = time.monotonic()
             self.stack.Push("Typing", dbus.ByteArray(b"u" * 8), dbus.ByteArray(b"r" * 8),
                             dbus.Dictionary({}, signature="sv"), timeout=120)
-            latencies.append((time.monotonic() - start) * 1000)
+            latencies.append(((time.monotonic() - start) * 1000, start))
             time.sleep(0.01)
         running[0] = False
         sampler.join()
-        latencies.sort()
-        return latencies[-1], latencies[int(len(latencies) * 0.99) - 1], peak[0], len(latencies)
+        slowest, sent = max(latencies)
+        at_moment = sent - moment.value if moment.value else None
+        ordered = sorted(latency for latency, _ in latencies)
+        return slowest, ordered[int(len(ordered) * 0.99) - 1], sent - began, at_moment, peak[0], len(ordered)
 
 
-def big_payloads(address):
+def big_payloads(address, moment):
     def one(index):
         connection = dbus.bus.BusConnection(address)
         path = manager(connection).Register(f"org.flood.big{index}", dbus.Dictionary({}, signature="sv"))
@@ -154,7 +163,7 @@ def big_payloads(address):
         worker.join()
 
 
-def empty_actions(address):
+def empty_actions(address, moment):
     connection = dbus.bus.BusConnection(address)
     path = manager(connection).Register("org.flood.empty", dbus.Dictionary({}, signature="sv"))
     empties = dbus.Array([dbus.Struct((dbus.ByteArray(b""), dbus.ByteArray(b"")))] * 100_000, signature="(ayay)")
@@ -162,7 +171,7 @@ def empty_actions(address):
         stack(connection, path).PushGroup("Nothing", empties, dbus.Dictionary({}, signature="sv"), timeout=120)
 
 
-def many_stacks(address):
+def many_stacks(address, moment):
     def one(index, ready, go):
         connection = dbus.bus.BusConnection(address)
         for number in range(250):
@@ -180,6 +189,7 @@ def many_stacks(address):
         worker.start()
     for _ in workers:
         ready.acquire()
+    moment.value = time.monotonic()
     for _ in workers:
         go.release()
     for worker in workers:
@@ -199,17 +209,21 @@ try:
         perf = subprocess.Popen(["perf", "record", "-g", "-o", os.environ["FLOOD_PERF"], "-p", str(undod.service.pid)],
                                 stderr=subprocess.DEVNULL)
         time.sleep(1)
-    print(f"{'phase':<16} {'max ms':>8} {'p99 ms':>8} {'pushes':>7} {'peak RSS MiB':>13} {'store MiB':>10}"
-          + (f" {'floor max':>10} {'floor p99':>10}" if floor else ""))
+    def when(into, at_moment):
+        return f"{into:>6.2f}" + (f" {at_moment:>+9.3f}" if at_moment is not None else f" {'-':>9}")
+
+    print(f"{'phase':<16} {'max ms':>8} {'at s':>6} {'at leave':>9} {'p99 ms':>8} {'pushes':>7} {'peak RSS MiB':>13}"
+          f" {'store MiB':>10}" + (f" {'floor max':>10} {'at s':>6} {'at leave':>9} {'floor p99':>10}" if floor else ""))
     for key, name, phase in [("big", "big payloads", big_payloads), ("empty", "empty actions", empty_actions),
                              ("stacks", "10,000 stacks" if not QUICK else "2,000 stacks", many_stacks)]:
         if ONLY not in (None, key):
             continue
         # The floor first, then undod: the same flood, back to back.
-        floor_slowest, floor_p99 = probes[id(floor)].run(phase)[:2] if floor else (None, None)
-        slowest, p99, peak, count = probes[id(undod)].run(phase)
-        print(f"{name:<16} {slowest:>8.1f} {p99:>8.1f} {count:>7} {peak / 1024:>13.1f} {undod.store_mib():>10.1f}"
-              + (f" {floor_slowest:>10.1f} {floor_p99:>10.1f}" if floor else ""), flush=True)
+        floor_figures = probes[id(floor)].run(phase) if floor else None
+        slowest, p99, into, at_moment, peak, count = probes[id(undod)].run(phase)
+        print(f"{name:<16} {slowest:>8.1f} {when(into, at_moment)} {p99:>8.1f} {count:>7} {peak / 1024:>13.1f}"
+              f" {undod.store_mib():>10.1f}" + (f" {floor_figures[0]:>10.1f} {when(*floor_figures[2:4])}"
+                                                f" {floor_figures[1]:>10.1f}" if floor else ""), flush=True)
     if os.environ.get("FLOOD_PERF"):
         perf.send_signal(2)
         perf.wait()
