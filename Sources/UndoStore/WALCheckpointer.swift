@@ -1,4 +1,7 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 import Locking
 
 /// Folds the write-ahead log back into the database file on a thread of its
@@ -18,10 +21,12 @@ import Locking
 /// one before found more than `settledFrames` new frames, up to
 /// `passesPerRequest`; and once the log is long the loop asks for it to
 /// start over (`requestRestart`) and holds large writes back
-/// (`isRestarting`). Then one more pass, begun after that, copies what came
-/// before it, and a RESTART checkpoint takes the writer's lock (a commit
-/// waits for it) to copy only what small calls wrote during that pass; the
-/// next commit starts the log over, and `onRestarted` tells the loop to go on.
+/// (`isRestarting`). Then passes go on until one finds that nothing was
+/// committed since the one before began: all of the log is back, and the
+/// next commit starts it over. Only if small calls keep committing through
+/// `unlockedPasses` passes does a RESTART checkpoint take the writer's lock
+/// (a commit waits for it) to copy what they wrote. Either way
+/// `onRestarted` tells the loop to go on.
 final class WALCheckpointer: @unchecked Sendable {
     // @unchecked: `connection` is touched only on `queue`.
     private let path: String
@@ -42,6 +47,8 @@ final class WALCheckpointer: @unchecked Sendable {
     static let pagesBeforeCheckpoint: Int32 = 256
     /// How many passes one request runs at most to fold the log back fully.
     static let passesPerRequest = 16
+    /// How many passes a restart tries before it takes the writer's lock.
+    static let unlockedPasses = 8
     /// A pass that finds no more new frames than this (1 MiB) is the last
     /// of a request.
     static let settledFrames: Int64 = 256
@@ -112,12 +119,32 @@ final class WALCheckpointer: @unchecked Sendable {
             frames = pass.logFrames
             guard grown > Self.settledFrames else { break }
         }
-        guard !requests.isCancelled, isRestarting else { return }
-        // Large writes wait from the moment a restart is asked for: one more
-        // pass, begun after that, copies what came before without the lock,
-        // so the RESTART holds it only for what small calls wrote meanwhile.
-        _ = try? connection.checkpoint(.passive)
+        guard !requests.isCancelled, isRestarting, !foldsBackUnlocked(connection) else { return }
         _ = try? connection.checkpoint(.restart)
+    }
+
+    /// Large writes wait from the moment a restart is asked for, so only
+    /// small commits add to the log: passes go on until one finds nothing
+    /// committed since the pass before it began (everything is back in the
+    /// database, and the next commit starts the log over), up to
+    /// `unlockedPasses`; whether one did. A RESTART holds the writer's lock
+    /// while it syncs both files (8-22 ms on a busy disk), and every commit
+    /// waits that long.
+    private func foldsBackUnlocked(_ connection: SQLiteDatabase) -> Bool {
+        var frames = Int64.max
+        for _ in 0..<Self.unlockedPasses {
+            guard !requests.isCancelled else { return false }
+            guard let pass = try? connection.checkpoint(.passive), !pass.busy else {
+                // The log is being started over or checkpointed by the loop: a moment later.
+                usleep(500)
+                continue
+            }
+            // Fewer frames than before: a commit found it all back and started it over.
+            if pass.logFrames < frames, frames != .max { return true }
+            if pass.logFrames == frames, pass.checkpointed == frames { return true }
+            frames = pass.logFrames
+        }
+        return false
     }
 
     private func restartTried() {
