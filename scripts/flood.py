@@ -1,13 +1,18 @@
 #!/usr/bin/python3
 """Floods an undod on a private bus and reports what a healthy client sees.
 
-Usage: flood.py UNDOD_BINARY [--quick] [--only big|empty|stacks] [--no-floor]
+Usage: flood.py UNDOD_BINARY [--quick] [--only big|empty|stacks] [--leave kill|close] [--no-floor]
 
 undod runs with limits.max_total_bytes = 64MiB. While a prober pushes a
 16-byte group every 10 ms (and times each Push), three floods run one after
 another: big payloads (1 MiB groups from four connections), empty actions
 (PushGroups of 100,000 empty actions), and 10,000 stacks (40 connections
-registering 250 stacks each, pushing to each, then leaving the bus at once).
+registering 250 stacks each, pushing to each, then leaving the bus at once:
+their processes are killed in the same instant, so the bus drops all 40
+connections together; with --leave close each closes its connection and
+exits, which also has 40 Python interpreters wake and finalize at once on
+the same CPUs: a storm of the flood's own that cost the floor's healthy
+client up to 44 ms by itself).
 Every stack is persistent (the default). Printed per phase: the prober's
 slowest and 99th-percentile Push, when the slowest was sent (seconds into the
 phase; for 10,000 stacks also from the moment the 40 connections are told to
@@ -38,6 +43,7 @@ import dbus
 
 QUICK = "--quick" in sys.argv
 ONLY = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
+LEAVE = sys.argv[sys.argv.index("--leave") + 1] if "--leave" in sys.argv else "kill"
 undod_binary = sys.argv[1]
 floor_binary = os.path.join(os.path.dirname(os.path.abspath(undod_binary)), "undod-bench")
 if "--no-floor" in sys.argv or not os.path.exists(floor_binary):
@@ -190,8 +196,12 @@ def many_stacks(address, moment):
     for _ in workers:
         ready.acquire()
     moment.value = time.monotonic()
-    for _ in workers:
-        go.release()
+    if LEAVE == "kill":
+        for worker in workers:
+            worker.kill()
+    else:
+        for _ in workers:
+            go.release()
     for worker in workers:
         worker.join()
     time.sleep(1)
