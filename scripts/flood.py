@@ -44,6 +44,8 @@ import dbus
 QUICK = "--quick" in sys.argv
 ONLY = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
 LEAVE = sys.argv[sys.argv.index("--leave") + 1] if "--leave" in sys.argv else "kill"
+if LEAVE not in ("kill", "close"):
+    sys.exit(f"flood.py: --leave takes kill or close, not {LEAVE!r}")
 undod_binary = sys.argv[1]
 floor_binary = os.path.join(os.path.dirname(os.path.abspath(undod_binary)), "undod-bench")
 if "--no-floor" in sys.argv or not os.path.exists(floor_binary):
@@ -229,11 +231,12 @@ try:
         if ONLY not in (None, key):
             continue
         # The floor first, then undod: the same flood, back to back.
-        floor_figures = probes[id(floor)].run(phase) if floor else None
+        floor_slowest, floor_p99, floor_into, floor_at_moment = (probes[id(floor)].run(phase)[:4] if floor
+                                                                 else [None] * 4)
         slowest, p99, into, at_moment, peak, count = probes[id(undod)].run(phase)
         print(f"{name:<16} {slowest:>8.1f} {when(into, at_moment)} {p99:>8.1f} {count:>7} {peak / 1024:>13.1f}"
-              f" {undod.store_mib():>10.1f}" + (f" {floor_figures[0]:>10.1f} {when(*floor_figures[2:4])}"
-                                                f" {floor_figures[1]:>10.1f}" if floor else ""), flush=True)
+              f" {undod.store_mib():>10.1f}" + (f" {floor_slowest:>10.1f} {when(floor_into, floor_at_moment)}"
+                                                f" {floor_p99:>10.1f}" if floor else ""), flush=True)
     if os.environ.get("FLOOD_PERF"):
         perf.send_signal(2)
         perf.wait()

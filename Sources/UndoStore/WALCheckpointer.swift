@@ -131,7 +131,7 @@ final class WALCheckpointer: @unchecked Sendable {
     /// while it syncs both files (8-22 ms on a busy disk), and every commit
     /// waits that long.
     private func foldsBackUnlocked(_ connection: SQLiteDatabase) -> Bool {
-        var frames = Int64.max
+        var frames: Int64 = -1  // no pass yet
         for _ in 0..<Self.unlockedPasses {
             guard !requests.isCancelled else { return false }
             guard let pass = try? connection.checkpoint(.passive), !pass.busy else {
@@ -140,7 +140,7 @@ final class WALCheckpointer: @unchecked Sendable {
                 continue
             }
             // Fewer frames than before: a commit found it all back and started it over.
-            if pass.logFrames < frames, frames != .max { return true }
+            if pass.logFrames < frames { return true }
             if pass.logFrames == frames, pass.checkpointed == frames { return true }
             frames = pass.logFrames
         }
