@@ -50,6 +50,11 @@ public final class Connection {
     private var lanes = IncomingLanes<() -> Void>()
     /// Whether the socket was read in this turn (set by the watch).
     var readThisTurn = false
+    /// When the socket was last read (`EventLoop.now`, set by the watch).
+    var lastReadAt: Int64 = 0
+    /// The timer that wakes the loop once a held large call may go (see
+    /// `socketWasQuietLongEnough`).
+    private var quietTimer: EventLoop.Token?
     private var subscriptions: [Int: (match: SignalMatch, handler: (Message) -> Void)] = [:]
     /// The calls sent and not answered yet, by serial.
     private var awaiting: [UInt32: Connection.AwaitedReply] = [:]
@@ -272,6 +277,7 @@ public final class Connection {
         isConnected = false
         if let workToken { loop.remove(workToken) }
         if let afterTurnToken { loop.remove(afterTurnToken) }
+        if let quietTimer { loop.remove(quietTimer) }
         lanes.removeAll()
         let me = Unmanaged.passUnretained(self).toOpaque()
         dbus_connection_remove_filter(raw, ConnectionCallbacks.filterMessage, me)
@@ -300,14 +306,31 @@ public final class Connection {
     }
 
     /// Whether a held message may be handled now, as far as
-    /// `mayHandleLargeCall` is concerned (a full lane always may).
+    /// `mayHandleLargeCall` and the socket's quiet are concerned (a full
+    /// lane always may).
     private var heldMayGo: Bool {
-        !lanes.isEmpty && (lanes.isFull || !lanes.nextIsLarge || mayHandleLargeCall())
+        !lanes.isEmpty && (lanes.isFull || !lanes.nextIsLarge || (mayHandleLargeCall() && socketWasQuietLongEnough()))
+    }
+
+    /// Whether the lane's large call may go by the socket's quiet
+    /// (`IncomingLanes.largeCallMayGo`); if not, a timer wakes the loop
+    /// when it may, so the loop sleeps rather than spin.
+    private func socketWasQuietLongEnough() -> Bool {
+        let now = EventLoop.now()
+        guard let mayGoAt = lanes.largeCallMayGo(lastReadAt: lastReadAt), now < mayGoAt else { return true }
+        if quietTimer == nil {
+            let left = mayGoAt - now
+            quietTimer = loop.schedule(afterMilliseconds: Int((left + 999_999) / 1_000_000)) { [weak self] in
+                self?.quietTimer = nil
+            }
+        }
+        return false
     }
 
     /// After a turn has been committed and answered, handles one held
-    /// message (a large call only if `mayHandleLargeCall`), if the socket
-    /// ran dry (the turn read nothing) or the lane is full: while the bus
+    /// message (a large call only if `mayHandleLargeCall` and once the
+    /// socket has been quiet a millisecond), if the socket ran dry (the
+    /// turn read nothing) or the lane is full: while the bus
     /// still sends, reading on is how a small call behind large ones is
     /// found, and it then goes first. The loop commits and answers what the
     /// held message did in a step of its own, so no small call waits for a
@@ -362,7 +385,7 @@ public final class Connection {
         default:
             return false
         }
-        if held { lanes.hold(work, sender: sender, bytes: bytes) } else { loop.soon(work) }
+        if held { lanes.hold(work, sender: sender, bytes: bytes, since: EventLoop.now()) } else { loop.soon(work) }
         return handled
     }
 

@@ -35,7 +35,7 @@ struct WireDecoder {
     /// in one step, by its length), so reading a name or options after a
     /// large array costs nothing for the array.
     static func argument(_ index: Int, of bytes: UnsafeRawBufferPointer, signature: [UInt8]) -> DBusValue? {
-        guard var (decoder, type) = positioned(at: index, of: bytes, signature: signature) else { return nil }
+        guard case (var decoder, let type)? = positioned(at: index, of: bytes, signature: signature) else { return nil }
         return decoder.value(signature, type)
     }
 
@@ -46,7 +46,7 @@ struct WireDecoder {
     /// 100,000 actions was most of reading them: one pass checks the framing
     /// and sizes the buffer, a second copies.
     static func lengthPrefixedPairs(_ index: Int, of bytes: UnsafeRawBufferPointer, signature: [UInt8]) -> [UInt8]? {
-        guard var (decoder, type) = positioned(at: index, of: bytes, signature: signature),
+        guard case (var decoder, let type)? = positioned(at: index, of: bytes, signature: signature),
               Array(signature[type]) == Array("a(ayay)".utf8),
               let length = decoder.fixed(UInt32.self), decoder.align(8) else { return nil }
         let start = decoder.offset
@@ -78,7 +78,7 @@ struct WireDecoder {
     /// the message, where decoding them first made two.
     static func lengthPrefixedByteArrays(_ indices: Range<Int>, of bytes: UnsafeRawBufferPointer,
                                          signature: [UInt8]) -> [UInt8]? {
-        guard !indices.isEmpty, var (decoder, type) = positioned(at: indices.lowerBound, of: bytes, signature: signature)
+        guard !indices.isEmpty, case (var decoder, let type)? = positioned(at: indices.lowerBound, of: bytes, signature: signature)
         else { return nil }
         var ranges: [Range<Int>] = []
         var start = type.lowerBound

@@ -6,7 +6,7 @@ extension IncomingLanes {
     /// `item` back when it may be handled now; else held, and nil.
     mutating func admit(_ item: Item, kind: Message.Kind, sender: String, bytes: Int) -> Item? {
         guard mustHold(kind, sender: sender, bytes: bytes) else { return item }
-        hold(item, sender: sender, bytes: bytes)
+        hold(item, sender: sender, bytes: bytes, since: 0)
         return nil
     }
 }
@@ -67,6 +67,23 @@ extension IncomingLanes {
         #expect(many.isFull)
         lanes.removeAll()
         #expect(lanes.isEmpty && lanes.next() == nil)
+    }
+
+    /// A held large call goes once the socket has been quiet a millisecond
+    /// (the bus may still be refilling it with a small call behind), or
+    /// once it has waited 25 ms for that: a socket that never falls quiet
+    /// does not starve it.
+    @Test func aLargeCallWaitsForTheSocketToFallQuietForAtMostItsBound() {
+        let ms: Int64 = 1_000_000
+        var lanes = IncomingLanes<String>()
+        #expect(lanes.largeCallMayGo(lastReadAt: 0) == nil, "nothing held")
+        lanes.hold("big", sender: ":1.1", bytes: Self.large, since: 100 * ms)
+        lanes.hold("next", sender: ":1.2", bytes: Self.large, since: 110 * ms)
+        #expect(lanes.largeCallMayGo(lastReadAt: 100 * ms) == 101 * ms)
+        #expect(lanes.largeCallMayGo(lastReadAt: 112 * ms) == 113 * ms, "read again: a millisecond from then")
+        #expect(lanes.largeCallMayGo(lastReadAt: 124 * ms + ms / 2) == 125 * ms, "at most 25 ms after it was held")
+        #expect(lanes.next() == "big")
+        #expect(lanes.largeCallMayGo(lastReadAt: 140 * ms) == 135 * ms, "the next is timed from its own arrival")
     }
 
     /// Through a real bus: one sender's large and small calls, interleaved,
