@@ -13,6 +13,8 @@ public final class DaemonProcess {
     public let stateDirectory: URL
     /// The process.
     public let process: Process
+    /// Marks undod's exit and wakes the loop (`ExitWatch`).
+    private var exitWatch: ExitWatch?
     /// What undod wrote to stderr, read as it comes while the loop runs.
     private var captured: [UInt8] = []
     private let errorPipe = Pipe()
@@ -88,12 +90,12 @@ public final class DaemonProcess {
         for (key, value) in environment { env[key] = value }
         process.environment = env
         // Wakes the loop when undod exits, so waits end at once.
-        let wake = loop.handle
-        process.terminationHandler = { _ in wake.perform {} }
+        let exitWatch = ExitWatch(process, waking: loop)
+        self.exitWatch = exitWatch
         try process.run()
         ChildReaper.watch(process.processIdentifier)
-        let process = process
-        guard loop.run(until: { owned || !process.isRunning }, timeoutMilliseconds: 20_000), owned else {
+        guard loop.run(until: { owned || exitWatch.hasExited }, timeoutMilliseconds: TestTime.milliseconds(20_000)),
+              owned else {
             stop()
             throw HarnessError("undod did not take its name: \(log)")
         }
@@ -124,8 +126,9 @@ public final class DaemonProcess {
     /// Waits (at most `timeout` ms) for undod to exit while `loop` runs;
     /// returns its exit status, or nil if it is still running.
     public func waitForExit(loop: EventLoop, timeout: Int = 10_000) -> Int32? {
-        let process = process
-        guard loop.run(until: { !process.isRunning }, timeoutMilliseconds: timeout) else { return nil }
+        guard let exitWatch,
+              loop.run(until: { exitWatch.hasExited }, timeoutMilliseconds: TestTime.milliseconds(timeout))
+        else { return nil }
         process.waitUntilExit()
         return process.terminationStatus
     }
@@ -141,7 +144,7 @@ public final class DaemonProcess {
                                      interface: "org.freedesktop.DBus.Peer", member: "Ping")
         signal(SIGKILL)
         process.waitUntilExit()
-        loop.run(until: { gone }, timeoutMilliseconds: 10_000)
+        loop.run(until: { gone }, timeoutMilliseconds: TestTime.milliseconds(10_000))
     }
 
     /// Kills undod (SIGKILL) if it still runs.

@@ -18,6 +18,8 @@ public final class ScriptedProcess {
     }
     /// The process.
     public let process: Process
+    /// Marks the process's exit and wakes the loop (`ExitWatch`).
+    private var exitWatch: ExitWatch?
 
     private let loop: EventLoop
     private let input = Pipe()
@@ -47,8 +49,7 @@ public final class ScriptedProcess {
         for fd in [output.fileHandleForReading.fileDescriptor, errorPipe.fileHandleForReading.fileDescriptor] {
             _ = fcntl(fd, F_SETFL, O_NONBLOCK)
         }
-        let wake = loop.handle
-        process.terminationHandler = { _ in wake.perform {} }
+        exitWatch = ExitWatch(process, waking: loop)
         try process.run()
         ChildReaper.watch(process.processIdentifier)
         watch = loop.watch(fd: output.fileHandleForReading.fileDescriptor, events: .readable) { [weak self] _ in
@@ -74,7 +75,7 @@ public final class ScriptedProcess {
         let search = { self.lines.indices.first { !self.taken.contains($0) && test(self.lines[$0]) } }
         loop.run(until: {
             found = search()
-            return found != nil || !self.process.isRunning
+            return found != nil || self.exitWatch?.hasExited == true
         }, timeoutMilliseconds: timeout)
         readLines()
         if found == nil { found = search() }

@@ -121,12 +121,12 @@ public final class TestDesktop {
             .merging(environment.merging(["DBUS_SESSION_BUS_ADDRESS": bus.address]) { $1 }) { $1 }
         dunst.standardOutput = FileHandle.nullDevice
         dunst.standardError = FileHandle.nullDevice
-        let wake = loop.handle
-        dunst.terminationHandler = { _ in wake.perform {} }
+        let exitWatch = ExitWatch(dunst, waking: loop)
         try dunst.run()
         ChildReaper.watch(dunst.processIdentifier)
         notifications = dunst
-        guard loop.run(until: { owned || !dunst.isRunning }, timeoutMilliseconds: 15_000), owned else {
+        guard loop.run(until: { owned || exitWatch.hasExited }, timeoutMilliseconds: TestTime.milliseconds(15_000)),
+              owned else {
             throw HarnessError("dunst did not take org.freedesktop.Notifications.")
         }
     }

@@ -34,11 +34,10 @@ public func runTool(_ arguments: [String], loop: EventLoop? = nil, environment: 
     process.standardError = try FileHandle(forWritingTo: err)
     process.standardInput = FileHandle.nullDevice
     let loop = loop ?? EventLoop()
-    let wake = loop.handle
-    process.terminationHandler = { _ in wake.perform {} }
+    let exitWatch = ExitWatch(process, waking: loop)
     try process.run()
-    loop.run(until: { !process.isRunning }, timeoutMilliseconds: Int(timeout * 1_000))
-    if process.isRunning {
+    loop.run(until: { exitWatch.hasExited }, timeoutMilliseconds: TestTime.milliseconds(Int(timeout * 1_000)))
+    if !exitWatch.hasExited {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         throw HarnessError("\(arguments.joined(separator: " ")) did not finish within \(timeout) s.")

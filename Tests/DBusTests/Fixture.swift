@@ -32,7 +32,7 @@ final class Fixture {
     /// Runs the loop until `condition` holds, at most `timeout` ms.
     @discardableResult
     func wait(timeout: Int = 5_000, until condition: () -> Bool) -> Bool {
-        loop.run(until: condition, timeoutMilliseconds: timeout)
+        loop.run(until: condition, timeoutMilliseconds: TestTime.milliseconds(timeout))
     }
 }
 

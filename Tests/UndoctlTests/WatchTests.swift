@@ -164,6 +164,8 @@ final class WatchProcess {
     private var buffer: [UInt8] = []
     private var lines: [String] = []
     private var ended = false
+    /// Marks watch's exit and wakes the loop (`ExitWatch`).
+    private var exitWatch: ExitWatch?
 
     init(_ fixture: CtlFixture, json: Bool) throws {
         self.fixture = fixture
@@ -172,8 +174,7 @@ final class WatchProcess {
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
         let loop = fixture.loop
-        let wake = loop.handle
-        process.terminationHandler = { _ in wake.perform {} }
+        exitWatch = ExitWatch(process, waking: loop)
         try process.run()
         let fd = pipe.fileHandleForReading.fileDescriptor
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
@@ -224,8 +225,7 @@ final class WatchProcess {
 
     /// Waits (at most 10 s) for watch to exit by itself; its status.
     func waitForExit() -> Int32? {
-        let process = process
-        guard fixture.wait(until: { !process.isRunning }) else { return nil }
+        guard let exitWatch, fixture.wait(until: { exitWatch.hasExited }) else { return nil }
         process.waitUntilExit()
         _ = fixture.wait(timeout: 2_000) { ended }
         return process.terminationReason == .exit ? process.terminationStatus : nil
