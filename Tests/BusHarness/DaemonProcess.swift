@@ -90,9 +90,8 @@ public final class DaemonProcess {
         for (key, value) in environment { env[key] = value }
         process.environment = env
         // Wakes the loop when undod exits, so waits end at once.
-        let exitWatch = ExitWatch(process, waking: loop)
+        let exitWatch = try ExitWatch(running: process, waking: loop)
         self.exitWatch = exitWatch
-        try process.run()
         ChildReaper.watch(process.processIdentifier)
         guard loop.run(until: { owned || exitWatch.hasExited }, timeoutMilliseconds: TestTime.milliseconds(20_000)),
               owned else {
@@ -124,13 +123,28 @@ public final class DaemonProcess {
     }
 
     /// Waits (at most `timeout` ms) for undod to exit while `loop` runs;
-    /// returns its exit status, or nil if it is still running.
+    /// returns its exit status, or nil if it is still running. An undod
+    /// that does not exit is a bug: its log's end and every thread's stack
+    /// (by gdb, where installed) go to stderr, for whoever reads the run.
     public func waitForExit(loop: EventLoop, timeout: Int = 10_000) -> Int32? {
         guard let exitWatch,
               loop.run(until: { exitWatch.hasExited }, timeoutMilliseconds: TestTime.milliseconds(timeout))
-        else { return nil }
-        process.waitUntilExit()
-        return process.terminationStatus
+        else {
+            reportHang()
+            return nil
+        }
+        return exitWatch.termination?.status
+    }
+
+    /// Writes why undod still runs to stderr: its log's end and its threads.
+    private func reportHang() {
+        let pid = process.processIdentifier
+        var report = "undod (pid \(pid)) did not exit; its log ends:\n" + String(log.suffix(4_000))
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/gdb"),
+           let stacks = try? runTool(["gdb", "-p", "\(pid)", "-batch", "-ex", "thread apply all bt"], timeout: 60) {
+            report += "\nits threads:\n" + stacks.output
+        }
+        FileHandle.standardError.write(Data(report.utf8))
     }
 
     /// Kills undod with SIGKILL and waits until its name has left the bus.
@@ -143,16 +157,13 @@ public final class DaemonProcess {
         _ = try? watcher.callAndWait(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                      interface: "org.freedesktop.DBus.Peer", member: "Ping")
         signal(SIGKILL)
-        process.waitUntilExit()
+        exitWatch?.waitBlocking(milliseconds: TestTime.milliseconds(10_000))
         loop.run(until: { gone }, timeoutMilliseconds: TestTime.milliseconds(10_000))
     }
 
     /// Kills undod (SIGKILL) if it still runs.
     public func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        exitWatch?.kill()
         ChildReaper.forget(process.processIdentifier)
         if let errorWatch {
             loop.remove(errorWatch)

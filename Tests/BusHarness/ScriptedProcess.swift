@@ -49,8 +49,7 @@ public final class ScriptedProcess {
         for fd in [output.fileHandleForReading.fileDescriptor, errorPipe.fileHandleForReading.fileDescriptor] {
             _ = fcntl(fd, F_SETFL, O_NONBLOCK)
         }
-        exitWatch = ExitWatch(process, waking: loop)
-        try process.run()
+        exitWatch = try ExitWatch(running: process, waking: loop)
         ChildReaper.watch(process.processIdentifier)
         watch = loop.watch(fd: output.fileHandleForReading.fileDescriptor, events: .readable) { [weak self] _ in
             self?.readLines()
@@ -61,7 +60,7 @@ public final class ScriptedProcess {
 
     /// Writes `object` as one JSON line to the process's stdin.
     public func send(_ object: Line) {
-        guard process.isRunning, let data = try? JSONSerialization.data(withJSONObject: object) else { return }
+        guard exitWatch?.hasExited == false, let data = try? JSONSerialization.data(withJSONObject: object) else { return }
         input.fileHandleForWriting.write(data + Data("\n".utf8))
     }
 
@@ -122,10 +121,7 @@ public final class ScriptedProcess {
             loop.remove(watch)
             self.watch = nil
         }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        exitWatch?.kill()
         ChildReaper.forget(process.processIdentifier)
     }
 

@@ -11,6 +11,7 @@ public final class TestBus: @unchecked Sendable {
     /// The temporary directory holding the bus's config and socket.
     public let directory: URL
     private let process: Process
+    private let child: ExitWatch
 
     /// Starts a bus and waits (at most 10 s) until it prints its address.
     /// With `services`, the bus starts services on demand from the
@@ -38,7 +39,7 @@ public final class TestBus: @unchecked Sendable {
         }
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        child = try ExitWatch(running: process, waking: nil)
         ChildReaper.watch(process.processIdentifier)
         do {
             address = try BusAddressReader.read(from: output.fileHandleForReading.fileDescriptor, within: 10_000)
@@ -50,10 +51,7 @@ public final class TestBus: @unchecked Sendable {
 
     /// Kills the bus and removes its directory. Safe to call twice.
     public func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        child.kill()
         ChildReaper.forget(process.processIdentifier)
         try? FileManager.default.removeItem(at: directory)
     }

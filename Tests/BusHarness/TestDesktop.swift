@@ -15,9 +15,9 @@ public final class TestDesktop {
         ["DISPLAY": display, "XDG_CACHE_HOME": directory.appendingPathComponent("cache").path]
     }
 
-    private let server: Process
-    private var windowManager: Process?
-    private var notifications: Process?
+    private let server: ExitWatch
+    private var windowManager: ExitWatch?
+    private var notifications: ExitWatch?
     private let directory: URL
 
     /// Starts Xvfb (and openbox, unless `windowManager` is false) and waits
@@ -26,15 +26,15 @@ public final class TestDesktop {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("undod-desktop-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+        let xvfb = Process()
+        xvfb.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
         // -displayfd: Xvfb picks a free display and prints its number once it accepts clients.
-        server.arguments = ["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"]
+        xvfb.arguments = ["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"]
         let output = Pipe()
-        server.standardOutput = output
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        ChildReaper.watch(server.processIdentifier)
+        xvfb.standardOutput = output
+        xvfb.standardError = FileHandle.nullDevice
+        server = try ExitWatch(running: xvfb, waking: nil)
+        ChildReaper.watch(xvfb.processIdentifier)
         guard let number = LineReader.firstLine(from: output.fileHandleForReading.fileDescriptor, within: 15_000,
                                                 where: { !$0.isEmpty }).line,
               let value = Int(number.trimmingCharacters(in: .whitespaces)) else {
@@ -58,18 +58,17 @@ public final class TestDesktop {
         let output = Pipe()
         spy.standardOutput = output
         spy.standardError = FileHandle.nullDevice
-        try spy.run()
+        let spyWatch = try ExitWatch(running: spy, waking: nil)
         ChildReaper.watch(spy.processIdentifier)
-        defer { Self.kill(spy) }
+        defer { Self.kill(spyWatch) }
         let manager = Process()
         manager.executableURL = URL(fileURLWithPath: "/usr/bin/openbox")
         manager.arguments = ["--sm-disable"]
         manager.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         manager.standardOutput = FileHandle.nullDevice
         manager.standardError = FileHandle.nullDevice
-        try manager.run()
+        windowManager = try ExitWatch(running: manager, waking: nil)
         ChildReaper.watch(manager.processIdentifier)
-        windowManager = manager
         var checked = false
         guard LineReader.firstLine(from: output.fileHandleForReading.fileDescriptor, within: 15_000, where: { line in
             if line.hasPrefix("_NET_SUPPORTING_WM_CHECK(WINDOW)") { checked = true }
@@ -121,10 +120,9 @@ public final class TestDesktop {
             .merging(environment.merging(["DBUS_SESSION_BUS_ADDRESS": bus.address]) { $1 }) { $1 }
         dunst.standardOutput = FileHandle.nullDevice
         dunst.standardError = FileHandle.nullDevice
-        let exitWatch = ExitWatch(dunst, waking: loop)
-        try dunst.run()
+        let exitWatch = try ExitWatch(running: dunst, waking: loop)
         ChildReaper.watch(dunst.processIdentifier)
-        notifications = dunst
+        notifications = exitWatch
         guard loop.run(until: { owned || exitWatch.hasExited }, timeoutMilliseconds: TestTime.milliseconds(15_000)),
               owned else {
             throw HarnessError("dunst did not take org.freedesktop.Notifications.")
@@ -175,11 +173,8 @@ public final class TestDesktop {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    private static func kill(_ process: Process) {
-        if process.isRunning {
-            Glibc.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-        ChildReaper.forget(process.processIdentifier)
+    private static func kill(_ child: ExitWatch) {
+        child.kill()
+        ChildReaper.forget(child.process.processIdentifier)
     }
 }

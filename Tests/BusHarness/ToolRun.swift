@@ -34,17 +34,14 @@ public func runTool(_ arguments: [String], loop: EventLoop? = nil, environment: 
     process.standardError = try FileHandle(forWritingTo: err)
     process.standardInput = FileHandle.nullDevice
     let loop = loop ?? EventLoop()
-    let exitWatch = ExitWatch(process, waking: loop)
-    try process.run()
+    let exitWatch = try ExitWatch(running: process, waking: loop)
     loop.run(until: { exitWatch.hasExited }, timeoutMilliseconds: TestTime.milliseconds(Int(timeout * 1_000)))
-    if !exitWatch.hasExited {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+    guard let termination = exitWatch.termination else {
+        exitWatch.kill()
         throw HarnessError("\(arguments.joined(separator: " ")) did not finish within \(timeout) s.")
     }
-    process.waitUntilExit()
     return ToolResult(
-        status: process.terminationStatus,
+        status: termination.status,
         output: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
         errors: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
 }

@@ -3,26 +3,39 @@ import DBus
 import Foundation
 import Testing
 
-/// A test that waits on its loop for a child to exit must see the exit as
-/// soon as the loop is woken for it (`ExitWatch`): Foundation wakes the
-/// loop before `Process.isRunning` turns false, and a wait that asked
-/// `isRunning` could sleep on to its bound.
+/// A test that waits on its loop for a child to end must see the end as
+/// soon as it happens (`ExitWatch`), and its status, even when another
+/// child holds what Foundation would have learnt it from.
 @Suite struct ExitWatchTests {
-    @Test func everyExitEndsItsWaitWithoutABoundRunningOut() throws {
+    static func child(_ script: String) -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script]
+        return process
+    }
+
+    @Test func everyEndEndsItsWaitWithItsStatus() throws {
         let loop = EventLoop()
-        var missed = 0
-        for _ in 0..<200 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/true")
-            let exitWatch = ExitWatch(process, waking: loop)
-            try process.run()
+        for index in 0..<100 {
+            let watch = try ExitWatch(running: Self.child("exit \(index % 7)"), waking: loop)
             // Nothing else wakes this loop: only the watch can end the wait.
-            if !loop.run(until: { exitWatch.hasExited }, timeoutMilliseconds: TestTime.milliseconds(2_000)) {
-                missed += 1
-            }
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
+            #expect(loop.run(until: { watch.hasExited }, timeoutMilliseconds: TestTime.milliseconds(5_000)))
+            #expect(watch.termination?.status == Int32(index % 7) && watch.termination?.bySignal == false)
         }
-        #expect(missed == 0, "\(missed) of 200 exits were not seen before the bound")
+        let killed = try ExitWatch(running: Self.child("exec sleep 60"), waking: loop)
+        #expect(!killed.hasExited && killed.termination == nil)
+        killed.kill()
+        #expect(killed.termination?.status == SIGKILL && killed.termination?.bySignal == true)
+    }
+
+    /// A grandchild that keeps every descriptor it inherited outlives the
+    /// child, as a child started by another test at the wrong instant can
+    /// hold Foundation's end of the socket it watches a child with.
+    @Test func anEndIsSeenWhileAnotherProcessHoldsTheChildsDescriptors() throws {
+        let loop = EventLoop()
+        // The shell leaves a sleeper holding all it holds, then exits.
+        let watch = try ExitWatch(running: Self.child("sleep 10 & exit 3"), waking: loop)
+        #expect(loop.run(until: { watch.hasExited }, timeoutMilliseconds: TestTime.milliseconds(5_000)))
+        #expect(watch.termination?.status == 3)
     }
 }

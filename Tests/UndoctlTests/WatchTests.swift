@@ -174,8 +174,7 @@ final class WatchProcess {
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
         let loop = fixture.loop
-        exitWatch = ExitWatch(process, waking: loop)
-        try process.run()
+        exitWatch = try ExitWatch(running: process, waking: loop)
         let fd = pipe.fileHandleForReading.fileDescriptor
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         token = loop.watch(fd: fd, events: .readable) { [unowned self] _ in self.readAvailable(fd) }
@@ -225,10 +224,10 @@ final class WatchProcess {
 
     /// Waits (at most 10 s) for watch to exit by itself; its status.
     func waitForExit() -> Int32? {
-        guard let exitWatch, fixture.wait(until: { exitWatch.hasExited }) else { return nil }
-        process.waitUntilExit()
+        guard let exitWatch, fixture.wait(until: { exitWatch.hasExited }),
+              let termination = exitWatch.termination else { return nil }
         _ = fixture.wait(timeout: 2_000) { ended }
-        return process.terminationReason == .exit ? process.terminationStatus : nil
+        return termination.bySignal ? nil : termination.status
     }
 
     /// Lines not yet taken.
@@ -238,9 +237,6 @@ final class WatchProcess {
     func kill() {
         if let token { fixture.loop.remove(token) }
         token = nil
-        if process.isRunning {
-            Foundation.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        exitWatch?.kill()
     }
 }
