@@ -12,8 +12,8 @@ public enum MountNamespace {
         probe.arguments = ["-m", "/bin/true"]
         probe.standardOutput = FileHandle.nullDevice
         probe.standardError = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return false }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0
+        guard let child = try? ExitWatch(running: probe, waking: nil),
+              child.waitBlocking(milliseconds: TestTime.milliseconds(10_000)) else { return false }
+        return child.termination?.status == 0 && child.termination?.bySignal == false
     }()
 }
