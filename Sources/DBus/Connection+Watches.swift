@@ -19,9 +19,11 @@ extension Connection {
             if ready.contains(.writable) { handled |= DBUS_WATCH_WRITABLE.rawValue }
             if ready.contains(.error) { handled |= DBUS_WATCH_ERROR.rawValue }
             if ready.contains(.hangUp) { handled |= DBUS_WATCH_HANGUP.rawValue }
-            if handled & DBUS_WATCH_READABLE.rawValue != 0 { self.readThisTurn = true }
+            let reading = handled & DBUS_WATCH_READABLE.rawValue != 0
+            if reading { self.readThisTurn = true }
             _ = dbus_watch_handle(watch, handled)
-            defer { if handled & DBUS_WATCH_READABLE.rawValue != 0 { self.lastReadAt = EventLoop.now() } }
+            // Stamped once all reading below is done: the quiet starts then.
+            defer { if reading { self.lastReadAt = EventLoop.now() } }
             // libdbus reads about 4 KiB per call: while more waits on the
             // socket, read on (up to 8 MiB: reading ahead is how a small call behind
             // large ones is found, see `IncomingLanes`) rather than poll again for it.

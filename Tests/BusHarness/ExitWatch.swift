@@ -27,6 +27,8 @@ public final class ExitWatch {
     /// Runs `process` and watches for its end; with `loop`, wakes it then.
     public init(running process: Process, waking loop: EventLoop?) throws {
         self.process = process
+        // Kept for a child reaped before its pidfd could be opened (then
+        // only Foundation knows, and this wakes the loop when it does).
         if let loop {
             let wake = loop.handle
             process.terminationHandler = { _ in wake.perform {} }
