@@ -1,11 +1,12 @@
 import SafeText
 import UndoCore
+import Loop
 
 /// The applier's side of the service: what an undo or redo in flight needs
 /// and where its outcome goes.
 extension UndoService: ApplyHost {
     /// `apply.timeout_ms`.
-    var applyTimeoutMilliseconds: UInt32 { config.applyTimeoutMilliseconds }
+    var applyTimeoutMilliseconds: UInt32 { settings.applyTimeoutMilliseconds }
 
     /// Brings the payloads of the next group `direction` applies from the
     /// store. Payloads that fail their checksum, or cannot be read, never

@@ -22,7 +22,7 @@ extension UndoService: TurnHost {
     }
 
     func settings(of record: StackRecord) -> StackSettings {
-        record.settings(config: config)
+        record.stackSettings(under: settings)
     }
 
     func restore(_ record: StackRecord, to history: UndoStack) {

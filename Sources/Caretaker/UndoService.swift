@@ -1,3 +1,4 @@
+package import Loop
 import SafeText
 package import Undo1
 package import UndoCore
@@ -18,7 +19,7 @@ package import UndoStore
 /// `UndoService+Applies.swift` and `UndoService+Turn.swift`.
 package final class UndoService {
     /// The settings in force (replaced on reload).
-    package internal(set) var config: DaemonConfig
+    package internal(set) var settings: ServiceSettings
     /// The log.
     package let log: Log
     /// Every stack.
@@ -57,11 +58,11 @@ package final class UndoService {
 
     /// A service over `store`, publishing through `publisher`, applying
     /// through `transport`; `start` loads what the store holds.
-    package init(config: DaemonConfig, log: Log, store: any HistoryStore, focus: any FocusStrategy,
+    package init(settings: ServiceSettings, log: Log, store: any HistoryStore, focus: any FocusStrategy,
                 clock: any UndoClock, version: String, canPersist: Bool = true,
                 registry: StackRegistry = StackRegistry(), publisher: any StackPublisher,
                 transport: any ApplyTransport, scheduler: any Scheduler) {
-        self.config = config
+        self.settings = settings
         self.log = log
         self.store = store
         self.focus = focus
@@ -78,8 +79,8 @@ package final class UndoService {
 
     /// Loads stored stacks (detached) and publishes every one.
     package func start() throws(StoreError) {
-        store.budgetChanged(to: config.maxTotalBytes)
-        let (stacks, counters) = try store.load(config: config, now: clock.now)
+        store.budgetChanged(to: settings.maxTotalBytes)
+        let (stacks, counters) = try store.load(settings: settings, now: clock.now)
         registry.nextNumber = counters.nextStackNumber
         registry.groupIDs = GroupIDGenerator(next: counters.nextGroupID)
         for record in stacks {
@@ -132,7 +133,7 @@ package final class UndoService {
             try requireReserved(stacks: 1, groups: 0)
             record = StackRecord(
                 number: registry.takeNumber(), appId: appId, document: document, title: appId,
-                requestedLevels: 0, requestedMaxBytes: 0, persistent: canPersist && config.persist, globalTrigger: true,
+                requestedLevels: 0, requestedMaxBytes: 0, persistent: canPersist && settings.persist, globalTrigger: true,
                 stack: UndoStack(baseStateTag: options.stateTag ?? ""))
             registry.add(record, owner: caller)
             isNew = true
@@ -234,7 +235,7 @@ package final class UndoService {
         } catch {
             throw .model(error)
         }
-        if config.focusFollowsPush { noteActivity(of: record) }
+        if settings.focusFollowsPush { noteActivity(of: record) }
         registry.countBytes(of: record)
         enforceBudget(protecting: record)
         let written = GroupChange(id: result.group, actionsChanged: true)
@@ -264,7 +265,7 @@ package final class UndoService {
         }
         applier.enqueue(ApplyQueue.Request(direction: direction, caller: caller, completion: stored,
                                            expectedGroup: group),
-                        on: record, limit: config.applyQueue)
+                        on: record, limit: settings.applyQueue)
     }
 
     /// `SetClean`.
@@ -374,7 +375,7 @@ package final class UndoService {
 
     /// `limits.stacks_per_client`: `caller` may own one stack more.
     private func requireRoomForOneMore(_ caller: String) throws(ServiceError) {
-        let cap = config.stacksPerClient
+        let cap = settings.stacksPerClient
         guard cap > 0, registry.count(ownedBy: caller) >= Int(cap) else { return }
         throw .tooManyStacks(limit: cap)
     }

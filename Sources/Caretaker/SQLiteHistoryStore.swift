@@ -72,17 +72,17 @@ package final class SQLiteHistoryStore: HistoryStore {
 
     /// Loads every stack; a store that turns out corrupt while reading is
     /// moved aside and a fresh, empty one used (see `recovery`).
-    package func load(config: DaemonConfig, now: Int64) throws(StoreError) -> (stacks: [StackRecord], counters: StoreCounters) {
+    package func load(settings: ServiceSettings, now: Int64) throws(StoreError) -> (stacks: [StackRecord], counters: StoreCounters) {
         do {
-            return try loadAll(config: config, now: now)
+            return try loadAll(settings: settings, now: now)
         } catch where error.isCorruption {
             try database.startFresh(now: now, because: error.description)
             onDisk.removeAll()
-            return try loadAll(config: config, now: now)
+            return try loadAll(settings: settings, now: now)
         }
     }
 
-    private func loadAll(config: DaemonConfig, now: Int64) throws(StoreError) -> (stacks: [StackRecord], counters: StoreCounters) {
+    private func loadAll(settings: ServiceSettings, now: Int64) throws(StoreError) -> (stacks: [StackRecord], counters: StoreCounters) {
         let counters = try database.loadCounters()
         reserved = StoreCounters(nextStackNumber: counters.nextStack, nextGroupID: counters.nextGroup)
         var records: [StackRecord] = []
@@ -90,7 +90,7 @@ package final class SQLiteHistoryStore: HistoryStore {
             let row = stored.row
             for group in stored.undo + stored.redo { rowBytes[group.id] = group.bytes }
             trimmed.formUnion(stored.skipTrimmed())
-            let record = try Self.record(restoring: stored, persistent: true, config: config, now: now)
+            let record = try Self.record(restoring: stored, persistent: true, settings: settings, now: now)
             onDisk[row.number] = row
             records.append(record)
         }
@@ -99,13 +99,13 @@ package final class SQLiteHistoryStore: HistoryStore {
 
     /// A detached record for a stored stack (its trimmed groups skipped),
     /// its history rebuilt; its actions stay on disk.
-    static func record(restoring stored: StoredStack, persistent: Bool, config: DaemonConfig,
+    static func record(restoring stored: StoredStack, persistent: Bool, settings: ServiceSettings,
                        now: Int64) throws(StoreError) -> StackRecord {
         let row = stored.row
         let record = StackRecord(
             number: row.number, appId: row.appId, document: row.document, title: row.title,
             requestedLevels: row.requestedLevels, requestedMaxBytes: row.requestedMaxBytes, persistent: persistent,
-            globalTrigger: row.globalTrigger, stack: try restore(stored, mergeWindow: config.mergeWindowMilliseconds))
+            globalTrigger: row.globalTrigger, stack: try restore(stored, mergeWindow: settings.mergeWindowMilliseconds))
         record.detachedSince = row.detachedSince ?? now
         return record
     }

@@ -1,5 +1,6 @@
 import SafeText
 import UndoCore
+import Loop
 
 /// A stack's life: adopted by a returning application, detached when its
 /// owner leaves, deleted by `Close(true)`, `Forget` or `stacks.detached_ttl`.
@@ -125,8 +126,8 @@ extension UndoService {
     func scheduleExpiry() {
         expiryTimer?.cancel()
         expiryTimer = nil
-        let ttl = Int64(clamping: config.detachedTTLMilliseconds).multipliedReportingOverflow(by: 1_000)
-            .overflow ? Int64.max : Int64(clamping: config.detachedTTLMilliseconds) * 1_000
+        let ttl = Int64(clamping: settings.detachedTTLMilliseconds).multipliedReportingOverflow(by: 1_000)
+            .overflow ? Int64.max : Int64(clamping: settings.detachedTTLMilliseconds) * 1_000
         let now = clock.now
         var next: Int64?
         for record in registry.all {

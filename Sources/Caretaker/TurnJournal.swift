@@ -1,3 +1,4 @@
+import Loop
 import Undo1
 import UndoCore
 import UndoStore

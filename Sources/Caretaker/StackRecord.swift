@@ -1,5 +1,5 @@
 import SafeText
-import Undo1
+package import Undo1
 package import UndoCore
 
 /// Everything the daemon knows of one stack: its identity, its owner, the
@@ -86,14 +86,14 @@ package final class StackRecord {
     package var displayName: String { "\(CallerText.quoted(title)) (stack \(number))" }
 
     /// The settings in force: what the owner asked, or the config's values.
-    func settings(config: DaemonConfig) -> StackSettings {
+    func stackSettings(under settings: ServiceSettings) -> StackSettings {
         StackSettings(
-            levels: requestedLevels == 0 ? config.levels : requestedLevels,
-            maxBytes: requestedMaxBytes == 0 ? config.maxBytes : requestedMaxBytes,
-            mergeWindowMilliseconds: config.mergeWindowMilliseconds)
+            levels: requestedLevels == 0 ? settings.levels : requestedLevels,
+            maxBytes: requestedMaxBytes == 0 ? settings.maxBytes : requestedMaxBytes,
+            mergeWindowMilliseconds: settings.mergeWindowMilliseconds)
     }
 
     /// The Stack interface's properties as they are now.
-    var properties: StackProperties { StackProperties(of: self) }
+    package var properties: StackProperties { StackProperties(of: self) }
 
 }

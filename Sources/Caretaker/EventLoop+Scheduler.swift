@@ -1,4 +1,4 @@
-import DBus
+import Loop
 
 /// The loop keeps the service's time in undod.
 extension EventLoop: Scheduler {

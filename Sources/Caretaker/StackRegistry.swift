@@ -142,7 +142,7 @@ package final class StackRegistry {
     /// Walks back from the most recent. The newest entries that are stale or
     /// cannot be focused are dropped on the way: a stack becomes focusable
     /// again only by a `Register`, which makes it active anew.
-    func mostRecentlyActive(where test: (StackRecord) -> Bool) -> StackRecord? {
+    package func mostRecentlyActive(where test: (StackRecord) -> Bool) -> StackRecord? {
         var index = recency.count - 1
         var trailing = true
         while index >= 0 {

@@ -21,13 +21,13 @@ package final class MemoryHistoryStore: HistoryStore {
 
     /// The stacks the read-only store holds (detached, in memory from now
     /// on), and counters past everything it holds.
-    package func load(config: DaemonConfig, now: Int64) throws(StoreError) -> (stacks: [StackRecord], counters: StoreCounters) {
+    package func load(settings: ServiceSettings, now: Int64) throws(StoreError) -> (stacks: [StackRecord], counters: StoreCounters) {
         guard let stored else { return ([], StoreCounters(nextStackNumber: 1, nextGroupID: 1)) }
         let counters = try stored.loadCounters()
         var records: [StackRecord] = []
         for var stack in try stored.loadStacks() {
             _ = stack.skipTrimmed()
-            let record = try SQLiteHistoryStore.record(restoring: stack, persistent: false, config: config, now: now)
+            let record = try SQLiteHistoryStore.record(restoring: stack, persistent: false, settings: settings, now: now)
             for group in stack.undo + stack.redo { try SQLiteHistoryStore.load(group, into: record, from: stored) }
             records.append(record)
         }

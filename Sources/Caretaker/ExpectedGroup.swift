@@ -6,4 +6,11 @@ package struct ExpectedGroup: Sendable, Equatable {
     package var name: String
     /// When it was pushed or last merged into (µs): a merge since changes it.
     package var time: Int64
+
+    /// The group `id`, named `name`, as it was at `time`.
+    package init(id: UInt64, name: String, time: Int64) {
+        self.id = id
+        self.name = name
+        self.time = time
+    }
 }

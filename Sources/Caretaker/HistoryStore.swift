@@ -9,7 +9,7 @@ package import UndoStore
 package protocol HistoryStore: AnyObject {
     /// The stacks stored by an earlier run, detached, their actions left on
     /// disk; and the counters that must never repeat.
-    func load(config: DaemonConfig, now: Int64) throws(StoreError) -> (stacks: [StackRecord], counters: StoreCounters)
+    func load(settings: ServiceSettings, now: Int64) throws(StoreError) -> (stacks: [StackRecord], counters: StoreCounters)
     /// `record` changed: its row, and each group in `groups` as it will be
     /// at commit time (written, or deleted when gone). Memory-only stacks are
     /// never written (and are deleted from disk if they were there).
