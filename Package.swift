@@ -44,13 +44,18 @@ let package = Package(
         .target(name: "SafeText", swiftSettings: strict),
         // A lock ThreadSanitizer can see.
         .target(name: "Locking", swiftSettings: strict),
-        .target(name: "DBus", dependencies: ["CDBus", "CShim", "SafeText", "Locking"], swiftSettings: strict),
-        .target(name: "X11", dependencies: ["DBus", "CXCB", "CXCBShim", "CXKBCommon", "Locking"], swiftSettings: strict),
+        // The loop every part runs on, the time and the process environment.
+        .target(name: "Loop", dependencies: ["CShim", "Locking"], swiftSettings: strict),
+        .target(name: "DBus", dependencies: ["Loop", "CDBus", "CShim", "SafeText", "Locking"], swiftSettings: strict),
+        .target(name: "X11", dependencies: ["Loop", "CXCB", "CXCBShim", "CXKBCommon", "Locking"], swiftSettings: strict),
         .target(name: "Undo1", dependencies: ["DBus"], swiftSettings: strict),
-        .target(name: "UndoKit", dependencies: ["DBus", "Undo1", "Locking"], swiftSettings: strict),
+        .target(name: "UndoKit", dependencies: ["Loop", "DBus", "Undo1", "Locking"], swiftSettings: strict),
         .target(name: "UndoCore", dependencies: ["SafeText"], swiftSettings: strict),
         .target(name: "UndoStore", dependencies: ["UndoCore", "CSQLite", "CShim", "Locking"], swiftSettings: strict),
-        .target(name: "UndoDaemon", dependencies: ["DBus", "Undo1", "X11", "UndoCore", "UndoStore", "SafeText", "Locking"],
+        // The undo service, the caretaker of every stack: no bus, no desktop, no config file.
+        .target(name: "Caretaker", dependencies: ["Loop", "Undo1", "UndoCore", "UndoStore", "SafeText"], swiftSettings: strict),
+        // The daemon: the service wired to the bus, the desktop and the config.
+        .target(name: "UndoDaemon", dependencies: ["Caretaker", "Loop", "DBus", "Undo1", "X11", "UndoCore", "UndoStore", "SafeText", "Locking"],
                 swiftSettings: strict),
         // JSON as undoctl and the bench print it.
         .target(name: "JSONText", swiftSettings: strict),
@@ -59,26 +64,31 @@ let package = Package(
 
         // Executables.
         .executableTarget(name: "undod", dependencies: ["UndoDaemon", "Undo1"], swiftSettings: strict),
-        .executableTarget(name: "undoctl", dependencies: ["DBus", "Undo1", "JSONText"], swiftSettings: strict),
+        .executableTarget(name: "undoctl", dependencies: ["Loop", "DBus", "Undo1", "JSONText"], swiftSettings: strict),
         .executableTarget(name: "line-editor", dependencies: ["UndoKit"], path: "Examples/LineEditor",
                           swiftSettings: strict),
-        .executableTarget(name: "undod-bench", dependencies: ["DBus", "Undo1", "UndoKit", "CBench", "JSONText", "Rig", "Locking"], swiftSettings: strict),
+        .executableTarget(name: "undod-bench", dependencies: ["Loop", "DBus", "Undo1", "UndoKit", "CBench", "JSONText", "Rig", "Locking"], swiftSettings: strict),
 
         // Tests.
         // What the harness needs from C: a child's end, seen without Foundation.
         .target(name: "CHarness", path: "Tests/CHarness"),
-        .target(name: "BusHarness", dependencies: ["DBus", "Undo1", "Rig", "Locking", "CHarness"], path: "Tests/BusHarness",
+        .target(name: "BusHarness", dependencies: ["Loop", "DBus", "Undo1", "Rig", "Locking", "CHarness"], path: "Tests/BusHarness",
                 swiftSettings: strict),
-        .testTarget(name: "DBusTests", dependencies: ["DBus", "BusHarness"], swiftSettings: strict),
+        .testTarget(name: "DBusTests", dependencies: ["Loop", "DBus", "BusHarness"], swiftSettings: strict),
         .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore", "Rig", "SafeText"], swiftSettings: strict),
         .testTarget(name: "RigTests", dependencies: ["Rig"], swiftSettings: strict),
         .testTarget(name: "UndodBenchTests", dependencies: ["undod-bench"], swiftSettings: strict),
+        .testTarget(name: "LoopTests", dependencies: ["Loop", "Locking"], swiftSettings: strict),
+        .testTarget(name: "StoreTests", dependencies: ["UndoStore", "UndoCore", "Locking"], swiftSettings: strict),
+        .testTarget(name: "CaretakerTests", dependencies: ["Caretaker", "Loop", "Undo1", "UndoCore", "UndoStore"],
+                    swiftSettings: strict),
+        .testTarget(name: "DesktopTests", dependencies: ["BusHarness", "DBus", "Loop", "Rig"], swiftSettings: strict),
         .testTarget(
-            name: "UndoDaemonTests",
-            dependencies: ["DBus", "BusHarness", "Rig", "Undo1", "UndoCore", "UndoStore", "UndoDaemon", "X11", "SafeText", "Locking"],
-            exclude: [], swiftSettings: strict),
-        .testTarget(name: "UndoKitTests", dependencies: ["UndoKit", "DBus", "BusHarness", "Locking"], swiftSettings: strict),
-        .testTarget(name: "UndoctlTests", dependencies: ["DBus", "BusHarness"], swiftSettings: strict),
+            name: "DaemonTests",
+            dependencies: ["Loop", "DBus", "BusHarness", "Rig", "Undo1", "UndoCore", "UndoStore", "Caretaker", "UndoDaemon", "X11"],
+            swiftSettings: strict),
+        .testTarget(name: "UndoKitTests", dependencies: ["Loop", "UndoKit", "DBus", "BusHarness", "Locking"], swiftSettings: strict),
+        .testTarget(name: "UndoctlTests", dependencies: ["Loop", "DBus", "BusHarness"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,8 +1,15 @@
 #!/usr/bin/python3
-"""Checks that every Swift file imports only the targets its own target
-names as dependencies in Package.swift (plus the toolchain's modules), so
-each module stands on those beneath it and nothing reaches past its layer.
-SwiftPM itself would let a file import a dependency's dependency.
+"""Checks the house's layers, in two ways:
+
+1. Package.swift's graph: each library target stands only on targets of
+   lower layers (LAYERS, lowest first), so DBus and X11, side by side on
+   the loop, cannot reach each other, and the service (Caretaker) stands on
+   the model, the store, the contract and the loop and on nothing of the
+   bus, the desktop or the config (KEPT_APART).
+2. The imports: every Swift file imports only the targets its own target
+   names as dependencies (plus the toolchain's modules). SwiftPM itself
+   would let a file import a dependency's dependency.
+
 Prints each violation and exits 1 when there is one."""
 import glob
 import os
@@ -13,14 +20,48 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOLCHAIN = {"Foundation", "FoundationEssentials", "Glibc", "Dispatch", "Synchronization", "Testing", "XCTest"}
 TARGET = re.compile(r'\.(?:target|executableTarget|testTarget)\(\s*name: "([^"]+)"'
                     r'(?:,\s*dependencies: \[([^\]]*)\])?(?:,\s*path: "([^"]+)")?')
+# The library targets, lowest layer first; a target may depend only on
+# targets of lower layers. Executables, test support and tests stand on top.
+LAYERS = [
+    {"CDBus", "CSQLite", "CXCB", "CXKBCommon", "CShim", "CBench"},
+    {"CXCBShim", "SafeText", "Locking", "JSONText", "Rig"},
+    {"Loop", "UndoCore"},
+    {"DBus", "X11", "UndoStore"},
+    {"Undo1"},
+    {"Caretaker", "UndoKit"},
+    {"UndoDaemon"},
+]
+# Pairs that must never meet, even through a layer between them.
+KEPT_APART = {
+    "Caretaker": {"DBus", "X11", "UndoDaemon", "CDBus", "CXCB"},
+    "UndoCore": {"Loop", "DBus", "X11", "UndoStore"},
+    "Loop": {"DBus", "X11"},
+}
 IMPORT = re.compile(r'(?m)^(?:@\w+ )?(?:(?:public|package|internal|private|fileprivate) )?import (\w+)')
+
+
+def is_top(package, name):
+    """Executables and test support stand on top of every layer."""
+    return re.search(r'\.executableTarget\(\s*name: "' + re.escape(name) + '"', package) is not None \
+        or name in {"BusHarness", "CHarness"}
 
 
 def main():
     package = open(os.path.join(ROOT, "Package.swift")).read()
     problems = []
-    for name, dependencies, path in TARGET.findall(package):
-        allowed = set(re.findall(r'"([^"]+)"', dependencies)) | TOOLCHAIN | {name}
+    layer = {target: index for index, names in enumerate(LAYERS) for target in names}
+    targets = TARGET.findall(package)
+    for name, _, _ in targets:
+        if not name.endswith("Tests") and name not in layer and not is_top(package, name):
+            problems.append(f"Package.swift: library target {name} has no layer in check-layers.py")
+    for name, dependencies, path in targets:
+        declared = set(re.findall(r'"([^"]+)"', dependencies))
+        for dependency in sorted(declared):
+            if name in layer and layer.get(dependency, len(LAYERS)) >= layer[name]:
+                problems.append(f"Package.swift: {name} depends on {dependency}, which is not in a layer below it")
+            if dependency in KEPT_APART.get(name, set()):
+                problems.append(f"Package.swift: {name} must not depend on {dependency}")
+        allowed = declared | TOOLCHAIN | {name}
         allowed |= {d.replace("-", "_") for d in allowed}
         folder = path or os.path.join("Tests" if name.endswith("Tests") else "Sources", name)
         for file in sorted(glob.glob(os.path.join(ROOT, folder, "**", "*.swift"), recursive=True)):

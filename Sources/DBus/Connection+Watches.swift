@@ -1,4 +1,5 @@
 internal import CDBus
+import Loop
 #if canImport(Glibc)
 internal import Glibc
 #endif
@@ -23,7 +24,7 @@ extension Connection {
             if reading { self.readThisTurn = true }
             _ = dbus_watch_handle(watch, handled)
             // Stamped once all reading below is done: the quiet starts then.
-            defer { if reading { self.lastReadAt = EventLoop.now() } }
+            defer { if reading { self.lastReadAt = SystemTime.monotonicNanoseconds } }
             // libdbus reads about 4 KiB per call: while more waits on the
             // socket, read on (up to 8 MiB: reading ahead is how a small call behind
             // large ones is found, see `IncomingLanes`) rather than poll again for it.

@@ -1,4 +1,5 @@
 internal import CDBus
+public import Loop
 #if canImport(Glibc)
 internal import Glibc
 #endif
@@ -316,7 +317,7 @@ public final class Connection {
     /// (`IncomingLanes.largeCallMayGo`); if not, a timer wakes the loop
     /// when it may, so the loop sleeps rather than spin.
     private func socketWasQuietLongEnough() -> Bool {
-        let now = EventLoop.now()
+        let now = SystemTime.monotonicNanoseconds
         guard let mayGoAt = lanes.largeCallMayGo(lastReadAt: lastReadAt), now < mayGoAt else { return true }
         if quietTimer == nil {
             let left = mayGoAt - now
@@ -385,7 +386,7 @@ public final class Connection {
         default:
             return false
         }
-        if held { lanes.hold(work, sender: sender, bytes: bytes, since: EventLoop.now()) } else { loop.soon(work) }
+        if held { lanes.hold(work, sender: sender, bytes: bytes, since: SystemTime.monotonicNanoseconds) } else { loop.soon(work) }
         return handled
     }
 

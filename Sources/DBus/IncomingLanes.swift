@@ -1,3 +1,5 @@
+import Loop
+
 /// The order a connection handles what arrives: a large method call waits
 /// in a lane of its own, so that small calls from other clients overtake
 /// it instead of queueing behind a flood.

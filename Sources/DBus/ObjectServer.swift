@@ -1,4 +1,5 @@
 import SafeText
+import Loop
 
 /// Serves the objects one connection exports: dispatches each incoming call
 /// by path, interface and member, checks its signature, and implements the

@@ -133,7 +133,7 @@ public final class EventLoop {
     public func schedule(afterMilliseconds milliseconds: Int, handler: @escaping () -> Void) -> Token {
         assertInLoop()
         let token = makeToken()
-        timers[token.id] = Timer(deadline: Self.now() + Int64(max(0, milliseconds)) * 1_000_000, handler: handler)
+        timers[token.id] = Timer(deadline: SystemTime.monotonicNanoseconds + Int64(max(0, milliseconds)) * 1_000_000, handler: handler)
         return token
     }
 
@@ -222,9 +222,9 @@ public final class EventLoop {
     /// never for a daemon's handlers.
     @discardableResult
     public func run(until condition: () -> Bool, timeoutMilliseconds: Int) -> Bool {
-        let deadline = Self.now() + Int64(timeoutMilliseconds) * 1_000_000
+        let deadline = SystemTime.monotonicNanoseconds + Int64(timeoutMilliseconds) * 1_000_000
         while !condition() {
-            let left = deadline - Self.now()
+            let left = deadline - SystemTime.monotonicNanoseconds
             if left <= 0 { return false }
             runTurn(maxWaitMilliseconds: Int((left + 999_999) / 1_000_000))
         }
@@ -246,7 +246,7 @@ public final class EventLoop {
         if busy {
             wait = 0
         } else if let next = timers.values.lazy.map(\.deadline).min() {
-            let untilNext = Int(max(0, (next - Self.now() + 999_999) / 1_000_000))
+            let untilNext = Int(max(0, (next - SystemTime.monotonicNanoseconds + 999_999) / 1_000_000))
             wait = wait < 0 ? untilNext : min(wait, untilNext)
         }
         poll(waitMilliseconds: wait)
@@ -309,7 +309,7 @@ public final class EventLoop {
 
     private func fireTimers() {
         guard !timers.isEmpty else { return }
-        let now = Self.now()
+        let now = SystemTime.monotonicNanoseconds
         guard timers.values.contains(where: { $0.deadline <= now }) else { return }
         let due = timers.filter { $0.value.deadline <= now }.sorted { $0.value.deadline < $1.value.deadline }
         for (id, timer) in due where timers[id] != nil {
@@ -332,12 +332,5 @@ public final class EventLoop {
             for task in batch { task() }
             rounds += 1
         } while !tasks.isEmpty && rounds < 64
-    }
-
-    /// The monotonic clock in nanoseconds.
-    static func now() -> Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
     }
 }

@@ -34,7 +34,7 @@ package struct Log: Sendable {
         struct State {
             var last: (level: Level, text: String)?
             var count = 0
-            var since: ContinuousClock.Instant?
+            var since: Int64?
         }
         let state = Lock(State())
     }
@@ -62,12 +62,12 @@ package struct Log: Sendable {
     package func write(_ level: Level, _ message: @autoclosure () -> String) {
         guard level >= threshold else { return }
         let text = message()
-        let now = ContinuousClock.now
+        let now = SystemTime.monotonicNanoseconds
         let lines = repeats.state.withLock { state -> [(Level, String)] in
             if let last = state.last, last.level == level, last.text == text {
                 state.count += 1
                 if state.since == nil { state.since = now }
-                guard let since = state.since, since.duration(to: now) >= .seconds(Self.repeatSummarySeconds) else {
+                guard let since = state.since, now - since >= Int64(Self.repeatSummarySeconds) * 1_000_000_000 else {
                     return []
                 }
                 defer { state.count = 0; state.since = nil }

@@ -60,4 +60,8 @@ public struct Undo1ErrorName: RawRepresentable, Hashable, Sendable, CustomString
     public static let unknownStack = Undo1ErrorName("UnknownStack")
     /// One connection owns as many stacks as it may.
     public static let tooManyStacks = Undo1ErrorName("TooManyStacks")
+
+    /// A call's arguments or options that are malformed (the bus's own
+    /// `org.freedesktop.DBus.Error.InvalidArgs`, which the contract uses).
+    public static let invalidArgs = Undo1ErrorName(rawValue: "org.freedesktop.DBus.Error.InvalidArgs")
 }

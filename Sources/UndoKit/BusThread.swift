@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Locking
 import Undo1
+import Loop
 
 /// The thread that runs one `UndoClient`'s bus connection: its own
 /// `EventLoop`, the connection, the exported `org.undod.Undo1.Client`

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-public import DBus
+public import Loop
 import Dispatch
 import Synchronization
 internal import CXCB
@@ -134,7 +134,7 @@ public final class X11Connection {
     public var isStalled: Bool {
         let waiting = pending.count - pendingStart
         guard waiting > 0 else { return false }
-        return waiting >= Self.stallCount || Self.now() - pending[pendingStart].sent > Self.stallNanoseconds
+        return waiting >= Self.stallCount || SystemTime.monotonicNanoseconds - pending[pendingStart].sent > Self.stallNanoseconds
     }
 
     // MARK: Requests
@@ -303,7 +303,7 @@ public final class X11Connection {
             loop.soon { handler(Reply(body: nil, error: nil)) }
             return
         }
-        pending.append((issue(), Self.now(), handler))
+        pending.append((issue(), SystemTime.monotonicNanoseconds, handler))
         flush()
     }
 
@@ -388,12 +388,5 @@ public final class X11Connection {
         case 6: "the display has no such screen"
         default: "error \(status)"
         }
-    }
-
-    /// The monotonic clock in nanoseconds.
-    private static func now() -> Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
     }
 }

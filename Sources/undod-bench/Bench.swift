@@ -4,6 +4,7 @@ import Glibc
 import DBus
 import Foundation
 import Undo1
+import Loop
 
 /// One run of the benchmark: a private bus, the loop, a connection that
 /// watches undod's name, and the six measurements.

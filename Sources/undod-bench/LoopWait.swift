@@ -1,4 +1,5 @@
 import DBus
+import Loop
 
 extension EventLoop {
     /// Runs turns until `condition` holds. Throws when `timeoutMilliseconds`

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import DBus
+import Loop
 
 /// The bench's temporary directory (bus socket, configs, state directories,
 /// logs), removed when the run ends.

@@ -1,21 +1,20 @@
-import BusHarness
-import DBus
-import Foundation
-import Testing
+public import DBus
+public import Foundation
+public import Loop
 
 /// A private bus with a real undod on it, a loop to drive clients, and a
 /// watcher connection that records signals.
-final class DaemonFixture {
-    let bus: TestBus
-    let loop = EventLoop()
-    let watcher: Connection
-    var daemon: DaemonProcess
+public final class DaemonFixture {
+    public let bus: TestBus
+    public let loop = EventLoop()
+    public let watcher: Connection
+    public var daemon: DaemonProcess
     private var apps: [TestApp] = []
 
     /// The environment undod runs with (beyond the test's own, minus any display).
-    let environment: [String: String]
+    public let environment: [String: String]
 
-    init(config: String = "", extraArguments: [String] = [], wrapper: [String] = [],
+    public init(config: String = "", extraArguments: [String] = [], wrapper: [String] = [],
          environment: [String: String] = [:], services: URL? = nil) throws {
         bus = try TestBus(services: services)
         watcher = try Connection(address: bus.address, loop: loop)
@@ -26,12 +25,14 @@ final class DaemonFixture {
 
     /// Stops undod (SIGTERM, or SIGKILL when `crash`) and starts a new one on
     /// the same bus and state directory.
-    func restart(crash: Bool = false, config: String? = nil) throws {
+    public func restart(crash: Bool = false, config: String? = nil) throws {
         if crash {
             daemon.crash(loop: loop, watcher: watcher)
         } else {
             daemon.signal(SIGTERM)
-            #expect(daemon.waitForExit(loop: loop) == 0, "undod stops cleanly: \(daemon.log)")
+            guard daemon.waitForExit(loop: loop) == 0 else {
+                throw HarnessError("undod did not stop cleanly: \(daemon.log)")
+            }
         }
         let text = try config ?? String(contentsOf: daemon.configFile, encoding: .utf8)
         daemon = try DaemonProcess(bus: bus, loop: loop, watcher: watcher, config: text,
@@ -46,14 +47,14 @@ final class DaemonFixture {
     }
 
     /// A new application connection.
-    func app() throws -> TestApp {
+    public func app() throws -> TestApp {
         let app = try TestApp(address: bus.address, loop: loop)
         apps.append(app)
         return app
     }
 
     /// An app that registered `appId` and pushed `names` in order.
-    func app(_ appId: String, pushing names: [String] = [], options: [String: DBusValue] = [:]) throws -> TestApp {
+    public func app(_ appId: String, pushing names: [String] = [], options: [String: DBusValue] = [:]) throws -> TestApp {
         let app = try app()
         try app.register(appId, options)
         for (index, name) in names.enumerated() {
@@ -64,13 +65,13 @@ final class DaemonFixture {
 
     /// Runs the loop until `condition` holds (at most `timeout` ms).
     @discardableResult
-    func wait(timeout: Int = 10_000, until condition: () -> Bool) -> Bool {
+    public func wait(timeout: Int = 10_000, until condition: () -> Bool) -> Bool {
         loop.run(until: condition, timeoutMilliseconds: TestTime.milliseconds(timeout))
     }
 
     /// Records every signal undod emits, in order, from now on; with
     /// `subscribe`, first asks undod for the stacks' signals (`Subscribe`).
-    func recordSignals(subscribe: Bool = true) throws -> SignalLog {
+    public func recordSignals(subscribe: Bool = true) throws -> SignalLog {
         let log = SignalLog()
         watcher.subscribe(SignalMatch(sender: nil, path: nil, interface: nil, member: nil)) { message in
             guard message.sender != "org.freedesktop.DBus" else { return }
@@ -82,39 +83,39 @@ final class DaemonFixture {
     }
 
     /// A round trip through the bus: every match added before it is in force.
-    func ping() throws {
+    public func ping() throws {
         _ = try watcher.callAndWait(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                     interface: "org.freedesktop.DBus.Peer", member: "Ping")
     }
 
     /// Calls a Manager method from the watcher (a third party).
-    func manager(_ member: String, _ arguments: [DBusValue] = []) throws(DBusError) -> [DBusValue] {
+    public func manager(_ member: String, _ arguments: [DBusValue] = []) throws(DBusError) -> [DBusValue] {
         try watcher.callAndWait(destination: "org.undod.Undo1", path: "/org/undod/Undo1",
                                 interface: "org.undod.Undo1.Manager", member: member, arguments: arguments)
     }
 
     /// Calls a Stack method from the watcher (a third party).
-    func stack(_ path: String, _ member: String, _ arguments: [DBusValue] = []) throws(DBusError) -> [DBusValue] {
+    public func stack(_ path: String, _ member: String, _ arguments: [DBusValue] = []) throws(DBusError) -> [DBusValue] {
         try watcher.callAndWait(destination: "org.undod.Undo1", path: path, interface: "org.undod.Undo1.Stack",
                                 member: member, arguments: arguments)
     }
 
     /// A Stack property, read by the watcher.
-    func stackProperty(_ path: String, _ name: String) throws(DBusError) -> DBusValue? {
+    public func stackProperty(_ path: String, _ name: String) throws(DBusError) -> DBusValue? {
         try watcher.callAndWait(destination: "org.undod.Undo1", path: path,
                                 interface: "org.freedesktop.DBus.Properties", member: "Get",
                                 arguments: [.string("org.undod.Undo1.Stack"), .string(name)]).first?.variantValue
     }
 
     /// A Manager property.
-    func managerProperty(_ name: String) throws(DBusError) -> DBusValue? {
+    public func managerProperty(_ name: String) throws(DBusError) -> DBusValue? {
         try watcher.callAndWait(destination: "org.undod.Undo1", path: "/org/undod/Undo1",
                                 interface: "org.freedesktop.DBus.Properties", member: "Get",
                                 arguments: [.string("org.undod.Undo1.Manager"), .string(name)]).first?.variantValue
     }
 
     /// Sends a call and returns a box that fills when the answer comes.
-    func send(from connection: Connection, _ path: String, _ interface: String, _ member: String,
+    public func send(from connection: Connection, _ path: String, _ interface: String, _ member: String,
               _ arguments: [DBusValue] = []) throws -> Answer {
         let answer = Answer()
         let message = try Message.methodCall(destination: "org.undod.Undo1", path: path, interface: interface,
@@ -125,16 +126,18 @@ final class DaemonFixture {
 }
 
 /// Signals seen by the watcher.
-final class SignalLog {
-    var entries: [(path: String, interface: String, member: String, arguments: [DBusValue])] = []
+public final class SignalLog {
+    /// An empty log.
+    public init() {}
+    public var entries: [(path: String, interface: String, member: String, arguments: [DBusValue])] = []
 
     /// The arguments of every signal named `member`.
-    func arguments(of member: String) -> [[DBusValue]] {
+    public func arguments(of member: String) -> [[DBusValue]] {
         entries.filter { $0.member == member }.map(\.arguments)
     }
 
     /// Whether a PropertiesChanged from `path` announced `name` = `value`.
-    func announced(_ path: String, _ name: String, _ value: DBusValue) -> Bool {
+    public func announced(_ path: String, _ name: String, _ value: DBusValue) -> Bool {
         entries.contains {
             $0.path == path && $0.member == "PropertiesChanged"
                 && $0.arguments.dropFirst().first?.stringDictionary?[name] == value
@@ -143,20 +146,22 @@ final class SignalLog {
 }
 
 /// The answer to a call sent without waiting.
-final class Answer {
-    var result: Result<Message, DBusError>?
-    var isDone: Bool { result != nil }
-    var values: [DBusValue]? { try? result?.get().arguments }
-    var error: DBusError? {
+public final class Answer {
+    /// No answer yet.
+    public init() {}
+    public var result: Result<Message, DBusError>?
+    public var isDone: Bool { result != nil }
+    public var values: [DBusValue]? { try? result?.get().arguments }
+    public var error: DBusError? {
         if case .failure(let e) = result { e } else { nil }
     }
 }
 
 /// The undod error name `name`.
-func undodError(_ name: String) -> String { "org.undod.Undo1.Error.\(name)" }
+public func undodError(_ name: String) -> String { "org.undod.Undo1.Error.\(name)" }
 
 /// The error a call threw, or nil.
-func errorOf(_ body: () throws(DBusError) -> Any) -> DBusError? {
+public func errorOf(_ body: () throws(DBusError) -> Any) -> DBusError? {
     do {
         _ = try body()
         return nil

@@ -1,6 +1,7 @@
 import CHarness
 public import DBus
 public import Foundation
+public import Loop
 
 /// Runs a child `Process` and knows when it has ended, through a pidfd of
 /// its own, and wakes an `EventLoop` then, so that a test waiting for the

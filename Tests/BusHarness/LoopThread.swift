@@ -1,6 +1,7 @@
 public import DBus
 import Foundation
 import Locking
+public import Loop
 
 /// An `EventLoop` kept on a thread of its own, for async tests: their task
 /// may resume on another thread after every `await`, and a loop belongs to

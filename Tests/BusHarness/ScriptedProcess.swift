@@ -1,5 +1,6 @@
 public import DBus
 public import Foundation
+public import Loop
 
 /// A child process that a test drives with JSON lines on its stdin and that
 /// answers with JSON lines on its stdout (the Python clients in

@@ -1,5 +1,6 @@
 public import DBus
 import Foundation
+public import Loop
 
 /// What a foreign tool (busctl, gdbus, python3) printed and how it exited.
 public struct ToolResult: Sendable {

@@ -1,17 +1,16 @@
-import DBus
 import Testing
 import Undo1
 import UndoCore
-import UndoDaemon
+import Caretaker
 
 /// What one connection may own, and what its leaving costs: the per-client
 /// cap (`limits.stacks_per_client`, `TooManyStacks`) and detaching in time
 /// proportional to what the connection owned.
 @Suite struct OwnershipTests {
     static func capped(_ cap: UInt32) throws -> ServiceFixture {
-        var config = DaemonConfig()
-        config.stacksPerClient = cap
-        return try ServiceFixture(config: config)
+        var settings = ServiceSettings()
+        settings.stacksPerClient = cap
+        return try ServiceFixture(settings: settings)
     }
 
     static func document(_ name: String) -> RegistrationOptions {
@@ -28,9 +27,9 @@ import UndoDaemon
         }
         #expect(Set(f.service.registry.byNumber.keys) == numbers)
         #expect(f.publisher.announcements.isEmpty)
-        let sentence = ServiceError.tooManyStacks(limit: 3).dbusError(stack: nil)
-        #expect(sentence.name == Undo1ErrorName.tooManyStacks.rawValue)
-        #expect(sentence.message.contains("3 stacks") && sentence.message.contains("limits.stacks_per_client"))
+        let refusal = ServiceError.tooManyStacks(limit: 3).refusal(stack: nil)
+        #expect(refusal.name == .tooManyStacks)
+        #expect(refusal.sentence.contains("3 stacks") && refusal.sentence.contains("limits.stacks_per_client"))
     }
 
     @Test func registeringAStackItOwnsAgainIsNotOneMore() throws {
@@ -66,9 +65,9 @@ import UndoDaemon
     }
 
     @Test func aDepartingOwnerIsDetachedAtOnceAndCatchesUpInBatches() throws {
-        var config = DaemonConfig()
-        config.stacksPerClient = 0
-        let f = try ServiceFixture(config: config)
+        var settings = ServiceSettings()
+        settings.stacksPerClient = 0
+        let f = try ServiceFixture(settings: settings)
         let big = try (0..<2_000).map { index in try f.register("org.example.Big", options: Self.document("\(index)")) }
         let small = try (0..<3).map { index in
             try f.register("org.example.Small", caller: ":1.2", options: Self.document("\(index)"))
@@ -109,9 +108,9 @@ import UndoDaemon
     }
 
     @Test func aStackAdoptedBeforeItsBatchCatchesUpFirstAndStaysAdopted() throws {
-        var config = DaemonConfig()
-        config.stacksPerClient = 0
-        let f = try ServiceFixture(config: config)
+        var settings = ServiceSettings()
+        settings.stacksPerClient = 0
+        let f = try ServiceFixture(settings: settings)
         let options = { (index: Int) in RegistrationOptions(document: "\(index)", windows: [UInt64(100 + index)]) }
         let stacks = try (0..<200).map { index in try f.register("org.example.Big", options: options(index)) }
         let last = try #require(stacks.last)

@@ -1,8 +1,9 @@
 import Synchronization
 import Undo1
 import UndoCore
-import UndoDaemon
 import UndoStore
+import Loop
+import Caretaker
 
 /// An `UndoService` in this process with no bus: a store that can be told
 /// to fail, a clock and timers that move only when the test says, a
@@ -15,10 +16,8 @@ final class ServiceFixture {
     let apps = HeldApps()
     let service: UndoService
 
-    init(config: DaemonConfig = DaemonConfig()) throws {
-        var config = config
-        config.focusStrategy = .recent
-        service = UndoService(config: config, log: Log(verbose: false), store: store, focus: RecentFocus(),
+    init(settings: ServiceSettings = ServiceSettings()) throws {
+        service = UndoService(settings: settings, log: Log(verbose: false), store: store, focus: RecentFocus(),
                               clock: clock, version: "test", publisher: publisher, transport: apps,
                               scheduler: scheduler)
         try service.start()
@@ -193,7 +192,7 @@ final class ScriptedStore: HistoryStore {
     private var reserved = StoreCounters(nextStackNumber: 1, nextGroupID: 1)
     private(set) var commits = 0
 
-    func load(config: DaemonConfig, now: Int64) throws(StoreError) -> (stacks: [StackRecord], counters: StoreCounters) {
+    func load(settings: ServiceSettings, now: Int64) throws(StoreError) -> (stacks: [StackRecord], counters: StoreCounters) {
         ([], StoreCounters(nextStackNumber: 1, nextGroupID: 1))
     }
     func stackChanged(_ record: StackRecord, groups: [GroupChange]) { dirty = true }

@@ -1,17 +1,17 @@
 import Testing
 import Undo1
 import UndoCore
-import UndoDaemon
 import UndoStore
+import Caretaker
 
 /// The service's rules tested exactly, in this process: expiry by the
 /// clock, a failed commit's rollback, the global budget, the apply queue
 /// and its timeout. No bus, no timers but the test's.
 @Suite struct ServiceRuleTests {
     @Test func aDetachedStackExpiresExactlyAtItsTimeToLive() throws {
-        var config = DaemonConfig()
-        config.detachedTTLMilliseconds = 60_000
-        let f = try ServiceFixture(config: config)
+        var settings = ServiceSettings()
+        settings.detachedTTLMilliseconds = 60_000
+        let f = try ServiceFixture(settings: settings)
         let notes = try f.register("org.example.Notes")
         try f.push(notes, "Typing")
         f.service.peerLeft(":1.1")
@@ -29,9 +29,9 @@ import UndoStore
     }
 
     @Test func adoptionStopsTheClockAndALaterDetachRestartsIt() throws {
-        var config = DaemonConfig()
-        config.detachedTTLMilliseconds = 10_000
-        let f = try ServiceFixture(config: config)
+        var settings = ServiceSettings()
+        settings.detachedTTLMilliseconds = 10_000
+        let f = try ServiceFixture(settings: settings)
         let notes = try f.register("org.example.Notes")
         f.service.peerLeft(":1.1")
         f.advance(milliseconds: 9_000)
@@ -91,9 +91,9 @@ import UndoStore
     }
 
     @Test func theBudgetTakesTheOldestGroupsOfTheLeastRecentlyActiveStack() throws {
-        var config = DaemonConfig()
-        config.maxTotalBytes = 3_000
-        let f = try ServiceFixture(config: config)
+        var settings = ServiceSettings()
+        settings.maxTotalBytes = 3_000
+        let f = try ServiceFixture(settings: settings)
         let old = try f.register("org.example.Old", caller: ":1.1")
         let new = try f.register("org.example.New", caller: ":1.2")
         try f.push(old, "old 1", caller: ":1.1", bytes: 1_000)
@@ -107,9 +107,9 @@ import UndoStore
     }
 
     @Test func aPushNeverLosesItsOwnGroupToTheBudget() throws {
-        var config = DaemonConfig()
-        config.maxTotalBytes = 1_500
-        let f = try ServiceFixture(config: config)
+        var settings = ServiceSettings()
+        settings.maxTotalBytes = 1_500
+        let f = try ServiceFixture(settings: settings)
         let notes = try f.register("org.example.Notes")
         try f.push(notes, "first", bytes: 1_000)
         try f.push(notes, "second", bytes: 1_000)
@@ -117,10 +117,10 @@ import UndoStore
     }
 
     @Test func aFullQueueRefusesAndATimeoutLeavesTheStackAsItWas() throws {
-        var config = DaemonConfig()
-        config.applyQueue = 1
-        config.applyTimeoutMilliseconds = 2_000
-        let f = try ServiceFixture(config: config)
+        var settings = ServiceSettings()
+        settings.applyQueue = 1
+        settings.applyTimeoutMilliseconds = 2_000
+        let f = try ServiceFixture(settings: settings)
         let notes = try f.register("org.example.Notes")
         try f.push(notes, "A")
         try f.push(notes, "B")

@@ -2,6 +2,7 @@ import BusHarness
 import DBus
 import Foundation
 import Testing
+import Loop
 
 /// A test that waits on its loop for a child to end must see the end as
 /// soon as it happens (`ExitWatch`), and its status, even when another

@@ -1,5 +1,6 @@
 import BusHarness
 import DBus
+import Loop
 
 /// A private bus, one loop, and a server and a client connection on it.
 final class Fixture {

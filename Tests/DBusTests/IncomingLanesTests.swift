@@ -1,6 +1,7 @@
 import BusHarness
 @testable import DBus
 import Testing
+import Loop
 
 extension IncomingLanes {
     /// `item` back when it may be handled now; else held, and nil.

@@ -1,6 +1,7 @@
 import BusHarness
 import DBus
 import Testing
+import Loop
 
 /// Calls back to the owner's `Apply`: queues, timeouts, failures, and an
 /// app that hangs or dies.

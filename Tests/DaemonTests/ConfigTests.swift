@@ -1,6 +1,7 @@
 import Testing
 import UndoDaemon
 import X11
+import Caretaker
 
 /// `undod.conf`: every key, its syntax, and errors that name file, line and key.
 @Suite struct ConfigTests {
@@ -11,17 +12,17 @@ import X11
     @Test func emptyFileGivesTheSpecDefaults() throws {
         let config = try parse("").config
         #expect(config == DaemonConfig())
-        #expect(config.levels == 100)
-        #expect(config.maxBytes == 64 << 20)
-        #expect(config.maxTotalBytes == 1 << 30)
-        #expect(config.stacksPerClient == 256)
-        #expect(config.applyTimeoutMilliseconds == 5_000)
-        #expect(config.applyQueue == 16)
-        #expect(config.mergeWindowMilliseconds == 1_000)
-        #expect(config.persist)
-        #expect(config.detachedTTLMilliseconds == 7 * 86_400_000)
+        #expect(config.service.levels == 100)
+        #expect(config.service.maxBytes == 64 << 20)
+        #expect(config.service.maxTotalBytes == 1 << 30)
+        #expect(config.service.stacksPerClient == 256)
+        #expect(config.service.applyTimeoutMilliseconds == 5_000)
+        #expect(config.service.applyQueue == 16)
+        #expect(config.service.mergeWindowMilliseconds == 1_000)
+        #expect(config.service.persist)
+        #expect(config.service.detachedTTLMilliseconds == 7 * 86_400_000)
         #expect(config.focusStrategy == .auto)
-        #expect(config.focusFollowsPush)
+        #expect(config.service.focusFollowsPush)
         #expect(config.hotkeyUndo?.description == "Ctrl+Alt+z")
         #expect(config.hotkeyRedo?.description == "Ctrl+Alt+Shift+z")
         #expect(config.notifyEnabled)
@@ -55,17 +56,17 @@ import X11
             enabled = false
             confirm = yes
             """).config
-        #expect(config.levels == 0)
-        #expect(config.maxBytes == 2_048)
-        #expect(config.maxTotalBytes == 3 << 30)
-        #expect(config.stacksPerClient == 7)
-        #expect(config.applyTimeoutMilliseconds == 2_000)
-        #expect(config.applyQueue == 4)
-        #expect(config.mergeWindowMilliseconds == 250)
-        #expect(!config.persist)
-        #expect(config.detachedTTLMilliseconds == 90_000)
+        #expect(config.service.levels == 0)
+        #expect(config.service.maxBytes == 2_048)
+        #expect(config.service.maxTotalBytes == 3 << 30)
+        #expect(config.service.stacksPerClient == 7)
+        #expect(config.service.applyTimeoutMilliseconds == 2_000)
+        #expect(config.service.applyQueue == 4)
+        #expect(config.service.mergeWindowMilliseconds == 250)
+        #expect(!config.service.persist)
+        #expect(config.service.detachedTTLMilliseconds == 90_000)
         #expect(config.focusStrategy == .recent)
-        #expect(!config.focusFollowsPush)
+        #expect(!config.service.focusFollowsPush)
         #expect(config.hotkeyUndo?.description == "Super+z")
         #expect(config.hotkeyRedo == nil)
         #expect(!config.notifyEnabled)
@@ -102,14 +103,14 @@ import X11
         ("1B", 1), ("17", 17), ("4KiB", 4_096), ("3 MiB", 3 << 20), ("1GiB", 1 << 30),
     ] as [(String, UInt64)])
     func sizes(_ text: String, _ bytes: UInt64) throws {
-        #expect(try parse("[limits]\nmax_bytes = \(text)\n").config.maxBytes == bytes)
+        #expect(try parse("[limits]\nmax_bytes = \(text)\n").config.service.maxBytes == bytes)
     }
 
     @Test(arguments: [
         ("500ms", 500), ("2s", 2_000), ("3m", 180_000), ("1h", 3_600_000), ("2d", 172_800_000), ("45", 45_000),
     ] as [(String, UInt64)])
     func durations(_ text: String, _ milliseconds: UInt64) throws {
-        #expect(try parse("[stacks]\ndetached_ttl = \(text)\n").config.detachedTTLMilliseconds == milliseconds)
+        #expect(try parse("[stacks]\ndetached_ttl = \(text)\n").config.service.detachedTTLMilliseconds == milliseconds)
     }
 
     @Test(arguments: [
@@ -138,7 +139,7 @@ import X11
 
     @Test func unknownSectionsAndKeysAreWarnings() throws {
         let outcome = try parse("[limits]\nlevels = 5\ncolour = blue\n[future]\nthing = 1\n")
-        #expect(outcome.config.levels == 5)
+        #expect(outcome.config.service.levels == 5)
         #expect(outcome.warnings.count == 2)
         #expect(outcome.warnings[0].contains("undod.conf:3") && outcome.warnings[0].contains("limits.colour"))
         #expect(outcome.warnings[1].contains("[future]"))

@@ -4,6 +4,7 @@ import Foundation
 import Rig
 import Testing
 import UndoCore
+import Loop
 
 /// SIGKILL at random moments: every acknowledged operation survives, and
 /// nothing else appears (at most the one in flight when undod died).

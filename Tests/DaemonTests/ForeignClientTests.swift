@@ -8,7 +8,7 @@ import Testing
     /// Runs `Tests/Clients/<script>` against a fresh undod; the JSON object it printed.
     static func run(_ script: String) throws -> [String: Any]? {
         let f = try DaemonFixture()
-        let path = LifecycleTests.repository.appendingPathComponent("Tests/Clients/\(script)").path
+        let path = Repository.root.appendingPathComponent("Tests/Clients/\(script)").path
         let run = try runTool(["/usr/bin/python3", path, f.bus.address], loop: f.loop)
         #expect(run.status == 0, "\(run.errors)")
         return try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]

@@ -19,7 +19,7 @@ import Undo1
     }
 
     @Test func theXMLDocumentsEachKeyWithItsTypeAndDefault() throws {
-        let xml = try String(contentsOf: LifecycleTests.repository.appendingPathComponent("Service/org.undod.Undo1.xml"),
+        let xml = try String(contentsOf: Repository.root.appendingPathComponent("Service/org.undod.Undo1.xml"),
                              encoding: .utf8)
         for key in Undo1Keys.registerOptions + Undo1Keys.pushHints {
             let entry = "\(key.name) (\(key.type), default \(IntrospectionXMLText.escape(key.fallback)))"
@@ -29,7 +29,7 @@ import Undo1
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/groff"), "groff is not installed"))
     func theManPageDocumentsEachKeyWithItsTypeAndDefault() throws {
-        let page = LifecycleTests.repository.appendingPathComponent("Docs/undod.1").path
+        let page = Repository.root.appendingPathComponent("Docs/undod.1").path
         let text = try runTool(["groff", "-man", "-Tutf8", "-ww", "-P", "-cbou", page],
                                environment: ["MANWIDTH": "200"]).output
         for key in Undo1Keys.registerOptions + Undo1Keys.pushHints {

@@ -21,7 +21,7 @@ import Testing
     /// README's line that signals undod reaches the undod of the session
     /// bus it names, not another one running on another bus.
     @Test func theReadmesSignalLineReachesTheUndodOfItsOwnBus() throws {
-        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: Repository.root.appendingPathComponent("README.md"), encoding: .utf8)
         let lines = readme.split(separator: "\n", omittingEmptySubsequences: false)
         let start = try #require(lines.firstIndex { $0.hasPrefix("kill -USR1 ") })
         let command = (lines[start] + "\n" + lines[start + 1]).replacingOccurrences(of: "\\\n", with: " ")
@@ -131,7 +131,7 @@ import Testing
         let bad = try runTool([DaemonProcess.binary.path, "--check-config", "--config", file.path])
         #expect(bad.status == 1)
         #expect(bad.errors.contains("\(file.path):3: apply.timeout_ms:"))
-        try String(contentsOfFile: Self.repository.appendingPathComponent("Config/undod.conf").path, encoding: .utf8)
+        try String(contentsOfFile: Repository.root.appendingPathComponent("Config/undod.conf").path, encoding: .utf8)
             .write(to: file, atomically: true, encoding: .utf8)
         let good = try runTool([DaemonProcess.binary.path, "--check-config", "--config", file.path])
         #expect(good.status == 0, "the shipped config is valid: \(good.errors)")
@@ -186,7 +186,7 @@ import Testing
     @Test func introspectionMatchesTheShippedXML() throws {
         let f = try DaemonFixture()
         let app = try f.app("app.introspect", pushing: ["1"])
-        let shipped = try String(contentsOfFile: Self.repository.appendingPathComponent("Service/org.undod.Undo1.xml").path,
+        let shipped = try String(contentsOfFile: Repository.root.appendingPathComponent("Service/org.undod.Undo1.xml").path,
                                  encoding: .utf8)
         let printed = try runTool([DaemonProcess.binary.path, "--introspect"])
         #expect(printed.output == shipped, "Service/org.undod.Undo1.xml is what undod --introspect prints")
@@ -267,11 +267,6 @@ import Testing
             #expect(error.message.count < 1_000, "at most 256 characters of the title: \(error.message.count) in all")
         }
         #expect(try app.property("Title") == .string(title), "the title itself is kept as given")
-    }
-
-    /// The repository root, from this file's place in it.
-    static var repository: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
     /// The `<interface name="NAME">…</interface>` element of `xml`.

@@ -2,6 +2,7 @@ import BusHarness
 import DBus
 import Foundation
 import Testing
+import Loop
 
 /// History that survives the daemon: the SQLite store, adoption across
 /// restarts, memory-only stacks, the state directory.

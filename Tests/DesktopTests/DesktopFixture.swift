@@ -2,6 +2,7 @@ import BusHarness
 import DBus
 import Foundation
 import Testing
+import Loop
 
 /// A test's own desktop (Xvfb, openbox, optionally dunst) with a private bus
 /// and an undod on both, and applications as separate processes
@@ -33,7 +34,7 @@ final class DesktopFixture {
 
     /// The repository's `Tests/Clients/` script `name`.
     static func client(_ name: String) -> String {
-        LifecycleTests.repository.appendingPathComponent("Tests/Clients/\(name)").path
+        Repository.root.appendingPathComponent("Tests/Clients/\(name)").path
     }
 
     /// A new application process on the desktop (and, with `bus`, on the bus).

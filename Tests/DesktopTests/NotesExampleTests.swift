@@ -10,7 +10,7 @@ import Testing
     @Test func typingIsUndoneAndRedoneByTheGlobalKeys() throws {
         let f = try DesktopFixture(notifications: true)
         let notes = try ScriptedProcess(
-            ["/usr/bin/python3", LifecycleTests.repository.appendingPathComponent("Examples/notes.py").path,
+            ["/usr/bin/python3", Repository.root.appendingPathComponent("Examples/notes.py").path,
              "--address", f.bus.address, "--trace"],
             environment: f.desktop.environment.merging(["NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory"]) { $1 },
             loop: f.loop)

@@ -3,6 +3,7 @@ import DBus
 import Foundation
 import Locking
 import UndoKit
+import Loop
 
 /// A private bus with the built undod on it, for UndoKit to connect to as an
 /// application would. The fixture's own loop and connection only start and

@@ -2,6 +2,7 @@ import BusHarness
 import DBus
 import Foundation
 import Testing
+import Loop
 
 /// `undoctl watch`: one line per event, flushed as it happens, until
 /// interrupted.

@@ -1,5 +1,7 @@
 import DBus
 import Undo1
+import Caretaker
+import Loop
 
 /// `Client.Apply` over the bus, to the owner's unique name: a call that
 /// never blocks, whose error names become `ApplyAnswer`s.

@@ -1,5 +1,6 @@
 import DBus
 import Undo1
+import Caretaker
 
 extension MethodCall {
     /// Answers with the service's `result`: `values` of what it did, or its

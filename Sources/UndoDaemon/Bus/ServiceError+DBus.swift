@@ -1,87 +1,13 @@
+package import Caretaker
 package import DBus
-import SafeText
 import Undo1
-import UndoCore
 
-/// The one place where the service's refusals become D-Bus errors.
+/// The service's refusals as the bus carries them.
 extension ServiceError {
-    /// The D-Bus error a caller receives; `stack` describes the stack, e.g.
-    /// `“Text Editor” (stack 3)`, or nil when none is involved.
+    /// The D-Bus error a caller receives: the name and sentence of
+    /// `refusal(stack:)` (`Caretaker/ServiceError+Refusal.swift`).
     package func dbusError(stack: String?) -> DBusError {
-        let subject = stack ?? "the stack"
-        switch self {
-        case .model(let error):
-            return named(Self.name(of: error), error.sentence(stack: subject))
-        case .notOwner(let caller):
-            return named(.notOwner, "Only the owner of \(subject) may change it, and \(caller) is not: "
-                + "register the stack from this connection first.")
-        case .alreadyOwned(let owner):
-            return named(.alreadyOwned, "\(subject) is already owned by \(owner): "
-                + "use another document name, or close the stack in the other connection first.")
-        case .notDetached:
-            return named(.notDetached, "\(subject) still has a live owner: only its owner may delete it, "
-                + "with Close(true).")
-        case .noFocusedStack:
-            return named(.noFocusedStack, "No stack has the focus: "
-                + "focus an application that uses undod, or name a stack.")
-        case .noOwner:
-            return named(.noOwner, "\(subject) has no running application to apply changes: "
-                + "start the application again so that it registers the stack.")
-        case .clientFailed(let name, let message):
-            return named(.clientFailed, "The application of \(subject) could not apply the change "
-                + "(\(CallerText.escaped(name)): \(CallerText.escaped(message))); the history is unchanged, so you can try again.")
-        case .obsolete:
-            return named(.obsolete, "The application of \(subject) says this change can no longer be applied, "
-                + "so it was removed from the history; undo or redo again for the next one.")
-        case .storageFailed(let reason):
-            return named(.storageFailed, "undod could not save the history of \(subject) (\(reason)); "
-                + "the change was not made: free disk space or check the state directory, then try again.")
-        case .tooLargeToSend(let bytes):
-            return named(.payloadTooLarge, "The group pushed to \(subject) would take \(bytes) bytes in one "
-                + "D-Bus message, more than the bus carries: split it into smaller groups.")
-        case .notSaved(let reason):
-            return named(.storageFailed, "The change to \(subject) was applied and is kept in memory, "
-                + "but it is not yet on disk (\(reason)): free disk space or check the state directory; "
-                + "undod writes it with the next change that saves.")
-        case .timeout(let ms):
-            return named(.timeout, "The application of \(subject) did not answer within \(ms) ms; "
-                + "the history is unchanged: check that the application is responding, then try again.")
-        case .queueFull(let limit):
-            return named(.busy, "\(subject) already has \(limit) undo or redo requests waiting: "
-                + "wait for them to finish, then try again.")
-        case .triggerDisabled:
-            return named(.triggerDisabled, "\(subject) does not allow undo or redo from outside its application: "
-                + "use the application's own Undo command.")
-        case .groupMoved(let direction, let name):
-            let way = direction == .undo ? "undo" : "redo"
-            return named(direction == .undo ? .nothingToUndo : .nothingToRedo,
-                         "\(CallerText.quoted(name)) is no longer the next change to \(way) in \(subject), so nothing was done: "
-                         + "\(way) again from the application.")
-        case .unknownStack(let path):
-            return named(.unknownStack, "There is no stack at \(CallerText.quoted(path)): run `undoctl list` to see the stacks.")
-        case .damaged(let direction, let name, let alsoLost):
-            let way = direction == .undo ? "undo" : "redo"
-            let beyond = direction == .undo ? "older" : "later"
-            let more = alsoLost == 0 ? "it was" : "it and \(alsoLost) \(beyond) change\(alsoLost == 1 ? "" : "s") were"
-            return named(.storageFailed, "The saved data of \(CallerText.quoted(name)) in \(subject) is damaged, "
-                + "so nothing was applied and \(more) removed from the history: \(way) again to go on from "
-                + "what is left, and check undod's log and the state directory's disk.")
-        case .tooManyStacks(let limit):
-            return named(.tooManyStacks, "This connection already owns \(limit) stacks, as many as "
-                + "limits.stacks_per_client allows, so \(subject) was not opened: close stacks it no longer "
-                + "needs (Close), or raise the limit in undod.conf.")
-        case .invalidArgs(let reason):
-            return DBusError.invalidArgs("\(reason) (for \(subject)).")
-        }
-    }
-
-    private func named(_ name: Undo1ErrorName, _ message: String) -> DBusError {
-        DBusError(name: name.rawValue, message: message)
-    }
-
-    /// The contract's name of a refusal by the model (UndoCore names its
-    /// errors after the contract; the prefix is the contract's).
-    private static func name(of error: UndoError) -> Undo1ErrorName {
-        Undo1ErrorName(rawValue: Undo1ErrorName.prefix + error.name)
+        let refusal = refusal(stack: stack)
+        return DBusError(name: refusal.name.rawValue, message: refusal.sentence)
     }
 }

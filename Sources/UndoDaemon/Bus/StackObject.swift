@@ -1,6 +1,7 @@
 import DBus
 import Undo1
 import UndoCore
+import Caretaker
 
 /// A stack object `/org/undod/Undo1/stack/N`: binds `Undo1Interfaces.stack`
 /// to one record and the service, decoding each call into the service's

@@ -1,3 +1,4 @@
+import Caretaker
 /// Reads `undod.conf`: INI with `[section]` headers, `key = value`, and `#`
 /// or `;` comments on whole lines or after whitespace at the end of a value.
 /// Unknown sections and keys are warnings (naming the nearest known one);
@@ -103,22 +104,22 @@ package struct ConfigParser {
 
     /// How each key this version knows sets its value: the one list of keys.
     private static let setters: [String: @Sendable (String, inout DaemonConfig) throws -> Void] = [
-        "limits.levels": { $1.levels = try ConfigValue.count($0) },
-        "limits.max_bytes": { $1.maxBytes = try ConfigValue.size($0) },
-        "limits.max_total_bytes": { $1.maxTotalBytes = try ConfigValue.size($0) },
-        "limits.stacks_per_client": { $1.stacksPerClient = try ConfigValue.count($0) },
-        "apply.timeout_ms": { $1.applyTimeoutMilliseconds = try ConfigValue.positiveMilliseconds($0, bareIs: 1) },
-        "apply.queue": { $1.applyQueue = try ConfigValue.count($0) },
-        "merge.window_ms": { $1.mergeWindowMilliseconds = UInt32(clamping: try ConfigValue.duration($0, bareIs: 1)) },
-        "stacks.persist": { $1.persist = try ConfigValue.boolean($0) },
-        "stacks.detached_ttl": { $1.detachedTTLMilliseconds = try ConfigValue.duration($0, bareIs: 1_000) },
+        "limits.levels": { $1.service.levels = try ConfigValue.count($0) },
+        "limits.max_bytes": { $1.service.maxBytes = try ConfigValue.size($0) },
+        "limits.max_total_bytes": { $1.service.maxTotalBytes = try ConfigValue.size($0) },
+        "limits.stacks_per_client": { $1.service.stacksPerClient = try ConfigValue.count($0) },
+        "apply.timeout_ms": { $1.service.applyTimeoutMilliseconds = try ConfigValue.positiveMilliseconds($0, bareIs: 1) },
+        "apply.queue": { $1.service.applyQueue = try ConfigValue.count($0) },
+        "merge.window_ms": { $1.service.mergeWindowMilliseconds = UInt32(clamping: try ConfigValue.duration($0, bareIs: 1)) },
+        "stacks.persist": { $1.service.persist = try ConfigValue.boolean($0) },
+        "stacks.detached_ttl": { $1.service.detachedTTLMilliseconds = try ConfigValue.duration($0, bareIs: 1_000) },
         "focus.strategy": { value, config in
             guard let name = DaemonConfig.FocusStrategyName(rawValue: value) else {
                 throw ConfigValueError("must be auto, recent or x11, not “\(value)”.")
             }
             config.focusStrategy = name
         },
-        "focus.follows_push": { $1.focusFollowsPush = try ConfigValue.boolean($0) },
+        "focus.follows_push": { $1.service.focusFollowsPush = try ConfigValue.boolean($0) },
         "hotkey.undo": { $1.hotkeyUndo = try ConfigValue.hotkey($0) },
         "hotkey.redo": { $1.hotkeyRedo = try ConfigValue.hotkey($0) },
         "notify.enabled": { $1.notifyEnabled = try ConfigValue.boolean($0) },

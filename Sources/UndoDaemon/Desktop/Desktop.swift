@@ -1,6 +1,8 @@
 import DBus
 import UndoCore
 import X11
+import Caretaker
+import Loop
 
 /// The desktop undod runs on, as far as the global trigger cares: an X11
 /// display (or none), whether Wayland is in charge, the focus strategy the

@@ -1,4 +1,6 @@
 import DBus
+import Caretaker
+import Loop
 
 /// The `auto` strategy: `x11` while an EWMH window manager answers on the
 /// X display, else `recent` — switching as window managers start and stop,

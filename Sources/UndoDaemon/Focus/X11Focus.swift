@@ -1,5 +1,7 @@
 import DBus
 import X11
+import Caretaker
+import Loop
 
 /// The `x11` strategy: the stack of the application whose window is active.
 /// First the stacks that declared the active window (or a window it is

@@ -5,6 +5,8 @@ import DBus
 import Undo1
 import UndoCore
 import UndoStore
+import Caretaker
+import Loop
 
 /// The whole daemon: config, bus, store, service, triggers and signals,
 /// run on one loop until SIGTERM or SIGINT.
@@ -90,11 +92,11 @@ package final class Daemon {
         let focus = desktop.focus
         let objects = ObjectServer(connection: connection)
         let publisher = BusPublisher(objects: objects)
-        let service = UndoService(config: outcome.config, log: log, store: store, focus: focus, clock: clock,
+        let service = UndoService(settings: outcome.config.service, log: log, store: store, focus: focus, clock: clock,
                                   version: Self.version, canPersist: database != nil, registry: registry,
                                   publisher: publisher, transport: BusApplyTransport(connection: connection),
                                   scheduler: loop)
-        let triggers = TriggerHandler(service: service, connection: connection, scheduler: loop)
+        let triggers = TriggerHandler(service: service, config: outcome.config, connection: connection, scheduler: loop)
         objects.export(path: Undo1.managerPath, interfaces: [ManagerObject.interface(for: service, triggers: triggers)])
         objects.enableObjectManager(at: Undo1.managerPath)
         connection.onNameOwnerChanged { name, _, newOwner in
@@ -114,7 +116,7 @@ package final class Daemon {
         }
         // Before the name is ours: a SIGTERM from whoever started us as soon as
         // the name appears must find its handler.
-        installSignals(loop: loop, service: service, loader: loader, desktop: desktop)
+        installSignals(loop: loop, service: service, triggers: triggers, loader: loader, desktop: desktop)
         do {
             guard try connection.requestName(Undo1.busName) else {
                 log.error("another undod is already running on this bus")
@@ -149,7 +151,8 @@ package final class Daemon {
         return exitCode
     }
 
-    private func installSignals(loop: EventLoop, service: UndoService, loader: ConfigLoader, desktop: Desktop) {
+    private func installSignals(loop: EventLoop, service: UndoService, triggers: TriggerHandler, loader: ConfigLoader,
+                                desktop: Desktop) {
         let stop: () -> Void = { [log] in
             log.notice("stopping.")
             loop.stop()
@@ -160,8 +163,9 @@ package final class Daemon {
             do {
                 let outcome = try loader.load()
                 for warning in outcome.warnings { log.warning(warning) }
-                desktop.reload(from: service.config, to: outcome.config)
-                service.reload(outcome.config)
+                desktop.reload(from: triggers.config, to: outcome.config)
+                service.reload(outcome.config.service)
+                triggers.config = outcome.config
                 log.notice("reloaded the config from \(loader.resolvedPath() ?? "the built-in defaults").")
             } catch {
                 log.error("the config was not reloaded, the old one stays: \(error)")

@@ -1,4 +1,5 @@
 import DBus
+import Loop
 
 /// The desktop notification after a triggered undo or redo, through
 /// `org.freedesktop.Notifications`: one notification, replaced in place

@@ -3,6 +3,7 @@ import Glibc
 #endif
 package import DBus
 package import UndoCore
+package import Loop
 
 /// `SIGUSR1` undoes and `SIGUSR2` redoes on the focused stack.
 package final class SignalTrigger: TriggerSource {

@@ -1,6 +1,8 @@
 import DBus
 import Undo1
 import UndoCore
+import Caretaker
+import Loop
 
 /// What every trigger asks for, carried out in one place: undo or redo on
 /// the focused stack (for a notification's button: on the stack and group it
@@ -34,8 +36,9 @@ final class TriggerHandler {
     private var question: (group: UInt64, timer: ScheduledTimer)?
 
     /// The handler of `service`'s triggers, notifying on `connection`.
-    init(service: UndoService, connection: Connection, scheduler: any Scheduler) {
+    init(service: UndoService, config: DaemonConfig, connection: Connection, scheduler: any Scheduler) {
         self.service = service
+        self.config = config
         self.scheduler = scheduler
         notifier = FeedbackNotifier(connection: connection, log: service.log)
         notifier.onAction = { [unowned self] offer, key in self.pressed(key, on: offer) }
@@ -45,7 +48,8 @@ final class TriggerHandler {
         }
     }
 
-    private var config: DaemonConfig { service.config }
+    /// The config in force (`notify.*`); the daemon sets it again on a reload.
+    var config: DaemonConfig
     private var log: Log { service.log }
 
     /// `UndoFocused`/`RedoFocused`: never asks first (the caller waits for
@@ -159,7 +163,7 @@ final class TriggerHandler {
             case .success(let outcome):
                 log.notice("\(source): \(direction == .undo ? "undid" : "redid") “\(outcome.name)” in \(record?.title ?? "?").")
             case .failure(let error):
-                log.notice("\(source): \(error.dbusError(stack: record?.displayName).message)")
+                log.notice("\(source): \(error.refusal(stack: record?.displayName).sentence)")
             }
         }
         guard config.notifyEnabled else { return }
@@ -183,7 +187,7 @@ final class TriggerHandler {
         case .failure(let error):
             show(.init(
                 summary: direction == .undo ? "Nothing undone" : "Nothing redone",
-                body: Self.markup(error.dbusError(stack: record?.displayName).message),
+                body: Self.markup(error.refusal(stack: record?.displayName).sentence),
                 icon: direction == .undo ? "edit-undo" : "edit-redo",
                 timeoutMilliseconds: Self.errorMilliseconds, urgency: 1))
         }

@@ -1,5 +1,6 @@
 import DBus
 import Undo1
+import Loop
 
 /// undoctl's one connection to undod: every call it makes, each answered
 /// in Swift types, every failure already a `CommandError` with the right

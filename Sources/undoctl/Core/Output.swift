@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import DBus
+import Loop
 
 /// Where undoctl writes: standard output for results, standard error for
 /// sentences about failures. Every line is written at once with `write(2)`,

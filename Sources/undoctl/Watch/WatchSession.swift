@@ -4,6 +4,7 @@ import Glibc
 import DBus
 import JSONText
 import Undo1
+import Loop
 
 /// `watch`'s state: the stacks and focus as last seen, kept current from
 /// undod's signals (subscribed with sender = undod's unique name), and one
