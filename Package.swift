@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "Rig", swiftSettings: strict),
 
         // Executables.
-        .executableTarget(name: "undod", dependencies: ["UndoDaemon", "Undo1"], swiftSettings: strict),
+        .executableTarget(name: "undod", dependencies: ["UndoDaemon", "Undo1", "Loop"], swiftSettings: strict),
         .executableTarget(name: "undoctl", dependencies: ["Loop", "DBus", "Undo1", "JSONText"], swiftSettings: strict),
         .executableTarget(name: "line-editor", dependencies: ["UndoKit"], path: "Examples/LineEditor",
                           swiftSettings: strict),

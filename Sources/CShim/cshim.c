@@ -86,3 +86,9 @@ uint32_t cshim_crc32c_update(uint32_t crc, const void *bytes, size_t count) {
     return crc;
 }
 #endif
+
+extern char **environ;
+
+char *const *cshim_environment(void) {
+    return environ;
+}

@@ -88,10 +88,10 @@ public final class Connection {
         install()
     }
 
-    /// Opens a connection to the session bus named by
-    /// `DBUS_SESSION_BUS_ADDRESS`.
-    public static func session(loop: EventLoop) throws(DBusError) -> Connection {
-        guard let address = Environment.value("DBUS_SESSION_BUS_ADDRESS"), !address.isEmpty else {
+    /// Opens a connection to the session bus that `environment`'s
+    /// `DBUS_SESSION_BUS_ADDRESS` names.
+    public static func session(loop: EventLoop, environment: Environment) throws(DBusError) -> Connection {
+        guard let address = environment.nonEmpty("DBUS_SESSION_BUS_ADDRESS") else {
             throw DBusError(name: DBusError.Names.badAddress,
                             message: "No session bus: DBUS_SESSION_BUS_ADDRESS is not set.")
         }

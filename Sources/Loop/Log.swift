@@ -42,9 +42,11 @@ package struct Log: Sendable {
     /// How long repeats are held back at most before they are counted in the log.
     static let repeatSummarySeconds = 30
 
-    /// A log that writes `notice` and above, or everything when `verbose`.
-    package init(verbose: Bool) {
-        self.init(verbose: verbose, journal: getenv("JOURNAL_STREAM") != nil) { line in
+    /// A log that writes `notice` and above, or everything when `verbose`,
+    /// to stderr (with journald's prefixes when `environment` says stderr is
+    /// the journal).
+    package init(verbose: Bool, environment: Environment) {
+        self.init(verbose: verbose, journal: environment.value("JOURNAL_STREAM") != nil) { line in
             // write(2), not FileHandle: a closed stderr must cost a log line, not the daemon.
             var line = line
             line.withUTF8 { _ = Glibc.write(2, $0.baseAddress, $0.count) }

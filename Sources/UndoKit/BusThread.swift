@@ -73,7 +73,7 @@ final class BusThread: @unchecked Sendable {
                 let connection = if let address {
                     try Connection(address: address, loop: loop)
                 } else {
-                    try Connection.session(loop: loop)
+                    try Connection.session(loop: loop, environment: .current())
                 }
                 setUp(connection)
                 ready.signal()

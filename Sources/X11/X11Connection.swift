@@ -63,9 +63,8 @@ public final class X11Connection {
     /// Connects to `display` (nil: `$DISPLAY`) on another thread, running
     /// `loop` meanwhile for at most `timeoutMilliseconds`: a server that
     /// accepts the connection but never greets is given up on, not waited for.
-    public static func connect(display: String?, loop: EventLoop,
+    public static func connect(display name: String, loop: EventLoop,
                                timeoutMilliseconds: Int) throws(X11Error) -> X11Connection {
-        let name = display ?? Environment.value("DISPLAY") ?? ""
         guard !name.isEmpty else { throw X11Error.noDisplay }
         let attempt = ConnectAttempt()
         let wake = loop.handle

@@ -1,3 +1,4 @@
+import Loop
 /// The `undoctl` tool: finds the command word, parses the global and the
 /// command's options, prints help or runs the command, and turns the
 /// outcome into the exit status scripts rely on (0, 1, 2, 3).
@@ -68,7 +69,8 @@ enum Undoctl {
             throw .usage("--address needs a bus address, such as unix:path=/run/user/1000/bus",
                          command: named ? command.name : nil)
         }
-        let context = CommandContext(json: parsed.has("json"), address: parsed.value("address"))
+        let context = CommandContext(json: parsed.has("json"), address: parsed.value("address"),
+                                     environment: Environment.current())
         try command.init(parsed).run(context)
     }
 

@@ -4,6 +4,7 @@ import Glibc
 import DBus
 import Foundation
 import Undo1
+import Loop
 
 /// Rows 1–4: one undod, one app, one trigger.
 extension Bench {
@@ -41,7 +42,7 @@ extension Bench {
         let processes = [0, bus.pid, setup.undod.process.pid]
         defer { CPUPin.set(processes, cpu: nil) }
         for index in rows.indices {
-            let start = Clock.now()
+            let start = SystemTime.monotonicNanoseconds
             // Throughput needs every CPU; the round trips run on one.
             let cpu = rows[index].number == 2 ? nil : pinnedCPU
             if !CPUPin.set(processes, cpu: cpu) {
@@ -58,7 +59,7 @@ extension Bench {
             } catch {
                 rows[index].error = error.description
             }
-            progress("row \(rows[index].number) done in \(Report.format(Clock.seconds(since: start), digits: 1)) s")
+            progress("row \(rows[index].number) done in \(Report.format(SystemTime.seconds(since: start), digits: 1)) s")
         }
         measureWithASubscriber(&rows, setup, processes: processes)
         do {
@@ -76,7 +77,7 @@ extension Bench {
     private func measureWithASubscriber(_ rows: inout [Row], _ setup: Setup, processes: [pid_t]) {
         let indices = rows.indices.filter { (1...3).contains(rows[$0].number) && rows[$0].summary != nil }
         guard !indices.isEmpty else { return }
-        let start = Clock.now()
+        let start = SystemTime.monotonicNanoseconds
         let watcher: ChildProcess
         do {
             try checkBudget("rows 1-3 with a subscriber")
@@ -108,7 +109,7 @@ extension Bench {
             }
         }
         CPUPin.set(processes + [watcher.pid], cpu: nil)
-        progress("rows 1-3 with a subscriber done in \(Report.format(Clock.seconds(since: start), digits: 1)) s")
+        progress("rows 1-3 with a subscriber done in \(Report.format(SystemTime.seconds(since: start), digits: 1)) s")
     }
 
     /// Starts `undoctl watch` (next to undod) on the bus and waits until

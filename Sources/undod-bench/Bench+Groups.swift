@@ -1,5 +1,6 @@
 import DBus
 import Undo1
+import Loop
 
 /// Rows 5 and 6: many groups, held in memory or stored.
 extension Bench {
@@ -50,14 +51,14 @@ extension Bench {
         for stack in stacks {
             templates.append(try Calls.push(stack: stack, name: "Edit", undo: Self.smallUndo, redo: Self.smallRedo))
         }
-        let start = Clock.now()
+        let start = SystemTime.monotonicNanoseconds
         _ = try CallRunner.pipelined(app.connection, count: count, inFlight: scale.inFlight, what: "Push",
                                      child: child,
                                      timeoutMilliseconds: remainingMilliseconds(reserve: reserveMilliseconds)) {
             index throws(BenchError) in
             try Calls.copy(templates[index % templates.count])
         }
-        return Clock.seconds(since: start)
+        return SystemTime.seconds(since: start)
     }
 
     /// How many stacks undod exports and how many undo groups they hold, from
@@ -112,7 +113,7 @@ extension Bench {
         let config = Self.keepEverything(persist: true)
 
         // Fill: push the groups through the bus, then stop undod cleanly.
-        let fillStart = Clock.now()
+        let fillStart = SystemTime.monotonicNanoseconds
         let filler = try startUndod("undod-fill", config: config, stateDirectory: full)
         do {
             let app = try BenchApp(address: bus.address, loop: loop)
@@ -126,7 +127,7 @@ extension Bench {
             throw error
         }
         try filler.stop()
-        let fillSeconds = Clock.seconds(since: fillStart)
+        let fillSeconds = SystemTime.seconds(since: fillStart)
         // The empty store: made by one start and stop, so that both sides open
         // a store that exists.
         try startUndod("undod-empty", config: config, stateDirectory: empty).stop()

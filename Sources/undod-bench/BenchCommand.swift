@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Loop
 
 /// The command: parse, guard, run, report.
 enum BenchCommand {
@@ -21,7 +22,7 @@ enum BenchCommand {
         let budget = options.timeLimit ?? scale.timeLimit
         // The last resort: if a wait somewhere were not bounded after all.
         RunGuard.install(seconds: budget + 15)
-        let start = Clock.now()
+        let start = SystemTime.monotonicNanoseconds
         let scratch: Scratch
         do {
             scratch = try Scratch()
@@ -46,7 +47,7 @@ enum BenchCommand {
         RunGuard.killAll()
         let machine = Machine.current()
         let mode = options.quick ? "quick" : "full"
-        let seconds = Clock.seconds(since: start)
+        let seconds = SystemTime.seconds(since: start)
         let text = options.json
             ? Report.json(rows, machine: machine, mode: mode, seconds: seconds, pinnedCPU: pinned)
             : Report.table(rows, machine: machine, mode: mode, seconds: seconds, pinnedCPU: pinned)

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 internal import CBench
+import Loop
 
 /// A process the bench started: it dies with the bench (SIGKILL from the
 /// kernel if the bench dies first, and from the guard if the bench is
@@ -55,9 +56,9 @@ final class ChildProcess {
     /// Waits at most `milliseconds` for it to end; returns whether it has.
     @discardableResult
     func wait(milliseconds: Int) -> Bool {
-        let deadline = Clock.now() + Int64(milliseconds) * 1_000_000
+        let deadline = SystemTime.monotonicNanoseconds + Int64(milliseconds) * 1_000_000
         while isRunning {
-            if Clock.now() >= deadline { return false }
+            if SystemTime.monotonicNanoseconds >= deadline { return false }
             usleep(2_000)
         }
         return true

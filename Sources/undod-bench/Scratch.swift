@@ -12,7 +12,7 @@ final class Scratch {
 
     /// Makes a fresh directory under `$TMPDIR` (or /tmp).
     init() throws(BenchError) {
-        let base = Environment.temporaryDirectory
+        let base = Environment.current().temporaryDirectory
         var template = Array("\(base)/undod-bench-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
         guard let made else {
@@ -67,13 +67,5 @@ final class Scratch {
         var buffer = [UInt8](repeating: 0, count: limit)
         let count = read(fd, &buffer, limit)
         return count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
-    }
-}
-
-extension Environment {
-    /// `$TMPDIR`, or /tmp.
-    static var temporaryDirectory: String {
-        guard let value = value("TMPDIR"), !value.isEmpty else { return "/tmp" }
-        return value.hasSuffix("/") ? String(value.dropLast()) : value
     }
 }

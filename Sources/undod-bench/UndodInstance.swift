@@ -3,6 +3,7 @@ import Glibc
 #endif
 import DBus
 import Undo1
+import Loop
 
 /// One run of the built `undod` on the private bus, with its own config and
 /// state directory, started the way a user would start it.
@@ -34,13 +35,13 @@ final class UndodInstance {
         let subscription = watcher.subscribe(.nameOwnerChanged(name: Undo1.busName)) { message in
             guard let newOwner = message.arguments.last?.string, !newOwner.isEmpty else { return }
             owner = newOwner
-            ownedAt = Clock.now()
+            ownedAt = SystemTime.monotonicNanoseconds
         }
         defer { watcher.unsubscribe(subscription) }
         // The reply to a Ping of the bus comes after the bus has read AddMatch.
         _ = try CallRunner.once(watcher, try Calls.pingBus(), what: "a Ping of the bus")
 
-        let start = Clock.now()
+        let start = SystemTime.monotonicNanoseconds
         process = try ChildProcess(
             path: executable,
             arguments: ["--address", address, "--config", configPath, "--state-dir", stateDirectory],

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Undo1
 import UndoDaemon
+import Loop
 
 /// undod's command line: `undod [--address ADDR] [--config FILE]
 /// [--state-dir DIR] [--check-config] [--version] [--verbose]`.
@@ -57,6 +58,7 @@ enum DaemonCommandLine {
         """
 
     static func main(_ arguments: [String]) -> Int32 {
+        let environment = Environment.current()
         var options = Daemon.Options()
         var checkOnly = false
         var index = 0
@@ -99,7 +101,7 @@ enum DaemonCommandLine {
             index += 1
         }
         if checkOnly {
-            let loader = ConfigLoader(explicitPath: options.configPath)
+            let loader = ConfigLoader(explicitPath: options.configPath, environment: environment)
             let file = loader.resolvedPath() ?? "built-in defaults"
             do {
                 let outcome = try loader.load()
@@ -117,7 +119,7 @@ enum DaemonCommandLine {
                 return 1
             }
         }
-        return Daemon(options: options).run()
+        return Daemon(options: options, environment: environment).run()
     }
 
     /// `--flag=value` into its parts.

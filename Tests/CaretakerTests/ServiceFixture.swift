@@ -17,7 +17,7 @@ final class ServiceFixture {
     let service: UndoService
 
     init(settings: ServiceSettings = ServiceSettings()) throws {
-        service = UndoService(settings: settings, log: Log(verbose: false), store: store, focus: RecentFocus(),
+        service = UndoService(settings: settings, log: Log(verbose: false, journal: false) { _ in }, store: store, focus: RecentFocus(),
                               clock: clock, version: "test", publisher: publisher, transport: apps,
                               scheduler: scheduler)
         try service.start()

@@ -1,6 +1,7 @@
 // The few things Swift cannot say to C directly: a signal handler that only
 // writes to a pipe (async-signal-safe), the signal mask calls it needs, and
-// the processor's own CRC-32C instruction.
+// the processor's own CRC-32C instruction, and the process environment
+// (`environ`, a C global Swift 6 will not read).
 #ifndef CSHIM_H
 #define CSHIM_H
 
@@ -15,6 +16,10 @@ int cshim_restore_signal(int signo);
 /// (`pipe2` needs _GNU_SOURCE, which Swift's Glibc does not define).
 /// Returns 0 or -1.
 int cshim_nonblocking_pipe(int fds[2]);
+
+/// The process environment as `environ` holds it: "NAME=value" strings,
+/// ending with NULL.
+char *const *cshim_environment(void);
 
 #include <stddef.h>
 #include <stdint.h>

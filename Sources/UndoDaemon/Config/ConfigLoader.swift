@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+package import Loop
 
 /// Finds and reads the config file: `--config FILE`, else
 /// `$XDG_CONFIG_HOME/undod/undod.conf`, else `/etc/xdg/undod/undod.conf`,
@@ -9,17 +10,22 @@ package struct ConfigLoader: Sendable {
     /// The file given with `--config`, if any (it must exist).
     package var explicitPath: String?
 
-    /// A loader that honours `--config` when given.
-    package init(explicitPath: String?) {
+    /// Where `HOME` and `XDG_CONFIG_HOME` are read.
+    package var environment: Environment
+
+    /// A loader that honours `--config` when given, else looks where
+    /// `environment` says.
+    package init(explicitPath: String?, environment: Environment) {
         self.explicitPath = explicitPath
+        self.environment = environment
     }
 
     /// The file that would be read, or nil for the built-in defaults.
     package func resolvedPath() -> String? {
         if let explicitPath { return explicitPath }
-        let home = Self.variable("HOME") ?? getpwuid(getuid()).flatMap { $0.pointee.pw_dir.map { String(cString: $0) } }
+        let home = environment.nonEmpty("HOME") ?? getpwuid(getuid()).flatMap { $0.pointee.pw_dir.map { String(cString: $0) } }
             ?? "/"
-        let configHome = Self.variable("XDG_CONFIG_HOME") ?? "\(home)/.config"
+        let configHome = environment.nonEmpty("XDG_CONFIG_HOME") ?? "\(home)/.config"
         for candidate in ["\(configHome)/undod/undod.conf", "/etc/xdg/undod/undod.conf"]
         where access(candidate, F_OK) == 0 {
             return candidate
@@ -40,12 +46,6 @@ package struct ConfigLoader: Sendable {
             throw ConfigError(file: path, line: 0, key: "", reason: "is not UTF-8 text.")
         }
         return try ConfigParser(file: path).parse(text)
-    }
-
-    /// An environment variable, nil when unset or empty.
-    private static func variable(_ name: String) -> String? {
-        guard let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty else { return nil }
-        return value
     }
 
     /// Why a file could not be read: the `errno` of the call that failed.

@@ -34,19 +34,20 @@ final class Desktop {
     /// Looks at the desktop: opens the X display when focus or the keys
     /// need it (running `loop` for at most `startMilliseconds` while the X
     /// server answers), and chooses the focus strategy over `registry`.
-    init(config: DaemonConfig, loop: EventLoop, connection: Connection, registry: StackRegistry, log: Log) {
+    init(config: DaemonConfig, environment: Environment, loop: EventLoop, connection: Connection, registry: StackRegistry, log: Log) {
         self.log = log
         self.loop = loop
         self.connection = connection
         self.config = config
         strategy = config.focusStrategy
-        wayland = !(Environment.value("WAYLAND_DISPLAY") ?? "").isEmpty
+        wayland = environment.nonEmpty("WAYLAND_DISPLAY") != nil
         let hasKeys = config.hotkeyUndo != nil || config.hotkeyRedo != nil
         let wantsX11 = strategy == .x11 || (!wayland && (strategy == .auto || hasKeys))
         var session: X11Session?
         if wantsX11 {
             do {
-                session = try X11Session.open(loop: loop, timeoutMilliseconds: Self.startMilliseconds)
+                session = try X11Session.open(display: environment.value("DISPLAY") ?? "", loop: loop,
+                                               timeoutMilliseconds: Self.startMilliseconds)
             } catch {
                 startupNotes.append((.warning, "\(error): " + Self.consequences(
                     strategy: strategy, keys: hasKeys && !wayland, keysWere: "are not grabbed") + "."))

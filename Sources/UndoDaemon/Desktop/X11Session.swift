@@ -50,11 +50,11 @@ final class X11Session {
         self.hasResourceExtension = hasResourceExtension
     }
 
-    /// Opens the display (nil: `$DISPLAY`), learns its atoms, its
+    /// Opens `display` (as `DISPLAY` names it), learns its atoms, its
     /// extensions and its window manager, running `loop` meanwhile for at
     /// most `timeoutMilliseconds` in all. For start-up only, before undod
     /// takes its bus name.
-    static func open(display: String? = nil, loop: EventLoop, timeoutMilliseconds: Int = 3_000) throws(X11Error) -> X11Session {
+    static func open(display: String, loop: EventLoop, timeoutMilliseconds: Int = 3_000) throws(X11Error) -> X11Session {
         let connection = try X11Connection.connect(display: display, loop: loop, timeoutMilliseconds: timeoutMilliseconds)
         var interned: [String: XAtom]?? = .none
         var resources: Bool?

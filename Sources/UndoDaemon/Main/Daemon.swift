@@ -6,7 +6,7 @@ import Undo1
 import UndoCore
 import UndoStore
 import Caretaker
-import Loop
+package import Loop
 
 /// The whole daemon: config, bus, store, service, triggers and signals,
 /// run on one loop until SIGTERM or SIGINT.
@@ -30,20 +30,22 @@ package final class Daemon {
     }
 
     private let options: Options
+    private let environment: Environment
     private let log: Log
     private var exitCode: Int32 = 0
 
-    /// A daemon that will run with `options`.
-    package init(options: Options) {
+    /// A daemon that will run with `options` in `environment`.
+    package init(options: Options, environment: Environment) {
         self.options = options
-        self.log = Log(verbose: options.verbose)
+        self.environment = environment
+        self.log = Log(verbose: options.verbose, environment: environment)
     }
 
     /// Runs until stopped; returns the process's exit status.
     package func run() -> Int32 {
         // A reader of our stderr or a client socket going away must not kill us.
         signal(SIGPIPE, SIG_IGN)
-        let loader = ConfigLoader(explicitPath: options.configPath)
+        let loader = ConfigLoader(explicitPath: options.configPath, environment: environment)
         let outcome: ConfigParser.Outcome
         do {
             outcome = try loader.load()
@@ -59,7 +61,7 @@ package final class Daemon {
             if let address = options.address {
                 connection = try Connection(address: address, loop: loop)
             } else {
-                connection = try Connection.session(loop: loop)
+                connection = try Connection.session(loop: loop, environment: environment)
             }
         } catch {
             log.error("cannot connect to the bus: \(error.message)")
@@ -67,7 +69,7 @@ package final class Daemon {
         }
 
         let clock = SystemClock()
-        let directory = options.stateDirectory ?? Self.defaultStateDirectory()
+        let directory = options.stateDirectory ?? Self.defaultStateDirectory(in: environment)
         let store: any HistoryStore
         var database: SQLiteHistoryStore?
         do {
@@ -88,7 +90,7 @@ package final class Daemon {
             connection.mayHandleLargeCall = { [unowned database] in !database.isCatchingUp }
         }
         let registry = StackRegistry()
-        let desktop = Desktop(config: outcome.config, loop: loop, connection: connection, registry: registry, log: log)
+        let desktop = Desktop(config: outcome.config, environment: environment, loop: loop, connection: connection, registry: registry, log: log)
         let focus = desktop.focus
         let objects = ObjectServer(connection: connection)
         let publisher = BusPublisher(objects: objects)
@@ -193,9 +195,9 @@ package final class Daemon {
     }
 
     /// `$XDG_STATE_HOME/undod`, else `~/.local/state/undod`.
-    static func defaultStateDirectory() -> String {
-        if let state = Environment.value("XDG_STATE_HOME"), state.hasPrefix("/") { return state + "/undod" }
-        let home = Environment.value("HOME") ?? "/tmp"
+    static func defaultStateDirectory(in environment: Environment) -> String {
+        if let state = environment.value("XDG_STATE_HOME"), state.hasPrefix("/") { return state + "/undod" }
+        let home = environment.value("HOME") ?? "/tmp"
         return home + "/.local/state/undod"
     }
 

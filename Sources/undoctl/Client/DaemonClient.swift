@@ -19,14 +19,14 @@ final class DaemonClient {
     /// The bus connection.
     let connection: Connection
 
-    /// Connects to the bus at `address`, or to the session bus when nil.
-    init(address: String?) throws(CommandError) {
+    /// Connects to the bus at `address`, or to `environment`'s session bus when nil.
+    init(address: String?, environment: Environment) throws(CommandError) {
         loop = EventLoop()
         do {
             if let address {
                 connection = try Connection(address: address, loop: loop)
             } else {
-                connection = try Connection.session(loop: loop)
+                connection = try Connection.session(loop: loop, environment: environment)
             }
         } catch {
             let which = address.map { "the bus at \(Format.quoted($0))" } ?? "the session bus"

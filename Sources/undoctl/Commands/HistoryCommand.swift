@@ -1,5 +1,6 @@
 import JSONText
 import Undo1
+import Loop
 /// `undoctl history [TARGET]`: both sides of a stack's history.
 struct HistoryCommand: Command {
     static let name = "history"
@@ -38,7 +39,7 @@ struct HistoryCommand: Command {
             ]).text)
             return
         }
-        let now = Clock.nowMicroseconds
+        let now = SystemTime.wallMicroseconds
         func row(_ item: HistoryItem) -> [String] {
             ["  \(item.group)", Format.localTime(microseconds: item.time, now: now), Format.size(item.bytes),
              Format.quoted(item.name)]

@@ -1,5 +1,6 @@
 import JSONText
 import Undo1
+import Loop
 /// `undoctl list`: every stack, one line each.
 struct ListCommand: Command {
     static let name = "list"
@@ -55,7 +56,7 @@ struct ListCommand: Command {
                     Self.side(stack.undoName, stack.undoDepth), Self.side(stack.redoName, stack.redoDepth),
                 ])
             }
-            if let width = Output.width {
+            if let width = Output.width(columns: context.environment.value("COLUMNS")) {
                 rows = Format.fitted(rows, into: width, shrinking: [[3: 8, 5: 8, 6: 8], [2: 12]])
             }
             let count = stacks.count == 1 ? "1 stack" : "\(stacks.count) stacks"

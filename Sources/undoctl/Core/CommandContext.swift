@@ -1,4 +1,5 @@
 import Undo1
+import Loop
 /// What every command runs with: the global options and, once asked for,
 /// the connection to undod.
 final class CommandContext {
@@ -6,18 +7,21 @@ final class CommandContext {
     let json: Bool
     /// `--address`: the bus to use instead of the session bus.
     let address: String?
+    /// The environment undoctl was started in (the session bus, `COLUMNS`).
+    let environment: Environment
     private var connected: DaemonClient?
 
-    /// Makes a context from the global options.
-    init(json: Bool, address: String?) {
+    /// Makes a context from the global options and the environment.
+    init(json: Bool, address: String?, environment: Environment) {
         self.json = json
         self.address = address
+        self.environment = environment
     }
 
     /// The connection to undod, made on first use.
     func client() throws(CommandError) -> DaemonClient {
         if let connected { return connected }
-        let client = try DaemonClient(address: address)
+        let client = try DaemonClient(address: address, environment: environment)
         connected = client
         return client
     }

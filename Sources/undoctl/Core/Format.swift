@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Loop
 
 /// How values look in text output: quoted names, safe titles, sizes, times
 /// and columns.
@@ -125,7 +126,7 @@ enum Format {
 
     /// A time (µs since the Unix epoch) in local time: `14:02:11` when it is
     /// today, else `2025-01-30 14:02`.
-    static func localTime(microseconds: Int64, now: Int64 = Clock.nowMicroseconds) -> String {
+    static func localTime(microseconds: Int64, now: Int64 = SystemTime.wallMicroseconds) -> String {
         let moment = brokenDown(microseconds, local: true)
         let today = brokenDown(now, local: true)
         if moment.tm_year == today.tm_year, moment.tm_yday == today.tm_yday {

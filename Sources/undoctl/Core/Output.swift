@@ -32,11 +32,11 @@ enum Output {
     /// Whether standard output is a terminal.
     static var isTerminal: Bool { isatty(1) != 0 }
 
-    /// How many columns text output should fit in: `$COLUMNS` when set,
-    /// else the terminal's width when standard output is one, else nil (a
-    /// pipe or file gets every character).
-    static var width: Int? {
-        if let columns = Environment.value("COLUMNS").flatMap(Int.init), columns > 0 { return columns }
+    /// How many columns text output should fit in: `columns` (`$COLUMNS`)
+    /// when it is a number, else the terminal's width when standard output
+    /// is one, else nil (a pipe or file gets every character).
+    static func width(columns: String?) -> Int? {
+        if let columns = columns.flatMap(Int.init), columns > 0 { return columns }
         guard isTerminal else { return nil }
         var size = winsize()
         guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }

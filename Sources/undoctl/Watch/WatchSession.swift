@@ -115,7 +115,7 @@ final class WatchSession {
             let hadFocus = focused != nil
             focused = nil
             print(WatchEvent(kind: .daemon(version: nil), stack: nil, path: nil, focused: false,
-                             time: Clock.nowMicroseconds))
+                             time: SystemTime.wallMicroseconds))
             if hadFocus { emit(.focus, at: nil) }
             return
         }
@@ -141,7 +141,7 @@ final class WatchSession {
             let restored = snapshot ?? []
             self.take(restored, focus: state.focusedPath)
             self.print(WatchEvent(kind: .daemon(version: state.version), stack: nil, path: nil, focused: false,
-                                  time: Clock.nowMicroseconds))
+                                  time: SystemTime.wallMicroseconds))
             for stack in restored { self.emit(.added, at: stack.path) }
             self.emit(.focus, at: self.focused)
             self.drainEarly()
@@ -203,7 +203,7 @@ final class WatchSession {
             guard let removed = arguments.first?.string, StackPath(removed)?.number != nil else { return }
             let stack = stacks.removeValue(forKey: removed)
             print(WatchEvent(kind: .removed, stack: stack, path: removed, focused: false,
-                             time: Clock.nowMicroseconds))
+                             time: SystemTime.wallMicroseconds))
         default:
             break
         }
@@ -214,7 +214,7 @@ final class WatchSession {
     private func emit(_ kind: WatchEvent.Kind, at path: String?) {
         let stack = path.flatMap { stacks[$0] }
         print(WatchEvent(kind: kind, stack: stack, path: path, focused: path != nil && path == focused,
-                         time: Clock.nowMicroseconds))
+                         time: SystemTime.wallMicroseconds))
     }
 
     private func print(_ event: WatchEvent) {

@@ -1,5 +1,5 @@
 /// A source of the present time for the daemon to pass to the model as `now`.
-public protocol UndoClock: Sendable {
+package protocol UndoClock: Sendable {
     /// The present time in µs since the Unix epoch.
     var now: Int64 { get }
 }
