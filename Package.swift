@@ -48,8 +48,8 @@ let package = Package(
         .target(name: "Loop", dependencies: ["CShim", "Locking"], swiftSettings: strict),
         .target(name: "DBus", dependencies: ["Loop", "CDBus", "CShim", "SafeText", "Locking"], swiftSettings: strict),
         .target(name: "X11", dependencies: ["Loop", "CXCB", "CXCBShim", "CXKBCommon", "Locking"], swiftSettings: strict),
-        .target(name: "Undo1", dependencies: ["DBus"], swiftSettings: strict),
-        .target(name: "UndoKit", dependencies: ["Loop", "DBus", "Undo1", "Locking"], swiftSettings: strict),
+        .target(name: "Undo1", dependencies: ["DBus", "UndoCore"], swiftSettings: strict),
+        .target(name: "UndoKit", dependencies: ["Loop", "DBus", "Undo1", "UndoCore", "Locking"], swiftSettings: strict),
         .target(name: "UndoCore", dependencies: ["SafeText"], swiftSettings: strict),
         .target(name: "UndoStore", dependencies: ["UndoCore", "CSQLite", "CShim", "Locking"], swiftSettings: strict),
         // The undo service, the caretaker of every stack: no bus, no desktop, no config file.
@@ -64,15 +64,15 @@ let package = Package(
 
         // Executables.
         .executableTarget(name: "undod", dependencies: ["UndoDaemon", "Undo1", "Loop"], swiftSettings: strict),
-        .executableTarget(name: "undoctl", dependencies: ["Loop", "DBus", "Undo1", "JSONText"], swiftSettings: strict),
+        .executableTarget(name: "undoctl", dependencies: ["Loop", "DBus", "Undo1", "UndoCore", "JSONText"], swiftSettings: strict),
         .executableTarget(name: "line-editor", dependencies: ["UndoKit"], path: "Examples/LineEditor",
                           swiftSettings: strict),
-        .executableTarget(name: "undod-bench", dependencies: ["Loop", "DBus", "Undo1", "UndoKit", "CBench", "JSONText", "Rig", "Locking"], swiftSettings: strict),
+        .executableTarget(name: "undod-bench", dependencies: ["Loop", "DBus", "Undo1", "UndoCore", "UndoKit", "CBench", "JSONText", "Rig", "Locking"], swiftSettings: strict),
 
         // Tests.
         // What the harness needs from C: a child's end, seen without Foundation.
         .target(name: "CHarness", path: "Tests/CHarness"),
-        .target(name: "BusHarness", dependencies: ["Loop", "DBus", "Undo1", "Rig", "Locking", "CHarness"], path: "Tests/BusHarness",
+        .target(name: "BusHarness", dependencies: ["Loop", "DBus", "Undo1", "UndoCore", "Rig", "Locking", "CHarness"], path: "Tests/BusHarness",
                 swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["Loop", "DBus", "BusHarness"], swiftSettings: strict),
         .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore", "Rig", "SafeText"], swiftSettings: strict),

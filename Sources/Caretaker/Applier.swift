@@ -74,7 +74,7 @@ final class Applier {
                 request.completion(.failure(refusal))
                 continue
             }
-            let apply: ApplyRequest
+            let apply: StartedMove
             do {
                 apply = request.direction == .undo ? try record.stack.beginUndo() : try record.stack.beginRedo()
             } catch {
@@ -86,7 +86,7 @@ final class Applier {
         if record.applies.inFlight == nil { busy[record.number] = nil }
     }
 
-    private func call(_ apply: ApplyRequest, on record: StackRecord, for request: ApplyQueue.Request) {
+    private func call(_ apply: StartedMove, on record: StackRecord, for request: ApplyQueue.Request) {
         attempts += 1
         let attempt = attempts
         let timeout = Int(host.applyTimeoutMilliseconds)

@@ -1,3 +1,4 @@
+import UndoCore
 import Undo1
 
 /// What undod accepts in `Register`'s options and a push's hints beyond
@@ -32,7 +33,7 @@ enum OptionRules {
     }
 
     /// Checks a push's hints.
-    static func check(_ hints: PushOptions) throws(ServiceError) {
+    static func check(_ hints: PushHints) throws(ServiceError) {
         try checkLength("merge_key", hints.mergeKey)
         try checkLength("state_tag", hints.stateTag)
     }

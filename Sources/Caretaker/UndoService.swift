@@ -203,19 +203,17 @@ package final class UndoService {
     // MARK: Stack
 
     /// `Push`/`PushGroup`: answers with what the push did once it is stored.
-    package func push(_ record: StackRecord, caller: String, name: String, actions: EncodedActions, options: PushOptions,
+    package func push(_ record: StackRecord, caller: String, name: String, actions: EncodedActions, hints: PushHints,
                      reply: @escaping (Result<PushResult, ServiceError>) -> Void) {
         answer(.change(record), reply) { () throws(ServiceError) in
-            try push(record, caller: caller, name: name, actions: actions, options: options)
+            try push(record, caller: caller, name: name, actions: actions, hints: hints)
         }
     }
 
     private func push(_ record: StackRecord, caller: String, name: String, actions: EncodedActions,
-                      options: PushOptions) throws(ServiceError) -> PushResult {
+                      hints: PushHints) throws(ServiceError) -> PushResult {
         try requireOwner(record, caller)
-        try OptionRules.check(options)
-        let hints = PushHints(mergeKey: options.mergeKey ?? "", mergeWindowMilliseconds: options.mergeWindowMilliseconds,
-                              stateTag: options.stateTag ?? "")
+        try OptionRules.check(hints)
         if let inFlight = record.stack.inFlight { throw .model(.busy(inFlight.direction)) }
         try requireReserved(stacks: 0, groups: 1)
         do {

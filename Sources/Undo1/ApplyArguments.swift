@@ -1,4 +1,5 @@
 public import DBus
+public import UndoCore
 
 /// The arguments of a `Client.Apply` call, typed: what an application is
 /// asked to apply.
@@ -8,12 +9,12 @@ public struct ApplyArguments: Sendable, Equatable {
     /// The group.
     public var group: UInt64
     /// Undo or redo.
-    public var direction: WireDirection
+    public var direction: Direction
     /// The payloads, in the order to apply them.
     public var payloads: [[UInt8]]
 
     /// Arguments with these fields.
-    public init(stack: String, group: UInt64, direction: WireDirection, payloads: [[UInt8]]) {
+    public init(stack: String, group: UInt64, direction: Direction, payloads: [[UInt8]]) {
         self.stack = stack
         self.group = group
         self.direction = direction
@@ -29,7 +30,7 @@ public struct ApplyArguments: Sendable, Equatable {
     /// any other shape or direction.
     public init?(_ arguments: [DBusValue]) {
         guard arguments.count == 4, let stack = arguments[0].string, let group = arguments[1].uint64,
-              let direction = arguments[2].string.flatMap(WireDirection.init(rawValue:)),
+              let direction = arguments[2].string.flatMap(Direction.init(rawValue:)),
               let items = arguments[3].elements else { return nil }
         self.stack = stack
         self.group = group

@@ -1,4 +1,5 @@
 public import DBus
+public import UndoCore
 
 /// The method calls of the contract, built as messages: the one place a
 /// client spells a member's name and arguments. Each is an unsent message
@@ -11,7 +12,7 @@ public enum Undo1Call {
     }
 
     /// `Manager.UndoFocused` or `RedoFocused`.
-    public static func applyFocused(_ direction: WireDirection, destination: String = Undo1.busName) throws(DBusError) -> Message {
+    public static func applyFocused(_ direction: Direction, destination: String = Undo1.busName) throws(DBusError) -> Message {
         try manager(direction == .undo ? "UndoFocused" : "RedoFocused", [], destination)
     }
 
@@ -32,20 +33,20 @@ public enum Undo1Call {
 
     /// `Stack.Push(name, undo, redo, hints)`.
     public static func push(_ stack: String, name: String, undo: [UInt8], redo: [UInt8],
-                            options: PushOptions = PushOptions(), destination: String = Undo1.busName) throws(DBusError) -> Message {
-        try onStack(stack, "Push", [.string(name), .bytes(undo), .bytes(redo), .vardict(options.values)], destination)
+                            hints: PushHints = PushHints(), destination: String = Undo1.busName) throws(DBusError) -> Message {
+        try onStack(stack, "Push", [.string(name), .bytes(undo), .bytes(redo), .vardict(hints.values)], destination)
     }
 
     /// `Stack.PushGroup(name, actions, hints)`; `actions` in the order they were done.
     public static func pushGroup(_ stack: String, name: String, actions: [(undo: [UInt8], redo: [UInt8])],
-                                 options: PushOptions = PushOptions(),
+                                 hints: PushHints = PushHints(),
                                  destination: String = Undo1.busName) throws(DBusError) -> Message {
         let pairs = DBusValue.array(element: "(ayay)", actions.map { .structure([.bytes($0.undo), .bytes($0.redo)]) })
-        return try onStack(stack, "PushGroup", [.string(name), pairs, .vardict(options.values)], destination)
+        return try onStack(stack, "PushGroup", [.string(name), pairs, .vardict(hints.values)], destination)
     }
 
     /// `Stack.Undo` or `Stack.Redo`.
-    public static func apply(_ direction: WireDirection, on stack: String,
+    public static func apply(_ direction: Direction, on stack: String,
                              destination: String = Undo1.busName) throws(DBusError) -> Message {
         try onStack(stack, direction == .undo ? "Undo" : "Redo", [], destination)
     }

@@ -1,4 +1,5 @@
 public import DBus
+import UndoCore
 
 /// The declarations of undod's three interfaces, with their documentation:
 /// the one table from which the daemon's objects, its `Introspect` answers,

@@ -5,12 +5,12 @@ extension UndoStack {
     ///
     /// Throws `busy` when a group is already in flight, else `nothingToUndo`;
     /// `actionsNotLoaded` when a store still holds the group's actions.
-    public mutating func beginUndo() throws(UndoError) -> ApplyRequest {
+    public mutating func beginUndo() throws(UndoError) -> StartedMove {
         try refuseWhileInFlight()
         guard let top = undoSide.last else { throw .nothingToUndo }
         guard top.isLoaded else { throw .actionsNotLoaded(group: top.id) }
         inFlightDirection = .undo
-        return ApplyRequest(
+        return StartedMove(
             direction: .undo, group: top.id, name: top.name, payloads: ActionCoding.payloads(top.encodedActions, for: .undo))
     }
 
@@ -19,12 +19,12 @@ extension UndoStack {
     ///
     /// Throws `busy` when a group is already in flight, else `nothingToRedo`;
     /// `actionsNotLoaded` when a store still holds the group's actions.
-    public mutating func beginRedo() throws(UndoError) -> ApplyRequest {
+    public mutating func beginRedo() throws(UndoError) -> StartedMove {
         try refuseWhileInFlight()
         guard let top = redoSide.last else { throw .nothingToRedo }
         guard top.isLoaded else { throw .actionsNotLoaded(group: top.id) }
         inFlightDirection = .redo
-        return ApplyRequest(direction: .redo, group: top.id, name: top.name, payloads: ActionCoding.payloads(top.encodedActions, for: .redo))
+        return StartedMove(direction: .redo, group: top.id, name: top.name, payloads: ActionCoding.payloads(top.encodedActions, for: .redo))
     }
 
     /// The owner applied the group in flight: moves it to the other side.

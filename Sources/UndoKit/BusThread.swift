@@ -4,6 +4,7 @@ import Foundation
 import Locking
 import Undo1
 import Loop
+import UndoCore
 
 /// The thread that runs one `UndoClient`'s bus connection: its own
 /// `EventLoop`, the connection, the exported `org.undod.Undo1.Client`

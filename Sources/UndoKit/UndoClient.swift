@@ -1,5 +1,6 @@
 import DBus
 import Undo1
+import UndoCore
 
 /// One connection to undod on the session bus (or `address`). Its own thread
 /// runs the bus; every method may be called from any task. When undod is not

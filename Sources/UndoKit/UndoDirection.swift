@@ -1,6 +1,7 @@
-import Undo1
+import UndoCore
 
-/// Undo or redo.
+/// Undo or redo, as an app sees it (the library's contract names it so;
+/// undod's own `Direction` is what goes on the wire).
 public enum UndoDirection: String, Sendable {
     /// Back to before a change.
     case undo
@@ -8,5 +9,5 @@ public enum UndoDirection: String, Sendable {
     case redo
 
     /// The contract's spelling.
-    var wire: WireDirection { self == .undo ? .undo : .redo }
+    var wire: Direction { self == .undo ? .undo : .redo }
 }

@@ -1,4 +1,5 @@
 import Undo1
+import UndoCore
 
 /// The `UndoManager` Foundation on Linux lacks, in NSUndoManager's shape,
 /// with its history hosted by undod: registrations made during one turn of

@@ -2,6 +2,7 @@ import DBus
 public import Dispatch
 import Locking
 public import Undo1
+public import UndoCore
 
 /// One registered stack; the app owns it. Pushes arrive in the order they
 /// are made; none blocks the caller's thread. The stack keeps its client
@@ -126,7 +127,7 @@ public final class UndoStackClient: Sendable {
     /// Records a group of several actions, in the order they were done.
     @discardableResult
     public func push(_ name: String, actions: [UndoAction], mergeKey: String? = nil) async throws(UndoKitError) -> UInt64 {
-        try await push(name, actions: actions, hints: PushHints(mergeKey: mergeKey))
+        try await push(name, actions: actions, hints: PushHints(mergeKey: mergeKey ?? ""))
     }
 
     /// Records a group of several actions with every hint a push takes.
@@ -154,9 +155,9 @@ public final class UndoStackClient: Sendable {
                                 hints: PushHints) -> @Sendable (String) throws(DBusError) -> Message {
         { path throws(DBusError) in
             if actions.count == 1, let action = actions.first {
-                return try Undo1Call.push(path, name: name, undo: action.undo, redo: action.redo, options: hints)
+                return try Undo1Call.push(path, name: name, undo: action.undo, redo: action.redo, hints: hints)
             }
-            return try Undo1Call.pushGroup(path, name: name, actions: actions.map { ($0.undo, $0.redo) }, options: hints)
+            return try Undo1Call.pushGroup(path, name: name, actions: actions.map { ($0.undo, $0.redo) }, hints: hints)
         }
     }
 

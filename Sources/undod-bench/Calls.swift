@@ -1,6 +1,7 @@
 import DBus
 import Undo1
 import Loop
+import UndoCore
 
 /// The messages the bench sends, built before the clock starts so that
 /// both sides of a ratio pay only for the round trip. The contract's calls

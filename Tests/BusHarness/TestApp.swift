@@ -1,6 +1,7 @@
 public import DBus
 import Undo1
 public import Loop
+import UndoCore
 
 /// A desktop application as undod sees it: its own connection, a stack it
 /// registers and pushes to, and the `org.undod.Undo1.Client` object whose

@@ -50,7 +50,7 @@ final class ServiceFixture {
         let answer = ServiceAnswer<PushResult>()
         let undo = Array("u-\(name)".utf8) + [UInt8](repeating: 0, count: bytes)
         service.push(record, caller: caller, name: name, actions: EncodedActions([Action(undo: undo, redo: Array("r-\(name)".utf8))]),
-                     options: PushOptions(), reply: answer.take)
+                     hints: PushHints(), reply: answer.take)
         return answer
     }
 

@@ -3,6 +3,7 @@ import DBus
 import Foundation
 import Testing
 import Undo1
+import UndoCore
 
 /// Register's options and Push's hints are documented, each with its type
 /// and default, in the introspection XML and in undod(1); and the table
@@ -13,7 +14,7 @@ import Undo1
                                           globalTrigger: true, windows: [3], stateTag: "s").values
         #expect(Dictionary(uniqueKeysWithValues: options.map { ($0.key, $0.value.signature) })
                 == Dictionary(uniqueKeysWithValues: Undo1Keys.registerOptions.map { ($0.name, $0.type) }))
-        let hints = PushOptions(mergeKey: "k", mergeWindowMilliseconds: 5, stateTag: "s").values
+        let hints = PushHints(mergeKey: "k", mergeWindowMilliseconds: 5, stateTag: "s").values
         #expect(Dictionary(uniqueKeysWithValues: hints.map { ($0.key, $0.value.signature) })
                 == Dictionary(uniqueKeysWithValues: Undo1Keys.pushHints.map { ($0.name, $0.type) }))
     }

@@ -16,10 +16,10 @@ struct ApplyTests {
     func order() throws {
         var (stack, actions) = try threeActions()
         let undo = try stack.beginUndo()
-        #expect(undo == ApplyRequest(direction: .undo, group: 1, name: "g", payloads: [actions[2].undo, actions[1].undo, actions[0].undo]))
+        #expect(undo == StartedMove(direction: .undo, group: 1, name: "g", payloads: [actions[2].undo, actions[1].undo, actions[0].undo]))
         #expect(stack.commitInFlight() == CompletedMove(direction: .undo, group: 1, name: "g"))
         let redo = try stack.beginRedo()
-        #expect(redo == ApplyRequest(direction: .redo, group: 1, name: "g", payloads: [actions[0].redo, actions[1].redo, actions[2].redo]))
+        #expect(redo == StartedMove(direction: .redo, group: 1, name: "g", payloads: [actions[0].redo, actions[1].redo, actions[2].redo]))
         #expect(stack.commitInFlight() == CompletedMove(direction: .redo, group: 1, name: "g"))
         #expect(stack.undoDepth == 1)
     }

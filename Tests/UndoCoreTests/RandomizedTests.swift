@@ -73,7 +73,7 @@ struct RandomRun {
     }
 
     /// Applies payloads to the app's document as a real owner would.
-    mutating func apply(_ request: ApplyRequest) {
+    mutating func apply(_ request: StartedMove) {
         for payload in request.payloads {
             let token = token(of: payload)
             if request.direction == .undo {
@@ -115,7 +115,7 @@ struct RandomRun {
             let group = (move.direction == .undo ? real.topUndoGroup : real.topRedoGroup)
             let payloads = move.direction == .undo
                 ? group?.actions.reversed().map(\.undo) : group?.actions.map(\.redo)
-            apply(ApplyRequest(direction: move.direction, group: request.group, name: request.name, payloads: payloads ?? []))
+            apply(StartedMove(direction: move.direction, group: request.group, name: request.name, payloads: payloads ?? []))
         }
         let got = real.commitInFlight()
         let expected = reference.commit()

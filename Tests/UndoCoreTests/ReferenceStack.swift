@@ -126,19 +126,19 @@ struct ReferenceStack {
         return .success(PushResult(group: id, merged: merging, discarded: discarded, dropped: dropped))
     }
 
-    mutating func begin(_ direction: Direction) -> Result<ApplyRequest, UndoError> {
+    mutating func begin(_ direction: Direction) -> Result<StartedMove, UndoError> {
         if let inFlight { return .failure(.busy(inFlight)) }
         switch direction {
         case .undo:
             guard index > 0 else { return .failure(.nothingToUndo) }
             let group = groups[index - 1]
             inFlight = .undo
-            return .success(ApplyRequest(direction: .undo, group: group.id, name: group.name, payloads: group.actions.reversed().map(\.undo)))
+            return .success(StartedMove(direction: .undo, group: group.id, name: group.name, payloads: group.actions.reversed().map(\.undo)))
         case .redo:
             guard index < groups.count else { return .failure(.nothingToRedo) }
             let group = groups[index]
             inFlight = .redo
-            return .success(ApplyRequest(direction: .redo, group: group.id, name: group.name, payloads: group.actions.map(\.redo)))
+            return .success(StartedMove(direction: .redo, group: group.id, name: group.name, payloads: group.actions.map(\.redo)))
         }
     }
 

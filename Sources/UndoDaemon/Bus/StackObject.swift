@@ -19,11 +19,11 @@ enum StackObject {
         return Undo1Interfaces.stack.binding(methods: [
             "Push": { [record, unowned service] (call: MethodCall) in
                 // The two payloads copied once, straight into the group's buffer.
-                push(call, optionsAt: 3, actions: { $0.lengthPrefixedByteArrays(at: 1..<3) }, record, service)
+                push(call, hintsAt: 3, actions: { $0.lengthPrefixedByteArrays(at: 1..<3) }, record, service)
             },
             "PushGroup": { [record, unowned service] (call: MethodCall) in
                 // Read as one buffer, no value for each action: a group may hold 100,000.
-                push(call, optionsAt: 2, actions: { $0.lengthPrefixedPairs(at: 1) }, record, service)
+                push(call, hintsAt: 2, actions: { $0.lengthPrefixedPairs(at: 1) }, record, service)
             },
             "Undo": { [record, unowned service] (call: MethodCall) in apply(.undo, call, record, service) },
             "Redo": { [record, unowned service] (call: MethodCall) in apply(.redo, call, record, service) },
@@ -48,14 +48,14 @@ enum StackObject {
         ], properties: getters)
     }
 
-    /// `Push` or `PushGroup`: the name first, the hints at `optionsAt`, the
+    /// `Push` or `PushGroup`: the name first, the hints at `hintsAt`, the
     /// actions as one `ActionCoding` buffer read by `actions`.
-    private static func push(_ call: MethodCall, optionsAt index: Int, actions read: (MethodCall) -> [UInt8]?,
+    private static func push(_ call: MethodCall, hintsAt index: Int, actions read: (MethodCall) -> [UInt8]?,
                              _ record: StackRecord, _ service: UndoService) {
-        guard let options = call.options(at: index, stack: record.displayName, PushOptions.init) else { return }
+        guard let hints = call.options(at: index, stack: record.displayName, PushHints.init) else { return }
         let actions = read(call).flatMap(EncodedActions.init(encoded:)) ?? EncodedActions([])
         service.push(record, caller: call.sender, name: call.argument(0)?.string ?? "", actions: actions,
-                     options: options) { call.answer($0, stack: record.displayName) { [.uint64($0.group)] } }
+                     hints: hints) { call.answer($0, stack: record.displayName) { [.uint64($0.group)] } }
     }
 
     private static func apply(_ direction: Direction, _ call: MethodCall, _ record: StackRecord, _ service: UndoService) {

@@ -1,6 +1,7 @@
 import DBus
 import Undo1
 import Loop
+import UndoCore
 
 /// undoctl's one connection to undod: every call it makes, each answered
 /// in Swift types, every failure already a `CommandError` with the right
@@ -73,7 +74,7 @@ final class DaemonClient {
     /// after `noticeAfterMilliseconds` (the app may be slow or hung).
     func apply(_ direction: Direction, on path: String?,
                stillWaiting: (() -> Void)? = nil) throws(CommandError) -> AppliedReply {
-        let wire: WireDirection = direction == .undo ? .undo : .redo
+        let wire: Direction = direction == .undo ? .undo : .redo
         let notice = stillWaiting.map { loop.schedule(afterMilliseconds: Self.noticeAfterMilliseconds, handler: $0) }
         defer { if let notice { loop.remove(notice) } }
         let reply = try send(timeout: Self.applyTimeoutMilliseconds) { () throws(DBusError) in

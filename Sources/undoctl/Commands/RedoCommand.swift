@@ -1,3 +1,4 @@
+import UndoCore
 /// `undoctl redo [TARGET] [-n N]`.
 struct RedoCommand: Command {
     static let name = "redo"

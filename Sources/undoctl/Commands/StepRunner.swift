@@ -3,6 +3,7 @@ import Glibc
 #endif
 import JSONText
 import Undo1
+import UndoCore
 /// What `undo` and `redo` share: read `[TARGET] [-n N]`, then undo or redo
 /// N times, printing each step as it is done and stopping at the first
 /// failure.

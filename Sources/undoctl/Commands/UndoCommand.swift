@@ -1,3 +1,4 @@
+import UndoCore
 /// `undoctl undo [TARGET] [-n N]`.
 struct UndoCommand: Command {
     static let name = "undo"

@@ -5,6 +5,7 @@ import DBus
 import JSONText
 import Undo1
 import Loop
+import UndoCore
 
 /// `watch`'s state: the stacks and focus as last seen, kept current from
 /// undod's signals (subscribed with sender = undod's unique name), and one

@@ -1,6 +1,6 @@
 /// The group put in flight by `beginUndo`/`beginRedo`: what the owner's
 /// `Client.Apply` must apply (the wide interface: payloads).
-public struct ApplyRequest: Sendable, Hashable {
+public struct StartedMove: Sendable, Hashable {
     /// Whether this is an undo or a redo.
     public var direction: Direction
     /// The id of the group in flight.

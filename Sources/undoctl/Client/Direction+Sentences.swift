@@ -1,0 +1,6 @@
+import UndoCore
+
+extension Direction {
+    /// The past tense for sentences: `Undid`, `Redid`.
+    var pastTense: String { self == .undo ? "Undid" : "Redid" }
+}
