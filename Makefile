@@ -50,6 +50,7 @@ run: release
 test: deps
 	/usr/bin/python3 scripts/check-layers.py
 	$(SWIFT) build --build-tests
+	bash scripts/check-links.sh "$$($(SWIFT) build --show-bin-path)"
 	$(SWIFT) test --skip-build
 	bash scripts/run-test.sh "$$($(SWIFT) build --show-bin-path)"
 	bash scripts/package-test.sh

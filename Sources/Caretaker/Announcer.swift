@@ -66,7 +66,7 @@ final class Announcer {
     }
 
     /// An undo or redo on `record` was applied.
-    func applied(_ record: StackRecord, _ outcome: ApplyOutcome) {
+    func applied(_ record: StackRecord, _ outcome: CompletedMove) {
         guard announcesStacks else { return }
         let signal = AppliedSignal(direction: outcome.direction == .undo ? .undo : .redo, group: outcome.group,
                                    name: outcome.name)

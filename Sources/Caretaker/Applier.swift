@@ -117,9 +117,8 @@ final class Applier {
             completion(.failure(.timeout(milliseconds: host.applyTimeoutMilliseconds)))
         case .applied:
             if let move = record.stack.commitInFlight() {
-                let outcome = ApplyOutcome(direction: move.direction, group: move.group, name: move.name)
-                host.applied(record, outcome, dropped: move.dropped)
-                completion(.success(outcome))
+                host.applied(record, move)
+                completion(.success(move))
             }
         case .obsolete:
             if let dropped = record.stack.dropInFlightAsObsolete() {

@@ -9,8 +9,9 @@ protocol ApplyHost: AnyObject {
     /// store; a refusal when they are damaged (the group and every one
     /// beyond it on that side are then gone; see `UndoService`).
     func loadActions(for direction: Direction, of record: StackRecord) -> ServiceError?
-    /// An undo or redo was applied and committed in memory.
-    func applied(_ record: StackRecord, _ outcome: ApplyOutcome, dropped: [UInt64])
+    /// An undo or redo was applied and committed in memory (with the
+    /// groups it dropped off the undo side).
+    func applied(_ record: StackRecord, _ move: CompletedMove)
     /// The group in flight was obsolete and is gone.
     func droppedObsolete(_ record: StackRecord, group: UInt64)
     /// The apply in flight ended: settings that waited for it apply now.

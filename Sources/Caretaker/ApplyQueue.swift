@@ -5,7 +5,7 @@ package import UndoCore
 /// `Applier` runs it.
 package final class ApplyQueue {
     /// What a finished request answers: the group moved and its name.
-    package typealias Completion = (Result<ApplyOutcome, ServiceError>) -> Void
+    package typealias Completion = (Result<CompletedMove, ServiceError>) -> Void
 
     /// A request waiting its turn.
     struct Request {
@@ -55,14 +55,4 @@ package final class ApplyQueue {
         defer { waiting.removeAll() }
         return waiting
     }
-}
-
-/// A finished undo or redo.
-package struct ApplyOutcome: Sendable, Equatable {
-    /// Undo or redo.
-    package var direction: Direction
-    /// The group that moved.
-    package var group: UInt64
-    /// Its name.
-    package var name: String
 }

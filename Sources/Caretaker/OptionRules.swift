@@ -1,5 +1,5 @@
-import UndoCore
 import Undo1
+import UndoCore
 
 /// What undod accepts in `Register`'s options and a push's hints beyond
 /// their types (which `Undo1` checks as the Bus layer decodes them): bounded

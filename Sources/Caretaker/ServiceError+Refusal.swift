@@ -1,5 +1,5 @@
-package import Undo1
 import SafeText
+package import Undo1
 import UndoCore
 
 /// The one place where each of the service's refusals gets its error name

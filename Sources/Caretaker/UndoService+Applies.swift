@@ -1,6 +1,6 @@
+import Loop
 import SafeText
 import UndoCore
-import Loop
 
 /// The applier's side of the service: what an undo or redo in flight needs
 /// and where its outcome goes.
@@ -35,8 +35,8 @@ extension UndoService: ApplyHost {
     /// `completion`, after a `--verbose` line saying who asked for the move
     /// on `record` and how it ended.
     func logged(_ direction: Direction, on record: StackRecord, askedBy caller: String,
-                then completion: @escaping (Result<ApplyOutcome, ServiceError>) -> Void)
-        -> (Result<ApplyOutcome, ServiceError>) -> Void {
+                then completion: @escaping (Result<CompletedMove, ServiceError>) -> Void)
+        -> (Result<CompletedMove, ServiceError>) -> Void {
         { [unowned self] result in
             let who = caller == record.owner ? "\(caller) (its owner)" : caller
             let verb = direction == .undo ? "undo" : "redo"
@@ -51,10 +51,10 @@ extension UndoService: ApplyHost {
         }
     }
 
-    func applied(_ record: StackRecord, _ outcome: ApplyOutcome, dropped: [UInt64]) {
+    func applied(_ record: StackRecord, _ move: CompletedMove) {
         journal.noteApplied(record)
-        changed(record, groups: ([outcome.group] + dropped).map { GroupChange(id: $0) })
-        announcer.applied(record, outcome)
+        changed(record, groups: ([move.group] + move.dropped).map { GroupChange(id: $0) })
+        announcer.applied(record, move)
     }
 
     /// The owner said the group in flight can never be applied: it is gone,

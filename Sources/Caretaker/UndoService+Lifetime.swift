@@ -1,6 +1,6 @@
+import Loop
 import SafeText
 import UndoCore
-import Loop
 
 /// A stack's life: adopted by a returning application, detached when its
 /// owner leaves, deleted by `Close(true)`, `Forget` or `stacks.detached_ttl`.

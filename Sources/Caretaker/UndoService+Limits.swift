@@ -1,5 +1,5 @@
-import UndoCore
 import Loop
+import UndoCore
 
 /// The limits a stack lives under: its own or the config's levels and
 /// bytes, and `limits.max_total_bytes` over all stacks; a reload applies new

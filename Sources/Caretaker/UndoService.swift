@@ -162,7 +162,7 @@ package final class UndoService {
     /// `UndoFocused`/`RedoFocused`, and every trigger: undo or redo on the
     /// focused stack, answering (once stored) with the stack it acted on.
     package func applyFocused(_ direction: Direction, caller: String?,
-                             completion: @escaping (StackRecord?, Result<ApplyOutcome, ServiceError>) -> Void) {
+                             completion: @escaping (StackRecord?, Result<CompletedMove, ServiceError>) -> Void) {
         withFocusedStack { [unowned self] record in
             guard let record else { return completion(nil, .failure(.noFocusedStack)) }
             self.apply(direction, on: record, caller: caller) { completion(record, $0) }
@@ -248,7 +248,7 @@ package final class UndoService {
     /// another is next, nothing moves.
     package func apply(_ direction: Direction, on record: StackRecord, caller: String?,
                       expecting group: ExpectedGroup? = nil,
-                      completion: @escaping (Result<ApplyOutcome, ServiceError>) -> Void) {
+                      completion: @escaping (Result<CompletedMove, ServiceError>) -> Void) {
         // A caller's request is logged here (a trigger's, by TriggerHandler).
         let completion = caller.map { logged(direction, on: record, askedBy: $0, then: completion) } ?? completion
         // Anyone but the owner — a trigger (no caller) included — is foreign.

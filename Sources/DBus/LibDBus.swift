@@ -22,9 +22,6 @@ enum LibDBus {
         static let methodCall: Int32 = 1, methodReturn: Int32 = 2, error: Int32 = 3, signal: Int32 = 4
     }
 
-    /// `DBUS_TIMEOUT_USE_DEFAULT`.
-    static let defaultTimeout: Int32 = -1
-
     /// Makes libdbus safe to use from the one thread we use it on (and from
     /// any other, should a caller stray). Idempotent.
     static func initialise() {

@@ -1,5 +1,5 @@
-import SafeText
 import Loop
+import SafeText
 
 /// Serves the objects one connection exports: dispatches each incoming call
 /// by path, interface and member, checks its signature, and implements the
@@ -64,9 +64,6 @@ public final class ObjectServer {
         emitSignal(path: managerPath, interface: StandardInterface.objectManager, member: "InterfacesRemoved",
                    arguments: [.objectPath(path), .strings(interfaces)])
     }
-
-    /// Whether an object is exported at `path`.
-    public func isExported(_ path: String) -> Bool { objects[path] != nil }
 
     // MARK: Emitting
 

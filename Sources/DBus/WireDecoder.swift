@@ -144,11 +144,6 @@ struct WireDecoder {
         }
     }
 
-    /// An `ay` at the read position.
-    private mutating func byteArray() -> [UInt8]? {
-        byteArrayRange().map { Array(UnsafeRawBufferPointer(rebasing: bytes[$0])) }
-    }
-
     /// Where the bytes of the `ay` at the read position lie, moving past it.
     @inline(__always)
     private mutating func byteArrayRange() -> Range<Int>? {

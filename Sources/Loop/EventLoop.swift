@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 internal import CShim
+import Synchronization
 
 /// The one loop that drives a process's D-Bus connections, timers, file
 /// descriptors and Unix signals, on one thread: the first that uses it.

@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Locking
 internal import CShim
+import Locking
 
 extension EventLoop {
     /// What other threads may do with a loop: hand it work and stop it.

@@ -16,11 +16,6 @@ public struct Undo1ErrorName: RawRepresentable, Hashable, Sendable, CustomString
     /// The name, e.g. `org.undod.Undo1.Error.NothingToUndo`.
     public var description: String { rawValue }
 
-    /// The part after the prefix (`NothingToUndo`), or the whole name for another domain's.
-    public var shortName: String {
-        rawValue.hasPrefix(Self.prefix) ? String(rawValue.dropFirst(Self.prefix.count)) : rawValue
-    }
-
     /// An app id that is not 1–255 characters of `[A-Za-z0-9._-]`.
     public static let invalidAppId = Undo1ErrorName("InvalidAppId")
     /// A group name that is empty, too long, or holds control characters.

@@ -85,8 +85,8 @@ public struct ActionGroup: Sendable, Equatable {
     }
 
     /// The entry the narrow interface shows for this group.
-    var historyEntry: HistoryEntry {
-        HistoryEntry(id: id, name: name, time: time, bytes: bytes)
+    var historyItem: HistoryItem {
+        HistoryItem(group: id, name: name, time: time, bytes: bytes)
     }
 
     /// An empty group that holds no memory, used to release a slot in storage.

@@ -1,4 +1,5 @@
 import SafeText
+
 /// A refusal by the undo model. Each case is one of the wire contract's
 /// errors: `name` is its short name (the daemon prefixes
 /// `org.undod.Undo1.Error.`), and `sentence(stack:)` is the readable message.

@@ -101,8 +101,8 @@ public struct UndoStack: Sendable, Equatable {
     /// The narrow view of both sides, each top first, without payloads (`History`).
     public var history: History {
         History(
-            undo: undoSide.elements.reversed().map(\.historyEntry),
-            redo: redoSide.elements.reversed().map(\.historyEntry))
+            undo: undoSide.elements.reversed().map(\.historyItem),
+            redo: redoSide.elements.reversed().map(\.historyItem))
     }
 
     /// The payload sizes of the groups a global budget may drop, in the order

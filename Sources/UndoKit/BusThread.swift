@@ -2,8 +2,8 @@ import DBus
 import Dispatch
 import Foundation
 import Locking
-import Undo1
 import Loop
+import Undo1
 import UndoCore
 
 /// The thread that runs one `UndoClient`'s bus connection: its own
@@ -95,9 +95,6 @@ final class BusThread: @unchecked Sendable {
     }
 
     // MARK: Any thread
-
-    /// Whether the client is closed (by `close`, or because the bus went away).
-    var isClosed: Bool { shared.withLock { $0.closed } }
 
     /// Whether undod runs (owns its name), as last seen.
     var isDaemonRunning: Bool { shared.withLock { $0.daemonRunning } }

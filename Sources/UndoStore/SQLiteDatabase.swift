@@ -292,12 +292,5 @@ struct SQLiteError: Error, CustomStringConvertible {
         return primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB || primary == SQLITE_CANTOPEN
     }
 
-    /// Whether the disk is full or the file cannot be written.
-    var meansCannotWrite: Bool {
-        let primary = code & 0xFF
-        return primary == SQLITE_FULL || primary == SQLITE_READONLY || primary == SQLITE_IOERR
-            || primary == SQLITE_PERM
-    }
-
     var description: String { "\(message) (SQLite error \(code))" }
 }

@@ -1,11 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-public import Loop
-import Dispatch
-import Synchronization
 internal import CXCB
 internal import CXCBShim
+import Dispatch
+public import Loop
+import Synchronization
 
 /// A connection to an X server, driven by an `EventLoop` and never blocking
 /// it: connecting happens on another thread, with a deadline; every request

@@ -11,8 +11,6 @@ public struct X11RequestError: Error, Sendable, Equatable, CustomStringConvertib
 
     /// `BadAccess`: for a grab, another client holds that key already.
     public static let badAccess: UInt8 = 10
-    /// `BadWindow`: the window does not exist (any more).
-    public static let badWindow: UInt8 = 3
 
     /// The error as a sentence: `BadAccess (10) on request 33, sequence 17`.
     public var description: String {

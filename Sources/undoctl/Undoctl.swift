@@ -1,4 +1,5 @@
 import Loop
+
 /// The `undoctl` tool: finds the command word, parses the global and the
 /// command's options, prints help or runs the command, and turns the
 /// outcome into the exit status scripts rely on (0, 1, 2, 3).

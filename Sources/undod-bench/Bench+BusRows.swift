@@ -3,8 +3,8 @@ import Glibc
 #endif
 import DBus
 import Foundation
-import Undo1
 import Loop
+import Undo1
 
 /// Rows 1–4: one undod, one app, one trigger.
 extension Bench {

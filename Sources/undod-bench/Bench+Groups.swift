@@ -1,6 +1,6 @@
 import DBus
-import Undo1
 import Loop
+import Undo1
 
 /// Rows 5 and 6: many groups, held in memory or stored.
 extension Bench {

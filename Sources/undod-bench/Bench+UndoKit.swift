@@ -1,8 +1,8 @@
 import Dispatch
 import Locking
+import Loop
 import Undo1
 import UndoKit
-import Loop
 
 /// Row 7: the price an app pays for hosting its history outside the
 /// process — what a push costs the app's own thread with UndoKit, against

@@ -3,8 +3,8 @@ import Glibc
 #endif
 import DBus
 import Foundation
-import Undo1
 import Loop
+import Undo1
 
 /// One run of the benchmark: a private bus, the loop, a connection that
 /// watches undod's name, and the six measurements.

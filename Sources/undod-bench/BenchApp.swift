@@ -1,6 +1,6 @@
 import DBus
-import Undo1
 import Loop
+import Undo1
 
 /// The application side of the bench: a connection that registers stacks,
 /// pushes to them, and serves `org.undod.Undo1.Client.Apply` by succeeding

@@ -1,6 +1,6 @@
 import DBus
-import Undo1
 import Loop
+import Undo1
 import UndoCore
 
 /// The messages the bench sends, built before the clock starts so that

@@ -1,6 +1,6 @@
 import DBus
-import Undo1
 import Loop
+import Undo1
 
 /// `undod-bench --floor-service ADDRESS`: owns `org.undod.Undo1` and answers
 /// `Register`, `Push` and `PushGroup` at once, reading none of their

@@ -2,8 +2,8 @@
 import Glibc
 #endif
 import DBus
-import Undo1
 import Loop
+import Undo1
 
 /// One run of the built `undod` on the private bus, with its own config and
 /// state directory, started the way a user would start it.

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Loop
 import Undo1
 import UndoDaemon
-import Loop
 
 /// undod's command line: `undod [--address ADDR] [--config FILE]
 /// [--state-dir DIR] [--check-config] [--version] [--verbose]`.

@@ -1,7 +1,7 @@
 public import DBus
-import Undo1
 public import Foundation
 public import Loop
+import Undo1
 
 /// A real `undod`, the built binary, on a test's private bus, with its own
 /// config file and state directory. Started and stopped like a user would.

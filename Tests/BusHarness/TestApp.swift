@@ -1,6 +1,6 @@
 public import DBus
-import Undo1
 public import Loop
+import Undo1
 import UndoCore
 
 /// A desktop application as undod sees it: its own connection, a stack it

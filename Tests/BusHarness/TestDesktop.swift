@@ -1,7 +1,7 @@
 public import DBus
 import Foundation
-import Rig
 public import Loop
+import Rig
 
 /// A desktop of its own for one test: an Xvfb server on a free display,
 /// optionally openbox as the EWMH window manager and dunst as the

@@ -1,7 +1,7 @@
+import Caretaker
 import Testing
 import Undo1
 import UndoCore
-import Caretaker
 
 /// What one connection may own, and what its leaving costs: the per-client
 /// cap (`limits.stacks_per_client`, `TooManyStacks`) and detaching in time
@@ -138,7 +138,7 @@ import Caretaker
         let f = try ServiceFixture()
         let record = try f.register("org.example.Notes")
         try f.push(record, "Typing")
-        let outcome = ServiceAnswer<ApplyOutcome>()
+        let outcome = ServiceAnswer<CompletedMove>()
         f.service.apply(.undo, on: record, caller: ":1.5", completion: outcome.take)
         #expect(outcome.result == nil, "the Apply is out")
         f.service.peerLeft(":1.1")

@@ -1,9 +1,9 @@
+import Caretaker
+import Loop
 import Synchronization
 import Undo1
 import UndoCore
 import UndoStore
-import Loop
-import Caretaker
 
 /// An `UndoService` in this process with no bus: a store that can be told
 /// to fail, a clock and timers that move only when the test says, a

@@ -1,8 +1,8 @@
+import Caretaker
 import Testing
 import Undo1
 import UndoCore
 import UndoStore
-import Caretaker
 
 /// The service's rules tested exactly, in this process: expiry by the
 /// clock, a failed commit's rollback, the global budget, the apply queue
@@ -78,9 +78,9 @@ import Caretaker
         try f.push(notes, "A")
         try f.push(notes, "B")
         f.store.failing = true
-        let answer = ServiceAnswer<ApplyOutcome>()
+        let answer = ServiceAnswer<CompletedMove>()
         f.service.apply(.undo, on: notes, caller: nil, completion: answer.take)
-        #expect(f.apps.answerNext()?.group == notes.stack.history.redo.first?.id)
+        #expect(f.apps.answerNext()?.group == notes.stack.history.redo.first?.group)
         f.endTurn()
         guard case .notSaved = answer.error else {
             Issue.record("the undo was answered \(String(describing: answer.result))")
@@ -124,7 +124,7 @@ import Caretaker
         let notes = try f.register("org.example.Notes")
         try f.push(notes, "A")
         try f.push(notes, "B")
-        let first = ServiceAnswer<ApplyOutcome>(), second = ServiceAnswer<ApplyOutcome>(), third = ServiceAnswer<ApplyOutcome>()
+        let first = ServiceAnswer<CompletedMove>(), second = ServiceAnswer<CompletedMove>(), third = ServiceAnswer<CompletedMove>()
         f.service.apply(.undo, on: notes, caller: nil, completion: first.take)
         f.service.apply(.undo, on: notes, caller: nil, completion: second.take)
         f.service.apply(.undo, on: notes, caller: nil, completion: third.take)

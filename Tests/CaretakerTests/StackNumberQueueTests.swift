@@ -1,5 +1,5 @@
-import Testing
 @testable import Caretaker
+import Testing
 
 /// The queues that hand out stack numbers lowest first: the departed stacks
 /// still to catch up, and the detach times still to write.

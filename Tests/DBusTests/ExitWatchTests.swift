@@ -1,8 +1,8 @@
 import BusHarness
 import DBus
 import Foundation
-import Testing
 import Loop
+import Testing
 
 /// A test that waits on its loop for a child to end must see the end as
 /// soon as it happens (`ExitWatch`), and its status, even when another

@@ -1,7 +1,7 @@
 import BusHarness
 @testable import DBus
-import Testing
 import Loop
+import Testing
 
 extension IncomingLanes {
     /// `item` back when it may be handled now; else held, and nil.

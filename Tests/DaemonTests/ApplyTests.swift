@@ -1,7 +1,7 @@
 import BusHarness
 import DBus
-import Testing
 import Loop
+import Testing
 
 /// Calls back to the owner's `Apply`: queues, timeouts, failures, and an
 /// app that hangs or dies.

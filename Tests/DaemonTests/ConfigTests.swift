@@ -1,7 +1,7 @@
+import Caretaker
 import Testing
 import UndoDaemon
 import X11
-import Caretaker
 
 /// `undod.conf`: every key, its syntax, and errors that name file, line and key.
 @Suite struct ConfigTests {

@@ -1,10 +1,10 @@
 import BusHarness
 import DBus
 import Foundation
+import Loop
 import Rig
 import Testing
 import UndoCore
-import Loop
 
 /// SIGKILL at random moments: every acknowledged operation survives, and
 /// nothing else appears (at most the one in flight when undod died).
@@ -24,7 +24,7 @@ import Loop
     }
 
     static func observed(_ stack: UndoStack) -> Observed {
-        let entry = { (e: HistoryEntry) in "\(e.id):\(e.name):\(e.bytes)" }
+        let entry = { (e: HistoryItem) in "\(e.group):\(e.name):\(e.bytes)" }
         return Observed(undo: stack.history.undo.map(entry), redo: stack.history.redo.map(entry), clean: stack.isClean)
     }
 

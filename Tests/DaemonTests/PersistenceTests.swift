@@ -1,8 +1,8 @@
 import BusHarness
 import DBus
 import Foundation
-import Testing
 import Loop
+import Testing
 
 /// History that survives the daemon: the SQLite store, adoption across
 /// restarts, memory-only stacks, the state directory.

@@ -1,10 +1,10 @@
 import BusHarness
+import Caretaker
 import DBus
 import Foundation
 import Testing
 import UndoDaemon
 import UndoStore
-import Caretaker
 
 /// A store damaged on disk: payloads that fail their checksum never reach an
 /// application; a 0-byte store is not taken for an empty one.

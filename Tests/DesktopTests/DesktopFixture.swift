@@ -1,8 +1,8 @@
 import BusHarness
 import DBus
 import Foundation
-import Testing
 import Loop
+import Testing
 
 /// A test's own desktop (Xvfb, openbox, optionally dunst) with a private bus
 /// and an undod on both, and applications as separate processes

@@ -1,8 +1,8 @@
 import BusHarness
 import DBus
 import Foundation
-import Testing
 import Loop
+import Testing
 
 /// The global keys on X11: a passive grab on the root window, pressed with
 /// xdotool (XTEST) on a real X server, whatever the lock keys, kept across

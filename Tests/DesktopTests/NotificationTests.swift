@@ -1,8 +1,8 @@
 import BusHarness
 import DBus
 import Foundation
-import Testing
 import Loop
+import Testing
 
 /// The notification after a triggered undo or redo, shown by a real
 /// notification server (dunst) on the test's bus and pressed with

@@ -1,5 +1,5 @@
-import Testing
 import Loop
+import Testing
 
 /// The order of a turn: deferred work, the end-of-turn hooks, then the
 /// after-turn hooks, whose work is followed by the end-of-turn hooks again.

@@ -1,6 +1,6 @@
 import Locking
-import Testing
 import Loop
+import Testing
 
 /// The log: a line that repeats the one before is counted, not written.
 @Suite struct LogTests {

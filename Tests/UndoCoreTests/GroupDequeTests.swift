@@ -1,4 +1,5 @@
 import Testing
+import UndoCore
 @testable import UndoCore
 
 @Suite("Group storage")
@@ -40,6 +41,6 @@ struct GroupDequeTests {
         }
         #expect(stack.undoDepth == 1000)
         #expect(stack.bytes == 2000)
-        #expect(stack.history.undo.last?.id == 19_001)
+        #expect(stack.history.undo.last?.group == 19_001)
     }
 }

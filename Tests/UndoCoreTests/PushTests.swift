@@ -25,7 +25,7 @@ struct PushTests {
         #expect(top == ActionGroup(
             id: 7, name: "t2", actions: [action(1), action(3), action(5, bytes: 4)], time: 2000, mergeKey: "k", stateTag: "y"))
         #expect(top.bytes == 8)
-        #expect(stack.history.undo == [HistoryEntry(id: 7, name: "t2", time: 2000, bytes: 8)])
+        #expect(stack.history.undo == [HistoryItem(group: 7, name: "t2", time: 2000, bytes: 8)])
         #expect(ids.next == 8)
     }
 
@@ -188,10 +188,10 @@ struct PushTests {
         try harness.undo()
         #expect(harness.stack.history == History(
             undo: [
-                HistoryEntry(id: 2, name: "b", time: start + 5000, bytes: 4),
-                HistoryEntry(id: 1, name: "a", time: start, bytes: 2),
+                HistoryItem(group: 2, name: "b", time: start + 5000, bytes: 4),
+                HistoryItem(group: 1, name: "a", time: start, bytes: 2),
             ],
-            redo: [HistoryEntry(id: 3, name: "c", time: start + 10_000, bytes: 6)]))
+            redo: [HistoryItem(group: 3, name: "c", time: start + 10_000, bytes: 6)]))
         #expect(harness.stack.topRedoGroup?.id == 3)
         #expect(harness.stack.presentStateID == 2)
     }

@@ -48,8 +48,8 @@ struct ReferenceStack {
     }
 
     var history: History {
-        func entry(_ group: Group) -> HistoryEntry {
-            HistoryEntry(id: group.id, name: group.name, time: group.time, bytes: group.bytes)
+        func entry(_ group: Group) -> HistoryItem {
+            HistoryItem(group: group.id, name: group.name, time: group.time, bytes: group.bytes)
         }
         return History(undo: groups[..<index].reversed().map(entry), redo: groups[index...].map(entry))
     }

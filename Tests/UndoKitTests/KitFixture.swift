@@ -2,8 +2,8 @@ import BusHarness
 import DBus
 import Foundation
 import Locking
-import UndoKit
 import Loop
+import UndoKit
 
 /// A private bus with the built undod on it, for UndoKit to connect to as an
 /// application would. The fixture's own loop and connection only start and

@@ -1,8 +1,8 @@
 import BusHarness
 import DBus
 import Foundation
-import Testing
 import Loop
+import Testing
 
 /// A private bus with a real undod on it, applications that register and
 /// push, and the built `undoctl` run against them like a user would.

@@ -1,8 +1,8 @@
 import BusHarness
 import DBus
 import Foundation
-import Testing
 import Loop
+import Testing
 
 /// `undoctl watch`: one line per event, flushed as it happens, until
 /// interrupted.

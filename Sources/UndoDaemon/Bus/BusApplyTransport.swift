@@ -1,7 +1,7 @@
-import DBus
-import Undo1
 import Caretaker
+import DBus
 import Loop
+import Undo1
 
 /// `Client.Apply` over the bus, to the owner's unique name: a call that
 /// never blocks, whose error names become `ApplyAnswer`s.

@@ -1,8 +1,8 @@
+import Caretaker
 import DBus
 import SafeText
 import Undo1
 import UndoCore
-import Caretaker
 
 /// The manager object `/org/undod/Undo1`: binds `Undo1Interfaces.manager`
 /// to the service and the trigger handler, decoding each call into their

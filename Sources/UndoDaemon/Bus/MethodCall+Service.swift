@@ -1,6 +1,6 @@
+import Caretaker
 import DBus
 import Undo1
-import Caretaker
 
 extension MethodCall {
     /// Answers with the service's `result`: `values` of what it did, or its

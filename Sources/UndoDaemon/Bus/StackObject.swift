@@ -1,7 +1,7 @@
+import Caretaker
 import DBus
 import Undo1
 import UndoCore
-import Caretaker
 
 /// A stack object `/org/undod/Undo1/stack/N`: binds `Undo1Interfaces.stack`
 /// to one record and the service, decoding each call into the service's
@@ -64,7 +64,7 @@ enum StackObject {
         }
     }
 
-    private static func entries(_ side: [HistoryEntry]) -> DBusValue {
-        .array(element: "(tsxt)", side.map { HistoryItem(group: $0.id, name: $0.name, time: $0.time, bytes: $0.bytes).value })
+    private static func entries(_ side: [HistoryItem]) -> DBusValue {
+        .array(element: "(tsxt)", side.map { $0.value })
     }
 }

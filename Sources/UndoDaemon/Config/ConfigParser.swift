@@ -1,4 +1,5 @@
 import Caretaker
+
 /// Reads `undod.conf`: INI with `[section]` headers, `key = value`, and `#`
 /// or `;` comments on whole lines or after whitespace at the end of a value.
 /// Unknown sections and keys are warnings (naming the nearest known one);

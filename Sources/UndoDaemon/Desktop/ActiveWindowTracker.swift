@@ -1,6 +1,6 @@
 import DBus
-import X11
 import Loop
+import X11
 
 /// Follows the window manager's `_NET_ACTIVE_WINDOW` through PropertyNotify
 /// on the root window (never by polling) and learns of each active window

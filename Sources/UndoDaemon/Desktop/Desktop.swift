@@ -1,8 +1,8 @@
+import Caretaker
 import DBus
+import Loop
 import UndoCore
 import X11
-import Caretaker
-import Loop
 
 /// The desktop undod runs on, as far as the global trigger cares: an X11
 /// display (or none), whether Wayland is in charge, the focus strategy the

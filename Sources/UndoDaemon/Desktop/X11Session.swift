@@ -1,6 +1,6 @@
 import DBus
-import X11
 import Loop
+import X11
 
 /// The X11 desktop undod runs on: one connection to the X server, watched by
 /// undod's loop, the atoms undod needs, whether the server can say which

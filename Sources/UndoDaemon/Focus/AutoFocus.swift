@@ -1,5 +1,5 @@
-import DBus
 import Caretaker
+import DBus
 import Loop
 
 /// The `auto` strategy: `x11` while an EWMH window manager answers on the

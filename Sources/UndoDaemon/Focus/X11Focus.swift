@@ -1,7 +1,7 @@
-import DBus
-import X11
 import Caretaker
+import DBus
 import Loop
+import X11
 
 /// The `x11` strategy: the stack of the application whose window is active.
 /// First the stacks that declared the active window (or a window it is

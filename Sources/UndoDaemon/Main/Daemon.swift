@@ -1,12 +1,12 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Caretaker
 import DBus
+package import Loop
 import Undo1
 import UndoCore
 import UndoStore
-import Caretaker
-package import Loop
 
 /// The whole daemon: config, bus, store, service, triggers and signals,
 /// run on one loop until SIGTERM or SIGINT.

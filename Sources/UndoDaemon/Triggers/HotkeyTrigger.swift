@@ -1,7 +1,7 @@
 import DBus
+import Loop
 import UndoCore
 import X11
-import Loop
 
 /// The global keys on X11 (`hotkey.undo`, `hotkey.redo`): a passive grab on
 /// the root window for every Num Lock / Caps Lock variant of each key, so the

@@ -1,7 +1,7 @@
 import DBus
+import Loop
 import UndoCore
 import X11
-import Loop
 
 /// The global keys on Wayland, where no program may grab keys: the
 /// `org.freedesktop.portal.GlobalShortcuts` portal. undod opens a session

@@ -2,8 +2,8 @@
 import Glibc
 #endif
 package import DBus
-package import UndoCore
 package import Loop
+package import UndoCore
 
 /// `SIGUSR1` undoes and `SIGUSR2` redoes on the focused stack.
 package final class SignalTrigger: TriggerSource {

@@ -1,8 +1,8 @@
+import Caretaker
 import DBus
+import Loop
 import Undo1
 import UndoCore
-import Caretaker
-import Loop
 
 /// What every trigger asks for, carried out in one place: undo or redo on
 /// the focused stack (for a notification's button: on the stack and group it
@@ -55,7 +55,7 @@ final class TriggerHandler {
     /// `UndoFocused`/`RedoFocused`: never asks first (the caller waits for
     /// the answer), then notifies.
     func call(_ direction: Direction, caller: String,
-              completion: @escaping (StackRecord?, Result<ApplyOutcome, ServiceError>) -> Void) {
+              completion: @escaping (StackRecord?, Result<CompletedMove, ServiceError>) -> Void) {
         service.applyFocused(direction, caller: caller) { [weak self] record, result in
             self?.report(direction, on: record, result, source: nil)
             completion(record, result)
@@ -156,7 +156,7 @@ final class TriggerHandler {
 
     /// Logs a trigger's outcome (not a method call's: its caller has the
     /// answer) and shows the notification.
-    private func report(_ direction: Direction, on record: StackRecord?, _ result: Result<ApplyOutcome, ServiceError>,
+    private func report(_ direction: Direction, on record: StackRecord?, _ result: Result<CompletedMove, ServiceError>,
                         source: String?) {
         if let source {
             switch result {

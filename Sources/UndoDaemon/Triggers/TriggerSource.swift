@@ -1,6 +1,6 @@
 package import DBus
-package import UndoCore
 package import Loop
+package import UndoCore
 
 /// Something that asks for "undo (or redo) on the focused application": Unix
 /// signals now; the hotkey and the notification's Redo button beside them.

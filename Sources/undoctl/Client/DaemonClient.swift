@@ -1,6 +1,6 @@
 import DBus
-import Undo1
 import Loop
+import Undo1
 import UndoCore
 
 /// undoctl's one connection to undod: every call it makes, each answered

@@ -1,5 +1,6 @@
 import JSONText
 import Undo1
+import UndoCore
 
 extension HistoryItem {
     /// The entry as `history --json` prints it.

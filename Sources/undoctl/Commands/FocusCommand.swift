@@ -1,5 +1,3 @@
-import JSONText
-
 /// `undoctl focus TARGET`: `SetFocus`.
 struct FocusCommand: Command {
     static let name = "focus"
@@ -25,13 +23,7 @@ struct FocusCommand: Command {
     }
 
     func run(_ context: CommandContext) throws(CommandError) {
-        let client = try context.client()
-        let stack = try context.stack(target)
-        try client.setFocus(stack.path)
-        if context.json {
-            Output.line(JSONValue.object(["stack": stack.json(focused: true)]).text)
-        } else {
-            Output.line("Focused \(stack.label)")
-        }
+        try context.act(on: target, focusing: true, { client, path throws(CommandError) in try client.setFocus(path) },
+                        saying: { "Focused \($0)" })
     }
 }

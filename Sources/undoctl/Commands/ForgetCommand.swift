@@ -1,5 +1,3 @@
-import JSONText
-
 /// `undoctl forget TARGET`: `Forget`.
 struct ForgetCommand: Command {
     static let name = "forget"
@@ -26,13 +24,7 @@ struct ForgetCommand: Command {
     }
 
     func run(_ context: CommandContext) throws(CommandError) {
-        let client = try context.client()
-        let stack = try context.stack(target)
-        try client.forget(stack.path)
-        if context.json {
-            Output.line(JSONValue.object(["stack": stack.json(focused: false)]).text)
-        } else {
-            Output.line("Forgot \(stack.label) and its history")
-        }
+        try context.act(on: target, focusing: false, { client, path throws(CommandError) in try client.forget(path) },
+                        saying: { "Forgot \($0) and its history" })
     }
 }

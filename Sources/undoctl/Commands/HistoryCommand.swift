@@ -1,6 +1,8 @@
 import JSONText
-import Undo1
 import Loop
+import Undo1
+import UndoCore
+
 /// `undoctl history [TARGET]`: both sides of a stack's history.
 struct HistoryCommand: Command {
     static let name = "history"

@@ -1,6 +1,7 @@
 import JSONText
-import Undo1
 import Loop
+import Undo1
+
 /// `undoctl list`: every stack, one line each.
 struct ListCommand: Command {
     static let name = "list"

@@ -1,4 +1,5 @@
 import UndoCore
+
 /// `undoctl redo [TARGET] [-n N]`.
 struct RedoCommand: Command {
     static let name = "redo"

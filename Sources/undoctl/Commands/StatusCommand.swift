@@ -1,5 +1,6 @@
 import JSONText
 import Undo1
+
 /// `undoctl status [TARGET]`, the default command: the focused stack (or
 /// TARGET) at a glance — title, app, the next undo and redo, depths, and
 /// whether the document is clean.

@@ -4,6 +4,7 @@ import Glibc
 import JSONText
 import Undo1
 import UndoCore
+
 /// What `undo` and `redo` share: read `[TARGET] [-n N]`, then undo or redo
 /// N times, printing each step as it is done and stopping at the first
 /// failure.

@@ -1,4 +1,5 @@
 import UndoCore
+
 /// `undoctl undo [TARGET] [-n N]`.
 struct UndoCommand: Command {
     static let name = "undo"

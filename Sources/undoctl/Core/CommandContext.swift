@@ -1,5 +1,7 @@
-import Undo1
+import JSONText
 import Loop
+import Undo1
+
 /// What every command runs with: the global options and, once asked for,
 /// the connection to undod.
 final class CommandContext {
@@ -35,6 +37,23 @@ final class CommandContext {
             return try client.stack(at: focused)
         }
         return try TargetResolver.resolve(target, among: client.stacks())
+    }
+
+    /// What a command on one stack does (`focus`, `forget`): resolves
+    /// `target`, asks undod with `call` (the client and the stack's path),
+    /// then prints the stack as JSON (`focused` as the call leaves it) or
+    /// the sentence `saying` makes of its label.
+    func act(on target: String, focusing focused: Bool,
+             _ call: (DaemonClient, String) throws(CommandError) -> Void,
+             saying sentence: (String) -> String) throws(CommandError) {
+        let client = try client()
+        let stack = try stack(target)
+        try call(client, stack.path)
+        if json {
+            Output.line(JSONValue.object(["stack": stack.json(focused: focused)]).text)
+        } else {
+            Output.line(sentence(stack.label))
+        }
     }
 
     /// What undoctl says when a command needs the focused stack and none has

@@ -1,5 +1,6 @@
 import JSONText
 import Undo1
+
 /// One thing `watch` reports, with how it prints as text and as a JSON line.
 struct WatchEvent {
     /// What happened.

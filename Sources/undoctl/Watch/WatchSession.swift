@@ -3,8 +3,8 @@ import Glibc
 #endif
 import DBus
 import JSONText
-import Undo1
 import Loop
+import Undo1
 import UndoCore
 
 /// `watch`'s state: the stacks and focus as last seen, kept current from

@@ -1,25 +1,8 @@
 public import DBus
+public import UndoCore
 
-/// One group of a stack's history as `Stack.History` reports it, `(tsxt)`:
-/// the narrow interface, no payloads.
-public struct HistoryItem: Sendable, Equatable {
-    /// The group id.
-    public var group: UInt64
-    /// The group's name.
-    public var name: String
-    /// When it was pushed or last merged into, in µs since the Unix epoch.
-    public var time: Int64
-    /// Its payload bytes.
-    public var bytes: UInt64
-
-    /// An entry with these fields.
-    public init(group: UInt64, name: String, time: Int64, bytes: UInt64) {
-        self.group = group
-        self.name = name
-        self.time = time
-        self.bytes = bytes
-    }
-
+/// A history item as `Stack.History` carries it: `(tsxt)`.
+extension HistoryItem {
     /// Reads one `(tsxt)` entry; nil if it has another shape.
     public init?(_ value: DBusValue) {
         guard let fields = value.fields, fields.count == 4,
@@ -28,7 +11,7 @@ public struct HistoryItem: Sendable, Equatable {
         self.init(group: group, name: name, time: time, bytes: bytes)
     }
 
-    /// The entry on the wire.
+    /// The item on the wire.
     public var value: DBusValue {
         .structure([.uint64(group), .string(name), .int64(time), .uint64(bytes)])
     }
