@@ -119,36 +119,25 @@ final class Bench {
         if !wanted.isDisjoint(with: [1, 2, 3, 4]) {
             rows += busRows(wanted)
         }
-        if wanted.contains(5) {
-            var row = Self.row5()
-            let start = SystemTime.monotonicNanoseconds
-            do {
-                try checkBudget("row 5")
-                try measureMemory(&row)
-            } catch { row.error = error.description }
-            progress("row 5 done in \(Report.format(SystemTime.seconds(since: start), digits: 1)) s")
-            rows.append(row)
-        }
-        if wanted.contains(6) {
-            var row = Self.row6()
-            let start = SystemTime.monotonicNanoseconds
-            do {
-                try checkBudget("row 6")
-                try measureStartup(&row)
-            } catch { row.error = error.description }
-            progress("row 6 done in \(Report.format(SystemTime.seconds(since: start), digits: 1)) s")
-            rows.append(row)
-        }
-        if wanted.contains(7) {
-            var row = Self.row7()
-            let start = SystemTime.monotonicNanoseconds
-            do {
-                try checkBudget("row 7")
-                try measureUndoKitPush(&row)
-            } catch { row.error = error.description }
-            progress("row 7 done in \(Report.format(SystemTime.seconds(since: start), digits: 1)) s")
-            rows.append(row)
+        let alone: [(row: Row, measure: (inout Row) throws(BenchError) -> Void)] = [
+            (Self.row5(), measureMemory), (Self.row6(), measureStartup), (Self.row7(), measureUndoKitPush),
+        ]
+        for (row, measure) in alone where wanted.contains(row.number) {
+            rows.append(measured(row, by: measure))
         }
         return rows
+    }
+
+    /// `row` measured by `measure` after the memory budget is checked; a
+    /// failure is the row's error. Says how long it took.
+    private func measured(_ row: Row, by measure: (inout Row) throws(BenchError) -> Void) -> Row {
+        var row = row
+        let start = SystemTime.monotonicNanoseconds
+        do {
+            try checkBudget("row \(row.number)")
+            try measure(&row)
+        } catch { row.error = error.description }
+        progress("row \(row.number) done in \(Report.format(SystemTime.seconds(since: start), digits: 1)) s")
+        return row
     }
 }

@@ -225,6 +225,15 @@ def make_request(options, sender):
     return Request(state["bus"], path, sender)
 
 
+def refused(method, options, sender):
+    """What a portal told to refuse answers to METHOD: a request whose
+    Response is (1, {})."""
+    request = make_request(options, sender)
+    emit({"event": "refused", "method": method, "sender": sender})
+    GLib.idle_add(request.respond, 1, empty_vardict())
+    return dbus.ObjectPath(request.path)
+
+
 class Session(WithProperties):
     properties = {SESSION_IFACE: {"version": SESSION_VERSION}}
 
@@ -323,10 +332,7 @@ class GlobalShortcuts(WithProperties):
                 entry[key] = str(values[key]) if key in values else None
             bound.append(entry)
         if state["refuse"]:
-            request = make_request(options, sender)
-            emit({"event": "refused", "method": "BindShortcuts", "sender": sender})
-            GLib.idle_add(request.respond, 1, empty_vardict())
-            return dbus.ObjectPath(request.path)
+            return refused("BindShortcuts", options, sender)
         session = session_for(session_handle, sender)
         request = make_request(options, sender)
         session.shortcuts = [{
@@ -346,10 +352,7 @@ class GlobalShortcuts(WithProperties):
         check_signature(message, "oa{sv}")
         sender = str(sender)
         if state["refuse"]:
-            request = make_request(options, sender)
-            emit({"event": "refused", "method": "ListShortcuts", "sender": sender})
-            GLib.idle_add(request.respond, 1, empty_vardict())
-            return dbus.ObjectPath(request.path)
+            return refused("ListShortcuts", options, sender)
         session = session_for(session_handle, sender)
         request = make_request(options, sender)
         emit({"event": "listed", "session": session.path})

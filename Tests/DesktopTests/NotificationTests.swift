@@ -28,10 +28,13 @@ import Testing
     }
 
     /// A desktop with dunst, and "Notes" in front with two changes, the
-    /// second undone by the key and notified.
-    static func undoneByTheKey() throws -> (DesktopFixture, (process: ScriptedProcess, window: Int, stack: String)) {
+    /// second undone by the key and notified; `before` starts other apps
+    /// first.
+    static func undoneByTheKey(before: (DesktopFixture) throws -> Void = { _ in })
+        throws -> (DesktopFixture, (process: ScriptedProcess, window: Int, stack: String)) {
         let f = try DesktopFixture(notifications: true)
         let notes = try f.app("org.example.Notes", title: "Notes", pushes: 2)
+        try before(f)
         try f.desktop.activate(notes.window, loop: f.loop)
         #expect(try f.waitForFocus(notes.stack))
         try f.desktop.press("ctrl+alt+z", loop: f.loop)
@@ -41,14 +44,9 @@ import Testing
     }
 
     @Test func anUndoByTheKeyIsNotifiedAndItsRedoButtonRedoesThatGroup() throws {
-        let f = try DesktopFixture(notifications: true)
-        let notes = try f.app("org.example.Notes", title: "Notes", pushes: 2)
-        let other = try f.app("org.example.Other", title: "Other", pushes: 1)
-        try f.desktop.activate(notes.window, loop: f.loop)
-        #expect(try f.waitForFocus(notes.stack))
-        try f.desktop.press("ctrl+alt+z", loop: f.loop)
-        #expect(try notes.process.nextApply() == ("undo", ["u2"]))
-        #expect(f.waitForLog("shown: “Undid Edit 2 in Notes”."))
+        var started: (process: ScriptedProcess, window: Int, stack: String)?
+        let (f, notes) = try Self.undoneByTheKey { f in started = try f.app("org.example.Other", title: "Other", pushes: 1) }
+        let other = try #require(started)
         #expect(try Self.displayed(f) == 1)
 
         // The user moves on to another window, then presses Redo: the

@@ -124,13 +124,20 @@ import Testing
         DaemonProcess.undoctl.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")
     }
 
-    @Test(.enabled(if: CompletionTests.installed("zsh"), "zsh is not installed on this machine"))
-    func zshCompletesCommandsOptionsAndTargetsFromUndod() throws {
+    /// undod with two stacks of org.example.Editor, and the path of undoctl's
+    /// completion script for `shell`, written where that shell can read it.
+    static func editorStacksAndScript(for shell: String) throws -> (CtlFixture, String) {
         let f = try CtlFixture()
         try f.app("org.example.Editor")
         try f.app("org.example.Editor", document: "notes.txt")
-        let script = f.bus.directory.appendingPathComponent("undoctl.zsh").path
-        try f.undoctlBare(["completion", "zsh"]).output.write(toFile: script, atomically: true, encoding: .utf8)
+        let script = f.bus.directory.appendingPathComponent("undoctl.\(shell)").path
+        try f.undoctlBare(["completion", shell]).output.write(toFile: script, atomically: true, encoding: .utf8)
+        return (f, script)
+    }
+
+    @Test(.enabled(if: CompletionTests.installed("zsh"), "zsh is not installed on this machine"))
+    func zshCompletesCommandsOptionsAndTargetsFromUndod() throws {
+        let (f, script) = try Self.editorStacksAndScript(for: "zsh")
 
         let commands = try Self.completeInZsh("undoctl ", script: script, f)
         #expect(commands.first == "status:show what undo and redo would do now (the default command)")
@@ -145,11 +152,7 @@ import Testing
 
     @Test(.enabled(if: CompletionTests.installed("fish"), "fish is not installed on this machine"))
     func fishCompletesCommandsOptionsAndTargetsFromUndod() throws {
-        let f = try CtlFixture()
-        try f.app("org.example.Editor")
-        try f.app("org.example.Editor", document: "notes.txt")
-        let script = f.bus.directory.appendingPathComponent("undoctl.fish").path
-        try f.undoctlBare(["completion", "fish"]).output.write(toFile: script, atomically: true, encoding: .utf8)
+        let (f, script) = try Self.editorStacksAndScript(for: "fish")
         func complete(_ line: String) throws -> [String] {
             let result = try runTool(["fish", "--no-config", "-c", "source $argv[1]; complete -C $argv[2]",
                                       script, line], loop: f.loop,
