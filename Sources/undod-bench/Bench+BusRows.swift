@@ -26,13 +26,17 @@ extension Bench {
 
     /// Measures rows 1–4 of those `wanted` on one undod with one app and one trigger.
     func busRows(_ wanted: Set<Int>) -> [Row] {
-        var rows = [Self.row1(), Self.row2(), Self.row3(), Self.row4()].filter { wanted.contains($0.number) }
+        // Row 8 is measured by row 2's calls.
+        let measured = wanted.contains(8) ? wanted.union([2]) : wanted
+        var rows = [Self.row1(), Self.row2(), Self.row3(), Self.row4()].filter { measured.contains($0.number) }
+        var cpuRow = wanted.contains(8) ? Self.row8() : nil
         let setup: Setup
         do {
             setup = try makeSetup()
         } catch {
             for index in rows.indices { rows[index].error = error.description }
-            return rows
+            cpuRow?.error = error.description
+            return rows + (cpuRow.map { [$0] } ?? [])
         }
         defer {
             setup.trigger.close()
@@ -52,12 +56,13 @@ extension Bench {
                 try checkBudget("row \(rows[index].number)")
                 switch rows[index].number {
                 case 1: try measureLatency(&rows[index], setup)
-                case 2: try measureThroughput(&rows[index], setup)
+                case 2: try measureThroughput(&rows[index], setup, cpu: &cpuRow)
                 case 3: try measureTrigger(&rows[index], setup)
                 default: try measurePersistence(&rows[index], setup)
                 }
             } catch {
                 rows[index].error = error.description
+                if rows[index].number == 2 { cpuRow?.error = error.description }
             }
             progress("row \(rows[index].number) done in \(Report.format(SystemTime.seconds(since: start), digits: 1)) s")
         }
@@ -67,7 +72,8 @@ extension Bench {
         } catch {
             progress("warning: \(error.description)")
         }
-        return rows
+        if let cpuRow, let after = rows.firstIndex(where: { $0.number == 2 }) { rows.insert(cpuRow, at: after + 1) }
+        return rows.filter { wanted.contains($0.number) }
     }
 
     /// Rows 1–3 again with one subscriber on the bus (`undoctl watch`, which
@@ -95,7 +101,9 @@ extension Bench {
                 try checkBudget("row \(again.number) with a subscriber")
                 switch again.number {
                 case 1: try measureLatency(&again, setup)
-                case 2: try measureThroughput(&again, setup)
+                case 2:
+                    var unreported: Row?
+                    try measureThroughput(&again, setup, cpu: &unreported)
                 default: try measureTrigger(&again, setup)
                 }
                 guard let summary = again.summary else { continue }
@@ -260,28 +268,42 @@ extension Bench {
 
     /// Row 2: calls per second with `inFlight` unanswered at all times; and
     /// the CPU time each process spent a call, which says who bounds it.
-    private func measureThroughput(_ row: inout Row, _ setup: Setup) throws(BenchError) {
+    /// `cpuRow` (row 8), when given, gets undod's CPU a Push ÷ a Ping, one
+    /// figure per round.
+    private func measureThroughput(_ row: inout Row, _ setup: Setup, cpu cpuRow: inout Row?) throws(BenchError) {
         let app = setup.app.connection
         let child = setup.undod.process
         let n = scale.throughputCalls
         let inFlight = scale.inFlight
+        let calls = n * scale.throughputRounds
         var pushCPU = CPUTimes(), pingCPU = CPUTimes()
-        func side(_ messages: [Message], _ what: String, _ cpu: inout CPUTimes) throws(BenchError) -> Double {
+        var pushUndod: [Int64] = [], pingUndod: [Int64] = []
+        func side(_ messages: [Message], _ what: String, _ cpu: inout CPUTimes,
+                  _ undod: inout [Int64]) throws(BenchError) -> Double {
             let before = CPUTimes.now(undod: child.pid, bus: bus.pid)
             let elapsed = try CallRunner.pipelined(app, count: n, inFlight: inFlight, what: what, child: child) {
                 messages[$0]
             }
-            cpu += CPUTimes.now(undod: child.pid, bus: bus.pid) - before
+            let spent = CPUTimes.now(undod: child.pid, bus: bus.pid) - before
+            cpu += spent
+            undod.append(spent.undod)
             return Double(n) / (Double(elapsed) / 1e9)
         }
         let (push, ping) = try Rounds.interleave(scale.throughputRounds, { () throws(BenchError) in
-            try side(try pushes(setup.memoryStack, n), "Push", &pushCPU)
+            try side(try pushes(setup.memoryStack, n), "Push", &pushCPU, &pushUndod)
         }, { () throws(BenchError) in
-            try side(try pings(setup, n, from: app), "Ping", &pingCPU)
+            try side(try pings(setup, n, from: app), "Ping", &pingCPU, &pingUndod)
         })
         row.summary = Summary(zip(push, ping).map { $0 / $1 })
+        if cpuRow != nil {
+            cpuRow?.summary = Summary(zip(pushUndod, pingUndod).map { Double($0) / Double(max(1, $1)) })
+            cpuRow?.detail = "undod's CPU a call: Push \(Report.format(Double(pushCPU.undod) / Double(max(1, calls)) / 1_000, digits: 1)) µs, "
+                + "Ping \(Report.format(Double(pingCPU.undod) / Double(max(1, calls)) / 1_000, digits: 1)) µs "
+                + "(row 2's calls, /proc/PID/schedstat); at most 1.35 lets row 2 reach 0.80 on two cores"
+            cpuRow?.values = [("push_cpu_undod_us", Double(pushCPU.undod) / Double(max(1, calls)) / 1_000),
+                              ("ping_cpu_undod_us", Double(pingCPU.undod) / Double(max(1, calls)) / 1_000)]
+        }
         let pushMedian = Summary(push).median, pingMedian = Summary(ping).median
-        let calls = n * scale.throughputRounds
         row.detail = "Push \(Report.format(pushMedian, digits: 0))/s, Ping \(Report.format(pingMedian, digits: 0))/s "
             + "(\(n) calls a round, \(inFlight) in flight, \(scale.throughputRounds) rounds); CPU a call: "
             + "Push \(pushCPU.perCall(calls)); Ping \(pingCPU.perCall(calls))"
