@@ -39,28 +39,33 @@ let package = Package(
         // What undod-bench needs from C: children that die with it, and a guard.
         .target(name: "CBench", path: "Sources/CBench"),
 
-        // Libraries, lowest first.
+        // Libraries, lowest layer first (scripts/check-layers.py holds the layers).
         // Text a caller sent, made safe to quote in an error or the log.
         .target(name: "SafeText", swiftSettings: strict),
         // A lock ThreadSanitizer can see.
         .target(name: "Locking", swiftSettings: strict),
-        // The loop every part runs on, the time and the process environment.
-        .target(name: "Loop", dependencies: ["CShim", "Locking"], swiftSettings: strict),
-        .target(name: "DBus", dependencies: ["Loop", "CDBus", "CShim", "SafeText", "Locking"], swiftSettings: strict),
-        .target(name: "X11", dependencies: ["Loop", "CXCB", "CXCBShim", "CXKBCommon", "Locking"], swiftSettings: strict),
-        .target(name: "Undo1", dependencies: ["DBus", "UndoCore"], swiftSettings: strict),
-        .target(name: "UndoKit", dependencies: ["Loop", "DBus", "Undo1", "UndoCore", "Locking"], swiftSettings: strict),
-        .target(name: "UndoCore", dependencies: ["SafeText"], swiftSettings: strict),
-        .target(name: "UndoStore", dependencies: ["UndoCore", "CSQLite", "CShim", "Locking"], swiftSettings: strict),
-        // The undo service, the caretaker of every stack: no bus, no desktop, no config file.
-        .target(name: "Caretaker", dependencies: ["Loop", "Undo1", "UndoCore", "UndoStore", "SafeText"], swiftSettings: strict),
-        // The daemon: the service wired to the bus, the desktop and the config.
-        .target(name: "UndoDaemon", dependencies: ["Caretaker", "Loop", "DBus", "Undo1", "X11", "UndoCore", "UndoStore", "SafeText", "Locking"],
-                swiftSettings: strict),
         // JSON as undoctl and the bench print it.
         .target(name: "JSONText", swiftSettings: strict),
         // What tests, the bench and the fuzzer share to drive undod from outside.
         .target(name: "Rig", swiftSettings: strict),
+        // The ground: the loop every part runs on, the time, the environment, the log.
+        .target(name: "Loop", dependencies: ["CShim", "Locking"], swiftSettings: strict),
+        // The undo model: pure, deterministic, no I/O.
+        .target(name: "UndoCore", dependencies: ["SafeText"], swiftSettings: strict),
+        // Side by side on the loop: the bus and the X server.
+        .target(name: "DBus", dependencies: ["Loop", "CDBus", "CShim", "SafeText", "Locking"], swiftSettings: strict),
+        .target(name: "X11", dependencies: ["Loop", "CXCB", "CXCBShim", "CXKBCommon", "Locking"], swiftSettings: strict),
+        // The history on disk.
+        .target(name: "UndoStore", dependencies: ["UndoCore", "CSQLite", "CShim", "Locking"], swiftSettings: strict),
+        // The wire contract in one place.
+        .target(name: "Undo1", dependencies: ["DBus", "UndoCore"], swiftSettings: strict),
+        // The undo service, the caretaker of every stack: no bus, no desktop, no config file.
+        .target(name: "Caretaker", dependencies: ["Loop", "Undo1", "UndoCore", "UndoStore", "SafeText"], swiftSettings: strict),
+        // The library apps link.
+        .target(name: "UndoKit", dependencies: ["Loop", "DBus", "Undo1", "UndoCore", "Locking"], swiftSettings: strict),
+        // The daemon: the service wired to the bus, the desktop and the config.
+        .target(name: "UndoDaemon", dependencies: ["Caretaker", "Loop", "DBus", "Undo1", "X11", "UndoCore", "UndoStore", "SafeText", "Locking"],
+                swiftSettings: strict),
 
         // Executables.
         .executableTarget(name: "undod", dependencies: ["UndoDaemon", "Undo1", "Loop"], swiftSettings: strict),

@@ -31,7 +31,9 @@ LAYERS = [
     {"Caretaker", "UndoKit"},
     {"UndoDaemon"},
 ]
-# Pairs that must never meet, even through a layer between them.
+# Direct dependencies that must never be declared, though the layers would
+# allow them: the service stands on the contract (which stands on the bus)
+# but never on the bus, the desktop or the daemon itself.
 KEPT_APART = {
     "Caretaker": {"DBus", "X11", "UndoDaemon", "CDBus", "CXCB"},
     "UndoCore": {"Loop", "DBus", "X11", "UndoStore"},
