@@ -2,7 +2,7 @@
 /// `RecentFocus`, `X11Focus`, and `AutoFocus`, which picks one of them by
 /// what the desktop offers.
 package protocol FocusStrategy: AnyObject {
-    /// The name `FocusStrategy` reports: `recent` or `x11`.
+    /// The name `FocusStrategy` reports: `recent`, `x11`, `kwin` or `gnome`.
     var name: String { get }
     /// The focused stack, or nil when none may be undone by a trigger.
     /// Only stacks with a live owner and `GlobalTrigger` true qualify.
@@ -19,11 +19,15 @@ package protocol FocusStrategy: AnyObject {
     /// Called when focus may have moved for a reason of the strategy's own
     /// (the active window changed), so that `FocusedStack` is announced.
     var onChange: (() -> Void)? { get set }
+    /// Why `focusedStack(in:)` finds none, where the strategy knows.
+    func reasonForNoFocus(in registry: StackRegistry) -> NoFocus?
 }
 
 extension FocusStrategy {
     /// Nothing to wait for.
     package func settle(then done: @escaping () -> Void) { done() }
+    /// No reason known.
+    package func reasonForNoFocus(in registry: StackRegistry) -> NoFocus? { nil }
 }
 
 extension StackRecord {

@@ -1,7 +1,8 @@
 /// The `recent` strategy: the stack whose owner most recently registered,
-/// activated or pushed, unless `SetFocus` pinned another since. When the
-/// focused stack detaches or closes, focus falls to the most recently active
-/// remaining one.
+/// activated or pushed and has not deactivated since, unless `SetFocus`
+/// pinned another since. When the focused stack detaches, closes or
+/// deactivates, focus falls to the most recently active remaining one; when
+/// none is active, nothing is focused.
 package final class RecentFocus: FocusStrategy {
     private var pinned: UInt64?
 
@@ -17,7 +18,12 @@ package final class RecentFocus: FocusStrategy {
     /// The pinned stack while it qualifies, else the most recently active one.
     package func focusedStack(in registry: StackRegistry) -> StackRecord? {
         if let pinned, let record = registry.byNumber[pinned], record.isFocusable { return record }
-        return registry.mostRecentlyActive { _ in true }
+        return registry.mostRecentlyActive { !$0.isDeactivated }
+    }
+
+    /// Why nothing is focused: no application with undo history is active.
+    package func reasonForNoFocus(in registry: StackRegistry) -> NoFocus? {
+        .unknown("no application with undo history is active; the focus strategy is recent, a guess")
     }
 
     /// Pins focus to `record`.

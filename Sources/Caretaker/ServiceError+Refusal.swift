@@ -21,8 +21,8 @@ extension ServiceError {
         case .notDetached:
             return named(.notDetached, "\(subject) still has a live owner: only its owner may delete it, "
                 + "with Close(true).")
-        case .noFocusedStack:
-            return named(.noFocusedStack, "No stack has the focus: "
+        case .noFocusedStack(let why):
+            return named(.noFocusedStack, "No stack has the focus\(why.map { " (\($0.clause))" } ?? ""): "
                 + "focus an application that uses undod, or name a stack.")
         case .noOwner:
             return named(.noOwner, "\(subject) has no running application to apply changes: "
@@ -70,6 +70,9 @@ extension ServiceError {
             return named(.tooManyStacks, "This connection already owns \(limit) stacks, as many as "
                 + "limits.stacks_per_client allows, so \(subject) was not opened: close stacks it no longer "
                 + "needs (Close), or raise the limit in undod.conf.")
+        case .notAllowed(let caller):
+            return named(.notAllowed, "Only the compositor (the owner of org.kde.KWin or org.gnome.Shell) may report "
+                + "the window in front, and \(caller) is not: applications say they are active with Activate.")
         case .invalidArgs(let reason):
             return named(.invalidArgs, "\(reason) (for \(subject)).")
         }

@@ -12,8 +12,8 @@ package enum ServiceError: Error, Sendable, Equatable {
     case alreadyOwned(owner: String)
     /// `Forget` of a stack that still has a live owner.
     case notDetached
-    /// A trigger found no focused stack.
-    case noFocusedStack
+    /// A trigger found no focused stack (and why, where the strategy knows).
+    case noFocusedStack(NoFocus?)
     /// The stack has no live owner to apply anything.
     case noOwner
     /// The owner's `Apply` answered with an error.
@@ -43,6 +43,8 @@ package enum ServiceError: Error, Sendable, Equatable {
     case damaged(Direction, name: String, alsoLost: Int)
     /// The caller owns `limits.stacks_per_client` stacks already.
     case tooManyStacks(limit: UInt32)
+    /// `ReportFocus` from a connection that owns no compositor's name.
+    case notAllowed(caller: String)
     /// An option or hint of the wrong type.
     case invalidArgs(String)
 }

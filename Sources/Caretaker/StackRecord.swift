@@ -38,6 +38,9 @@ package final class StackRecord {
     /// When the stack was last active (Register, Activate, push), as an
     /// ordering number: larger is more recent.
     package var activity: UInt64 = 0
+    /// Whether the owner said its app lost the user's focus (`Deactivate`)
+    /// and has not been active since: `recent` then does not focus it.
+    package var isDeactivated = false
     /// When the owner left (µs since the epoch), for `stacks.detached_ttl`.
     package var detachedSince: Int64? {
         get { ownership?.leftAt ?? settledDetachedSince }

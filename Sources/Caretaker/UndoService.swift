@@ -164,7 +164,9 @@ package final class UndoService {
     package func applyFocused(_ direction: Direction, caller: String?,
                              completion: @escaping (StackRecord?, Result<CompletedMove, ServiceError>) -> Void) {
         withFocusedStack { [unowned self] record in
-            guard let record else { return completion(nil, .failure(.noFocusedStack)) }
+            guard let record else {
+                return completion(nil, .failure(.noFocusedStack(self.focus.reasonForNoFocus(in: self.registry))))
+            }
             self.apply(direction, on: record, caller: caller) { completion(record, $0) }
         }
     }
@@ -298,6 +300,16 @@ package final class UndoService {
         }
     }
 
+    /// `Deactivate`: the owner's app lost the user's focus.
+    package func deactivate(_ record: StackRecord, caller: String,
+                            reply: @escaping (Result<Void, ServiceError>) -> Void) {
+        answer(.bookkeeping, reply) { () throws(ServiceError) in
+            try requireOwner(record, caller)
+            record.isDeactivated = true
+            announceFocus()
+        }
+    }
+
     /// `Close`.
     package func close(_ record: StackRecord, caller: String, discard: Bool,
                       reply: @escaping (Result<Void, ServiceError>) -> Void) {
@@ -355,6 +367,7 @@ package final class UndoService {
 
     /// Marks `record` as the most recently active stack and tells the focus strategy.
     private func noteActivity(of record: StackRecord) {
+        record.isDeactivated = false
         registry.markActive(record)
         focus.noteActivity(of: record, in: registry)
     }

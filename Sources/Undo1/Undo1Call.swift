@@ -51,7 +51,7 @@ public enum Undo1Call {
         try onStack(stack, direction == .undo ? "Undo" : "Redo", [], destination)
     }
 
-    /// A Stack method without arguments: `SetClean`, `Activate`, `Clear`, `History`.
+    /// A Stack method without arguments: `SetClean`, `Activate`, `Deactivate`, `Clear`, `History`.
     public static func stack(_ stack: String, _ member: StackMember,
                              destination: String = Undo1.busName) throws(DBusError) -> Message {
         try onStack(stack, member.rawValue, [], destination)
@@ -83,6 +83,12 @@ public enum Undo1Call {
                                member: "Apply", arguments: arguments.values)
     }
 
+    /// `Manager.ReportFocus(pid, app_id, sandbox_app_id)`: a compositor's report.
+    public static func reportFocus(pid: UInt32, appId: String, sandboxAppId: String = "",
+                                   destination: String = Undo1.busName) throws(DBusError) -> Message {
+        try manager("ReportFocus", [.uint32(pid), .string(appId), .string(sandboxAppId)], destination)
+    }
+
     /// `org.freedesktop.DBus.GetNameOwner(name)`, to the bus.
     public static func nameOwner(_ name: String = Undo1.busName) throws(DBusError) -> Message {
         try Message.methodCall(destination: Undo1.busService, path: Undo1.busPath, interface: Undo1.busService,
@@ -95,6 +101,8 @@ public enum Undo1Call {
         case setClean = "SetClean"
         /// `Activate`.
         case activate = "Activate"
+        /// `Deactivate`.
+        case deactivate = "Deactivate"
         /// `Clear`.
         case clear = "Clear"
         /// `History`.

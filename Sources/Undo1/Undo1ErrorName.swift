@@ -55,6 +55,8 @@ public struct Undo1ErrorName: RawRepresentable, Hashable, Sendable, CustomString
     public static let unknownStack = Undo1ErrorName("UnknownStack")
     /// One connection owns as many stacks as it may.
     public static let tooManyStacks = Undo1ErrorName("TooManyStacks")
+    /// `ReportFocus` from anyone but the compositor.
+    public static let notAllowed = Undo1ErrorName("NotAllowed")
 
     /// A call's arguments or options that are malformed (the bus's own
     /// `org.freedesktop.DBus.Error.InvalidArgs`, which the contract uses).

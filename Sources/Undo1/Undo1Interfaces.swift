@@ -28,10 +28,16 @@ public enum Undo1Interfaces {
             Interface.declare("Subscribe",
                               doc: "Asks for the stacks' signals (Pushed, Applied, PropertiesChanged), sent only while someone is subscribed; leaving the bus ends it."),
             Interface.declare("Unsubscribe", doc: "Ends the caller's subscription; nothing happens if it had none."),
+            Interface.declare("ReportFocus", inputs: [
+                A("pid", "u", doc: "the window's process as the compositor knows it; 0: no window has focus"),
+                A("app_id", "s", doc: "the app id the window gave itself (never used to pick a stack)"),
+                A("sandbox_app_id", "s", doc: "the sandbox's app id where the compositor knows one, else empty"),
+            ],
+                              doc: "Only the owner of org.kde.KWin or org.gnome.Shell (else NotAllowed): the compositor's word on the window in front, for the kwin and gnome focus strategies."),
         ],
         properties: [
             Interface.declare(property: "FocusedStack", "o", doc: "The focused stack, or / when none."),
-            Interface.declare(property: "FocusStrategy", "s", doc: "The focus strategy in effect: recent or x11."),
+            Interface.declare(property: "FocusStrategy", "s", doc: "The focus strategy in effect: recent, x11, kwin or gnome."),
             Interface.declare(property: "Version", "s", doc: "The daemon's version."),
         ]) }
 
@@ -58,6 +64,8 @@ public enum Undo1Interfaces {
                               doc: "Asks the owner to apply the top redo group (first action first), then moves it to the undo side."),
             Interface.declare("SetClean", doc: "Owner only. Marks the present state as clean (saved)."),
             Interface.declare("Activate", doc: "Owner only. Tells the daemon this application has the user's focus."),
+            Interface.declare("Deactivate",
+                              doc: "Owner only. Tells the daemon this application no longer has the user's focus; under recent it is not focused until it is active again."),
             Interface.declare("Clear", doc: "Owner only. Drops the whole history."),
             Interface.declare("Close", inputs: [A("discard", "b")],
                               doc: "Owner only. Gives the stack up: deletes it (true) or keeps it for a later Register (false)."),

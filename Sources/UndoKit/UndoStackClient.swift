@@ -187,6 +187,11 @@ public final class UndoStackClient: Sendable {
     /// global key finds the app).
     public func activate() async throws(UndoKitError) { try await simple(.activate) }
 
+    /// Tells undod this app no longer has the user's focus (call it when
+    /// the app's windows lose focus): where undod cannot see windows, the
+    /// global key then undoes nowhere rather than here.
+    public func deactivate() async throws(UndoKitError) { try await simple(.deactivate) }
+
     /// Drops the whole history.
     public func clear() async throws(UndoKitError) { try await simple(.clear) }
 

@@ -87,6 +87,7 @@ public final class DaemonProcess {
         var env = ProcessInfo.processInfo.environment
         env["DISPLAY"] = nil
         env["WAYLAND_DISPLAY"] = nil
+        env["XDG_CURRENT_DESKTOP"] = nil
         env["DBUS_SESSION_BUS_ADDRESS"] = nil
         for (key, value) in environment { env[key] = value }
         process.environment = env

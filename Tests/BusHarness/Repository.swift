@@ -8,6 +8,11 @@ public enum Repository {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
+    /// The path of the test client script `name` (`Tests/Clients/`).
+    public static func client(_ name: String) -> String {
+        file("Tests/Clients/\(name)").path
+    }
+
     /// The file at `path` relative to the root.
     public static func file(_ path: String) -> URL {
         root.appendingPathComponent(path)

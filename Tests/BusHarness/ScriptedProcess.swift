@@ -146,3 +146,14 @@ public final class ScriptedProcess {
         }
     }
 }
+
+extension ScriptedProcess {
+    /// The Apply calls this application (`x11_app.py`) has served, in order.
+    public var applies: [Line] { all(event: "apply") }
+
+    /// Waits for this application's next Apply and returns its direction and payloads.
+    public func nextApply(timeout: Int = 10_000) throws -> (direction: String, payloads: [String]) {
+        let line = try next(event: "apply", timeout: timeout)
+        return (line["direction"] as? String ?? "", line["payloads"] as? [String] ?? [])
+    }
+}

@@ -145,3 +145,39 @@ import UndoStore
         #expect(f.undoNames(notes) == ["A"])
     }
 }
+
+/// `Deactivate` under `recent`: the guess never lands on an app that said it
+/// lost the user's focus.
+@Suite struct DeactivateTests {
+    @Test func aDeactivatedStackIsNotFocusedUntilItsOwnerIsActiveAgain() throws {
+        let f = try ServiceFixture()
+        let notes = try f.register("org.example.Notes", caller: ":1.1")
+        let paint = try f.register("org.example.Paint", caller: ":1.2")
+        #expect(f.service.focusedPath == paint.path)
+        let answer = ServiceAnswer<Void>()
+        f.service.deactivate(paint, caller: ":1.2", reply: answer.take)
+        f.endTurn()
+        try answer.get()
+        #expect(f.service.focusedPath == notes.path, "focus falls to the most recently active remaining one")
+
+        let other = ServiceAnswer<Void>()
+        f.service.deactivate(notes, caller: ":1.1", reply: other.take)
+        f.endTurn()
+        try other.get()
+        #expect(f.service.focusedPath == ManagerProperties.noStack, "no attached stack is active: nothing")
+        #expect(f.service.focus.reasonForNoFocus(in: f.service.registry) != nil)
+
+        try f.push(paint, "Stroke", caller: ":1.2")
+        #expect(f.service.focusedPath == paint.path, "a push makes it active again")
+    }
+
+    @Test func onlyTheOwnerMayDeactivate() throws {
+        let f = try ServiceFixture()
+        let notes = try f.register("org.example.Notes", caller: ":1.1")
+        let answer = ServiceAnswer<Void>()
+        f.service.deactivate(notes, caller: ":1.9", reply: answer.take)
+        f.endTurn()
+        #expect(answer.error == .notOwner(caller: ":1.9"))
+        #expect(f.service.focusedPath == notes.path)
+    }
+}

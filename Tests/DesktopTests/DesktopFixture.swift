@@ -34,7 +34,7 @@ final class DesktopFixture {
 
     /// The repository's `Tests/Clients/` script `name`.
     static func client(_ name: String) -> String {
-        Repository.root.appendingPathComponent("Tests/Clients/\(name)").path
+        Repository.client(name)
     }
 
     /// A new application process on the desktop (and, with `bus`, on the bus).
@@ -96,16 +96,5 @@ final class DesktopFixture {
     /// How many times undod's log holds `text`.
     func logCount(_ text: String) -> Int {
         daemon.daemon.log.components(separatedBy: text).count - 1
-    }
-}
-
-extension ScriptedProcess {
-    /// The Apply calls this application has served, in order.
-    var applies: [Line] { all(event: "apply") }
-
-    /// Waits for this application's next Apply and returns its direction and payloads.
-    func nextApply(timeout: Int = 10_000) throws -> (direction: String, payloads: [String]) {
-        let line = try next(event: "apply", timeout: timeout)
-        return (line["direction"] as? String ?? "", line["payloads"] as? [String] ?? [])
     }
 }

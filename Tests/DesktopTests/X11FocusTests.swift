@@ -42,6 +42,27 @@ import Testing
         #expect(a.process.applies.isEmpty)
     }
 
+    @Test func anAppThatDeclaresAnotherAppsWindowNeverTakesItsUndo() throws {
+        let f = try DesktopFixture()
+        let notes = try f.app("org.example.Notes", title: "Notes", pushes: 3)
+        // A hostile app declares Notes' window as its own and keeps saying
+        // it is active, as the probe did (it got 5 of 5 global undos).
+        let thief = try f.app()
+        let stolen = try thief.command(["cmd": "register", "app_id": "org.example.Thief",
+                                        "options": ["title": "Thief", "windows": [notes.window]]])["path"] as? String ?? ""
+        try thief.command(["cmd": "push", "name": "Bait", "undo": "t1", "redo": "t1r"])
+        try f.desktop.activate(notes.window, loop: f.loop)
+        #expect(try f.waitForFocus(notes.stack))
+        for press in 1...3 {
+            try thief.command(["cmd": "activate"])
+            #expect(try f.focusedStack() == notes.stack, "focus stays with the window's own process (round \(press))")
+            try f.desktop.press("ctrl+alt+z", loop: f.loop)
+            #expect(try notes.process.nextApply().payloads == ["u\(4 - press)"])
+        }
+        #expect(thief.applies.isEmpty, "the thief got nothing")
+        #expect(stolen != notes.stack)
+    }
+
     @Test func aDeclaredWindowOfAnotherProcessAndItsDialogFocusTheDeclaringApp() throws {
         let f = try DesktopFixture()
         // One process owns the windows, another (as in a sandbox) the stack.

@@ -9,8 +9,8 @@ import UndoCore
 /// typed arguments and their answers into replies or named errors.
 enum ManagerObject {
     /// The live interface for `service`; `UndoFocused`/`RedoFocused` go
-    /// through `triggers`, which notifies.
-    static func interface(for service: UndoService, triggers: TriggerHandler) -> Interface {
+    /// through `triggers`, which notifies; `ReportFocus` goes to `reports`.
+    static func interface(for service: UndoService, triggers: TriggerHandler, reports: CompositorReports) -> Interface {
         Undo1Interfaces.manager.binding(methods: [
             "Register": { [unowned service] (call: MethodCall) in
                 let appId = call.arguments[0].string ?? ""
@@ -39,6 +39,17 @@ enum ManagerObject {
             "Unsubscribe": { [unowned service] (call: MethodCall) in
                 service.unsubscribe(caller: call.sender)
                 call.reply()
+            },
+            "ReportFocus": { [unowned reports] (call: MethodCall) in
+                let report = CompositorReports.Report(processID: call.arguments[0].uint32 ?? 0,
+                                                      appID: call.arguments[1].string ?? "",
+                                                      sandboxAppID: call.arguments[2].string ?? "")
+                do throws(ServiceError) {
+                    try reports.accept(from: call.sender, report)
+                    call.reply()
+                } catch {
+                    call.fail(error.dbusError(stack: nil))
+                }
             },
             "Forget": { [unowned service] (call: MethodCall) in
                 let path = call.arguments[0].string ?? ""

@@ -33,6 +33,9 @@ enum StackObject {
             "Activate": { [record, unowned service] (call: MethodCall) in
                 service.activate(record, caller: call.sender) { call.answer($0, stack: record.displayName, none) }
             },
+            "Deactivate": { [record, unowned service] (call: MethodCall) in
+                service.deactivate(record, caller: call.sender) { call.answer($0, stack: record.displayName, none) }
+            },
             "Clear": { [record, unowned service] (call: MethodCall) in
                 service.clear(record, caller: call.sender) { call.answer($0, stack: record.displayName, none) }
             },

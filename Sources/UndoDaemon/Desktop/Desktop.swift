@@ -13,6 +13,8 @@ import X11
 final class Desktop {
     /// The focus strategy in effect.
     let focus: any FocusStrategy
+    /// What the compositors report through `ReportFocus`.
+    let reports: CompositorReports
 
     private let log: Log
     private let loop: EventLoop
@@ -55,19 +57,42 @@ final class Desktop {
         }
         self.session = session
         let processes = PeerProcesses(connection: connection)
+        let reports = CompositorReports(connection: connection)
+        self.reports = reports
+        var reported: [ReportedFocus] = []
         switch strategy {
         case .recent:
             focus = RecentFocus()
-        case .auto where wayland:
-            startupNotes.append((.notice, "focus is recent: this is a Wayland session, "
-                + "where the X server sees only X clients' windows."))
-            focus = RecentFocus()
+        case .kwin, .gnome:
+            let compositor: Compositor = strategy == .kwin ? .kwin : .gnome
+            let chosen = ReportedFocus(compositor, reports: reports, processes: processes, registry: registry)
+            reported = [chosen]
+            focus = chosen
         case .auto:
-            focus = session.map { AutoFocus(session: $0, processes: processes, registry: registry, loop: loop) }
-                ?? RecentFocus()
+            let desktop = environment.value("XDG_CURRENT_DESKTOP")
+            reported = Compositor.allCases.filter { $0.isNamed(in: desktop) }.map {
+                ReportedFocus($0, reports: reports, processes: processes, registry: registry)
+            }
+            let x11 = wayland ? nil : session
+            if reported.isEmpty, x11 == nil {
+                if wayland {
+                    startupNotes.append((.notice, "focus is recent, a guess: this Wayland session's desktop "
+                        + "(XDG_CURRENT_DESKTOP=\(desktop ?? "")) is not one whose compositor reports to undod."))
+                }
+                focus = RecentFocus()
+            } else {
+                for compositor in reported {
+                    startupNotes.append((.notice, "focus follows \(compositor.compositor.busName)'s reports once "
+                        + "it sends them (\(compositor.compositor == .kwin ? "undod's KWin script" : "the undod GNOME Shell extension")); "
+                        + "until then \(x11 == nil ? "recent, a guess" : "x11")."))
+                }
+                focus = AutoFocus(reported: reported, session: x11, processes: processes, registry: registry, loop: loop)
+            }
         case .x11:
             focus = X11Focus(session: session, processes: processes, registry: registry, loop: loop)
         }
+        let following = reported
+        reports.onChange = { for strategy in following { strategy.reportsChanged() } }
         guard let session else { return }
         if strategy != .recent, !wayland || strategy == .x11, session.windowManager == nil {
             startupNotes.append((.notice, "no EWMH window manager answers on \(session.displayName): "
@@ -114,7 +139,7 @@ final class Desktop {
     }
 
     private func windowManagerChanged() {
-        guard let session, strategy != .recent else { return }
+        guard let session, strategy == .auto || strategy == .x11 else { return }
         if let name = session.windowManager {
             log.notice("\(name) answers on \(session.displayName): focus follows its active window.")
         } else {
@@ -144,7 +169,7 @@ final class Desktop {
         switch strategy {
         case .auto: parts.append("focus is recent")
         case .x11: parts.append("focus.strategy = x11 finds no active window, so no stack is focused unless one is pinned with SetFocus")
-        case .recent: break
+        case .recent, .kwin, .gnome: break
         }
         if keys { parts.append("the global keys \(keysWere) (bind `undoctl undo` and `undoctl redo` to keys instead)") }
         return parts.isEmpty ? "undod goes on without it" : parts.joined(separator: ", and ")

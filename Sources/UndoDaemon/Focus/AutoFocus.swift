@@ -1,50 +1,67 @@
 import Caretaker
-import DBus
 import Loop
 
-/// The `auto` strategy: `x11` while an EWMH window manager answers on the
-/// X display, else `recent` — switching as window managers start and stop,
-/// or the X server goes away. Under Wayland it is `recent` (the Daemon
-/// decides that: XWayland sees only X clients' windows).
+/// The `auto` strategy, chosen afresh at each moment: `kwin` or `gnome`
+/// while `XDG_CURRENT_DESKTOP` names that desktop and its compositor has
+/// reported the window in front; `x11` while an EWMH window manager answers
+/// on the X display and no Wayland compositor is in use; else `recent`.
+/// It switches as these appear and go.
 final class AutoFocus: FocusStrategy {
     private let recent = RecentFocus()
-    private let x11: X11Focus
-    private let session: X11Session
-    /// Called when focus may have moved: the active window changed while
-    /// `x11` is in effect, or the strategy in effect changed.
+    private let reported: [ReportedFocus]
+    private let x11: X11Focus?
+    private let session: X11Session?
+    /// Called when focus may have moved: the strategy in effect saw a
+    /// change, or another strategy took over.
     var onChange: (() -> Void)?
 
-    /// `auto` on `session`, over the stacks of `registry`.
-    init(session: X11Session, processes: PeerProcesses, registry: StackRegistry, loop: EventLoop) {
+    /// `auto` over the compositors the desktop names (`reported`) and the X
+    /// display (`session`, nil on Wayland or without one).
+    init(reported: [ReportedFocus], session: X11Session?, processes: PeerProcesses, registry: StackRegistry,
+         loop: EventLoop) {
+        self.reported = reported
         self.session = session
-        x11 = X11Focus(session: session, processes: processes, registry: registry, loop: loop)
-        x11.onChange = { [weak self] in
+        x11 = session.map { X11Focus(session: $0, processes: processes, registry: registry, loop: loop) }
+        for strategy in reported {
+            strategy.onChange = { [weak self] in self?.onChange?() }
+        }
+        x11?.onChange = { [weak self] in
             guard let self, self.usesX11 else { return }
             self.onChange?()
         }
     }
 
-    /// Whether `x11` is in effect.
-    var usesX11: Bool { session.isLive && session.windowManager != nil }
+    /// Whether `x11` is in effect (no compositor reports first).
+    var usesX11: Bool { inEffect === x11 }
 
-    private var inEffect: any FocusStrategy { usesX11 ? x11 : recent }
+    private var inEffect: any FocusStrategy {
+        if let compositor = reported.first(where: \.hasReported) { return compositor }
+        if let x11, let session, session.isLive, session.windowManager != nil { return x11 }
+        return recent
+    }
 
-    /// The name of the strategy in effect: `x11` or `recent`.
+    /// The name of the strategy in effect.
     var name: String { inEffect.name }
 
     /// The focused stack by the strategy in effect.
     func focusedStack(in registry: StackRegistry) -> StackRecord? { inEffect.focusedStack(in: registry) }
 
-    /// Pins `record` for both strategies, so a switch between them keeps it.
+    /// Why the strategy in effect focuses nothing.
+    func reasonForNoFocus(in registry: StackRegistry) -> NoFocus? { inEffect.reasonForNoFocus(in: registry) }
+
+    /// Pins `record` for every strategy, so a switch between them keeps it.
     func pin(_ record: StackRecord) {
         recent.pin(record)
-        x11.pin(record)
+        x11?.pin(record)
+        for strategy in reported { strategy.pin(record) }
     }
 
-    /// Tells both strategies (x11 learns owners' processes even while recent is in effect).
+    /// Tells every strategy (the window strategies learn owners' processes
+    /// even while another is in effect).
     func noteActivity(of record: StackRecord, in registry: StackRegistry) {
         recent.noteActivity(of: record, in: registry)
-        x11.noteActivity(of: record, in: registry)
+        x11?.noteActivity(of: record, in: registry)
+        for strategy in reported { strategy.noteActivity(of: record, in: registry) }
     }
 
     /// Settles the strategy in effect.

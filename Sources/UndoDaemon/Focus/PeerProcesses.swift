@@ -1,12 +1,15 @@
+import Caretaker
 import DBus
 
 /// The Unix process of each stack owner's connection, as the bus vouches for
-/// it (`GetConnectionCredentials`): what the `x11` strategy compares with a
-/// window's `_NET_WM_PID`. Looked up once per connection, without blocking,
-/// and forgotten when the connection leaves the bus. Confined to the loop.
+/// it (`GetConnectionCredentials`), and the Flatpak sandbox it runs in: what
+/// the window strategies compare with the window in front's. Looked up once
+/// per connection, without blocking, and forgotten when the connection
+/// leaves the bus. Confined to the loop.
 final class PeerProcesses {
     private let connection: Connection
     private var known: [String: UInt32] = [:]
+    private var sandboxes: [UInt32: String] = [:]
     private var asking: Set<String> = []
     private var waiters: [() -> Void] = []
     /// Called when a process id is learned.
@@ -17,12 +20,25 @@ final class PeerProcesses {
         self.connection = connection
         connection.onNameOwnerChanged { [weak self] name, _, newOwner in
             guard let self, newOwner.isEmpty, name.hasPrefix(":") else { return }
-            self.known[name] = nil
+            if let pid = self.known.removeValue(forKey: name) { self.sandboxes[pid] = nil }
         }
     }
 
     /// The process id of `name`'s connection, if known.
     func processID(of name: String) -> UInt32? { known[name] }
+
+    /// The sandbox app id of an owner's process (learned with its id), or
+    /// of another process (read now), if it runs in one.
+    func sandbox(of pid: UInt32) -> String? {
+        if let known = sandboxes[pid] { return known.isEmpty ? nil : known }
+        return LocalProcess.sandboxAppID(pid)
+    }
+
+    /// The matching rule over these processes.
+    var matcher: WindowMatch {
+        WindowMatch(processOf: { [unowned self] in self.processID(of: $0) },
+                    sandboxOf: { [unowned self] in self.sandbox(of: $0) })
+    }
 
     /// Starts looking up `name` unless it is known or being looked up.
     func lookUp(_ name: String) {
@@ -43,6 +59,7 @@ final class PeerProcesses {
             if case .success(let reply) = answer,
                let pid = reply.arguments.first?.stringDictionary?["ProcessID"]?.uint32 {
                 self.known[name] = pid
+                self.sandboxes[pid] = LocalProcess.sandboxAppID(pid) ?? ""
                 self.onLearned?()
             }
             self.releaseWaiters()

@@ -3,16 +3,17 @@ import DBus
 import Loop
 import X11
 
-/// The `x11` strategy: the stack of the application whose window is active.
-/// First the stacks that declared the active window (or a window it is
-/// transient for) in `windows`, nearest window first; else the stacks whose
-/// owner's process owns the window. Among several, the most recently
-/// active. When the active window belongs to no stack — or no EWMH window
-/// manager says which window is active, or the X server did not answer in
-/// time — no stack is focused: a trigger must never undo in an application
-/// the user is not looking at. `SetFocus` pins a stack until the active
-/// window changes. Declared windows that do not exist, or are destroyed, are
-/// forgotten (X reuses window ids).
+/// The `x11` strategy: the stack of the application whose window is active,
+/// by the rule every window strategy shares (`WindowMatch`): the stacks of
+/// the window's process (X-Resource's client PID, else `_NET_WM_PID`),
+/// those that declared the window or one it is transient for first; then a
+/// process in the same sandbox; then, where the window's process owns no
+/// stack, the stacks that declared it. When the active window belongs to no
+/// stack — or no EWMH window manager says which window is active, or the X
+/// server did not answer in time — no stack is focused: a trigger must
+/// never undo in an application the user is not looking at. `SetFocus` pins
+/// a stack until the active window changes. Declared windows that do not
+/// exist, or are destroyed, are forgotten (X reuses window ids).
 final class X11Focus: FocusStrategy {
     /// `x11`.
     let name = "x11"
@@ -31,6 +32,8 @@ final class X11Focus: FocusStrategy {
     private var answered = true
     /// Declared windows whose destruction undod has asked to hear of.
     private var watched: Set<UInt32> = []
+    /// The label of the last active window's process, by pid.
+    private var label: (pid: UInt32, text: String)?
 
     /// How long a trigger waits for the X server and the bus before it
     /// decides; without their answer, nothing is focused.
@@ -64,20 +67,42 @@ final class X11Focus: FocusStrategy {
     }
 
     /// The pinned stack while the active window is the one it was pinned
-    /// at; else the stacks that declared the active window's family, then
-    /// those of its process.
+    /// at; else the stack in front by `WindowMatch`.
     func focusedStack(in registry: StackRegistry) -> StackRecord? {
         let active = self.active
         if let pinned, pinned.window == active?.window, let record = registry.byNumber[pinned.stack],
            record.isFocusable {
             return record
         }
-        guard let active else { return nil }
-        for window in active.family {
-            if let record = registry.mostRecentlyActive(where: { $0.windows.contains(window.id) }) { return record }
+        return try? match(active, in: registry).get()
+    }
+
+    /// Why no stack is in front.
+    func reasonForNoFocus(in registry: StackRegistry) -> NoFocus? {
+        guard let session, session.isLive else { return .unknown("there is no X server to say which window is active") }
+        guard session.windowManager != nil else {
+            return .unknown("no EWMH window manager says which window is active")
         }
-        guard let processID = active.processID else { return nil }
-        return registry.mostRecentlyActive { processes.processID(of: $0.owner) == processID }
+        guard answered else { return .unknown("the X server did not say in time which window is active") }
+        if case .failure(let why) = match(active, in: registry) { return why }
+        return nil
+    }
+
+    /// The stack in front of `active` by the shared rule.
+    private func match(_ active: ActiveWindowTracker.ActiveWindow?, in registry: StackRegistry) -> Result<StackRecord, NoFocus> {
+        guard let active else { return .failure(.noWindow) }
+        let pid = active.processID ?? 0
+        let front = FrontWindow(processID: pid, windows: active.family.map(\.id), label: label(of: pid, window: active.window))
+        return processes.matcher.stack(for: front, in: registry)
+    }
+
+    /// `xterm (pid 4242)`, or the window's id when its process is unknown.
+    private func label(of pid: UInt32, window: XWindow) -> String {
+        guard pid != 0 else { return "window \(window.id)" }
+        if let label, label.pid == pid { return label.text }
+        let text = LocalProcess.label(pid)
+        label = (pid, text)
+        return text
     }
 
     /// Pins `record` at the window active now.

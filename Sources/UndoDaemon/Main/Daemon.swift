@@ -99,7 +99,7 @@ package final class Daemon {
                                   publisher: publisher, transport: BusApplyTransport(connection: connection),
                                   scheduler: loop)
         let triggers = TriggerHandler(service: service, config: outcome.config, connection: connection, scheduler: loop)
-        objects.export(path: Undo1.managerPath, interfaces: [ManagerObject.interface(for: service, triggers: triggers)])
+        objects.export(path: Undo1.managerPath, interfaces: [ManagerObject.interface(for: service, triggers: triggers, reports: desktop.reports)])
         objects.enableObjectManager(at: Undo1.managerPath)
         connection.onNameOwnerChanged { name, _, newOwner in
             guard newOwner.isEmpty, name.hasPrefix(":") else { return }
