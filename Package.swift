@@ -55,6 +55,8 @@ let package = Package(
         // Side by side on the loop: the bus and the X server.
         .target(name: "DBus", dependencies: ["Loop", "CDBus", "CShim", "SafeText", "Locking"], swiftSettings: strict),
         .target(name: "X11", dependencies: ["Loop", "CXCB", "CXCBShim", "CXKBCommon", "Locking"], swiftSettings: strict),
+        // sway's IPC (any compositor speaking i3's), on the same loop.
+        .target(name: "SwayIPC", dependencies: ["Loop", "JSONText"], swiftSettings: strict),
         // The history on disk.
         .target(name: "UndoStore", dependencies: ["UndoCore", "CSQLite", "CShim", "Locking"], swiftSettings: strict),
         // The wire contract in one place.
@@ -64,7 +66,7 @@ let package = Package(
         // The library apps link.
         .target(name: "UndoKit", dependencies: ["Loop", "DBus", "Undo1", "UndoCore", "Locking"], swiftSettings: strict),
         // The daemon: the service wired to the bus, the desktop and the config.
-        .target(name: "UndoDaemon", dependencies: ["Caretaker", "Loop", "DBus", "Undo1", "X11", "UndoCore", "UndoStore", "SafeText", "Locking"],
+        .target(name: "UndoDaemon", dependencies: ["Caretaker", "Loop", "DBus", "Undo1", "X11", "SwayIPC", "JSONText", "UndoCore", "UndoStore", "SafeText", "Locking"],
                 swiftSettings: strict),
 
         // Executables.

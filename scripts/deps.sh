@@ -26,7 +26,10 @@ packages=(
   dunst              # the tests' notification server, pressed with dunstctl
   python3-xlib       # the tests' X11 applications (Tests/Clients/x11_app.py)
   python3-gi         # the GTK example (Examples/notes.py) and the Python clients' main loop
-  gir1.2-gtk-3.0     # GTK 3 for the example editor
+  gir1.2-gtk-3.0     # GTK 3 for the example editor, and the tests' windows on sway
+  sway               # the tests' Wayland compositor (headless, as an unprivileged user)
+  wtype              # the tests' hand on sway: presses the global keys
+  util-linux         # setpriv: the tests run sway as that user
   dpkg-dev           # dpkg-shlibdeps: the .deb's Depends (make deb)
   binutils           # strip and readelf: the .deb's binaries and the package test
   lintian            # checks the .deb (make deb)

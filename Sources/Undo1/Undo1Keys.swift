@@ -29,7 +29,7 @@ public enum Undo1Keys {
         Key(name: "global_trigger", type: "b", fallback: "true",
             meaning: "whether the global key, signals and other callers may undo this stack"),
         Key(name: "windows", type: "at", fallback: "[]",
-            meaning: "the X11 ids of the app's top-level windows, matched before process ids by the x11 focus strategy"),
+            meaning: "the X11 ids of the app's top-level windows, which the x11 focus strategy uses to choose among one process's stacks, and to find an app whose windows another process draws; never to take a window from its own process's stacks"),
         Key(name: "state_tag", type: "s", fallback: "\"\"",
             meaning: "a tag of the document's present state; on adoption a different non-empty tag discards the history"),
     ]

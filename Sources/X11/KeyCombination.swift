@@ -106,6 +106,23 @@ public struct KeyCombination: Sendable, Hashable, CustomStringConvertible {
         return (names.filter { seen.insert($0).inserted } + [keyName]).joined(separator: "+")
     }
 
+    /// The combination as sway's `bindsym` takes it: `Ctrl+Mod1+Shift+z`.
+    public var swayBinding: String {
+        let names = modifiers.sorted().map { modifier -> String in
+            switch modifier {
+            case .control: "Ctrl"
+            case .alt, .meta, .mod1: "Mod1"
+            case .shift: "Shift"
+            case .superKey, .hyper, .mod4: "Mod4"
+            case .mod2: "Mod2"
+            case .mod3: "Mod3"
+            case .mod5: "Mod5"
+            }
+        }
+        var seen: Set<String> = []
+        return (names.filter { seen.insert($0).inserted } + [keyName]).joined(separator: "+")
+    }
+
     /// The X11 modifier mask that holds exactly these modifiers.
     public func mask(_ bits: ModifierBits) -> UInt16 {
         modifiers.reduce(0) { mask, modifier in mask | bits.bit(of: modifier) }

@@ -24,6 +24,11 @@ process always serves Client.Apply, even while a command waits.
    "set_pid":true,"pid":N,"machine":"host"}  -> {"event":"window","name":"w1","xid":N}
      ("pid" writes that _NET_WM_PID instead of this process's own)
   {"cmd":"destroy","name":"w1"}              -> {"event":"destroyed","name":"w1"}
+  {"cmd":"wl_window","title":"Notes","app_id":"org.example.A"?}
+                                             -> {"event":"wl_window"}
+     (a GTK 3 window on the Wayland display $WAYLAND_DISPLAY, for sway's
+      tests; "app_id" is the app id the window gives itself, by default
+      the program's name — a test sets it to another app's to try a spoof)
   {"cmd":"grab_key","key":"z","modifiers":["control","mod1"]}
                                              -> {"event":"grabbed","keycode":N}
      (a passive grab on the root window, exactly those modifiers: the key is
@@ -35,6 +40,7 @@ process always serves Client.Apply, even while a command waits.
   {"cmd":"push_group","name":"Paste","actions":[["u1","r1"],...],"hints":{},"stack":P?}
                                              -> {"event":"pushed","group":N}
   {"cmd":"activate","stack":P?}              -> {"event":"activated"}
+  {"cmd":"deactivate","stack":P?}            -> {"event":"deactivated"}
   {"cmd":"close","discard":false,"stack":P?} -> {"event":"closed"}
   {"cmd":"behaviour","apply":"ok"|"fail"|"hang"|"obsolete"}
                                              -> {"event":"behaviour"}
@@ -102,6 +108,7 @@ class App:
         self.current = None        # the command in progress
         self.eof = False
         self.windows = {}          # name -> xlib window
+        self.wl_windows = []       # GTK windows on Wayland
         self.map_waiters = {}      # xid -> (cmd, timeout source id)
         self.stack_path = None
         self.apply_behaviour = "ok"
@@ -218,6 +225,7 @@ class App:
             "register": self.cmd_register, "push": self.cmd_push,
             "push_group": self.cmd_push_group, "activate": self.cmd_activate,
             "close": self.cmd_close, "behaviour": self.cmd_behaviour,
+            "wl_window": self.cmd_wl_window, "deactivate": self.cmd_deactivate,
             "quit": self.cmd_quit,
         }.get(name)
         if handler is None:
@@ -449,6 +457,31 @@ class App:
         self.stack_iface(cmd).Activate(signature="",
                                        reply_handler=lambda: self.reply({"event": "activated"}),
                                        error_handler=self.dbus_fail)
+
+    def cmd_deactivate(self, cmd):
+        self.need_bus()
+        self.stack_iface(cmd).Deactivate(signature="",
+                                         reply_handler=lambda: self.reply({"event": "deactivated"}),
+                                         error_handler=self.dbus_fail)
+
+    # ---- Wayland (GTK 3) -------------------------------------------------
+
+    def cmd_wl_window(self, cmd):
+        if not os.environ.get("WAYLAND_DISPLAY"):
+            raise Failure("usage", "wl_window needs WAYLAND_DISPLAY")
+        os.environ["GDK_BACKEND"] = "wayland"
+        import gi
+        gi.require_version("Gtk", "3.0")
+        from gi.repository import Gtk
+        if cmd.get("app_id"):
+            GLib.set_prgname(str(cmd["app_id"]))
+        if not Gtk.init_check(None)[0]:
+            raise Failure("wayland", "GTK cannot open the Wayland display")
+        window = Gtk.Window(title=str(cmd.get("title", "")))
+        window.set_default_size(240, 120)
+        window.show_all()
+        self.wl_windows.append(window)
+        self.reply({"event": "wl_window"})
 
     def cmd_close(self, cmd):
         self.need_bus()

@@ -41,9 +41,9 @@ enum ManagerObject {
                 call.reply()
             },
             "ReportFocus": { [unowned reports] (call: MethodCall) in
-                let report = CompositorReports.Report(processID: call.arguments[0].uint32 ?? 0,
-                                                      appID: call.arguments[1].string ?? "",
-                                                      sandboxAppID: call.arguments[2].string ?? "")
+                let report = WindowReport(processID: call.arguments[0].uint32 ?? 0,
+                                          appID: call.arguments[1].string ?? "",
+                                          sandboxAppID: call.arguments[2].string ?? "")
                 do throws(ServiceError) {
                     try reports.accept(from: call.sender, report)
                     call.reply()

@@ -116,7 +116,7 @@ package struct ConfigParser {
         "stacks.detached_ttl": { $1.service.detachedTTLMilliseconds = try ConfigValue.duration($0, bareIs: 1_000) },
         "focus.strategy": { value, config in
             guard let name = DaemonConfig.FocusStrategyName(rawValue: value) else {
-                throw ConfigValueError("must be auto, recent, x11, kwin or gnome, not “\(value)”.")
+                throw ConfigValueError("must be auto, recent, x11, sway, kwin or gnome, not “\(value)”.")
             }
             config.focusStrategy = name
         },

@@ -27,13 +27,16 @@ package struct DaemonConfig: Sendable, Equatable {
 
     /// The names `focus.strategy` accepts.
     package enum FocusStrategyName: String, Sendable, CaseIterable {
-        /// kwin or gnome where that desktop's compositor reports, x11 where
-        /// an EWMH window manager answers, else recent.
+        /// sway where it answers, kwin or gnome where that desktop's
+        /// compositor reports, x11 where an EWMH window manager answers,
+        /// else recent.
         case auto
         /// The most recently active stack.
         case recent
         /// The stack of the active X11 window's process.
         case x11
+        /// The stack of the process whose view sway says is focused.
+        case sway
         /// The stack of the process KWin reports in front (its script).
         case kwin
         /// The stack of the process GNOME Shell reports in front (its extension).

@@ -25,6 +25,8 @@ final class Desktop {
     private let config: DaemonConfig
     /// The X11 grab, while there is one.
     private var hotkey: HotkeyTrigger?
+    /// sway, where `SWAYSOCK` names it (focus and keys).
+    private var sway: SwaySession?
     /// The Wayland portal's shortcuts, when asked for.
     private var portal: PortalShortcutTrigger?
     /// What start-up found, said by `reportStartup` once undod runs for sure.
@@ -59,42 +61,51 @@ final class Desktop {
         let processes = PeerProcesses(connection: connection)
         let reports = CompositorReports(connection: connection)
         self.reports = reports
-        var reported: [ReportedFocus] = []
+        let swaySocket = environment.nonEmpty("SWAYSOCK")
+        if strategy == .sway || (strategy == .auto && swaySocket != nil) {
+            if let swaySocket {
+                sway = SwaySession(socketPath: swaySocket, loop: loop, log: log)
+            } else {
+                startupNotes.append((.warning, "focus.strategy = sway, but SWAYSOCK is not set: no stack is focused "
+                    + "unless one is pinned with SetFocus."))
+            }
+        }
+        let window = { (source: any FrontWindowSource) in
+            WindowFocus(source: source, processes: processes, registry: registry)
+        }
         switch strategy {
         case .recent:
             focus = RecentFocus()
-        case .kwin, .gnome:
-            let compositor: Compositor = strategy == .kwin ? .kwin : .gnome
-            let chosen = ReportedFocus(compositor, reports: reports, processes: processes, registry: registry)
-            reported = [chosen]
-            focus = chosen
+        case .sway:
+            focus = window(sway ?? AbsentSource(name: "sway", why: "SWAYSOCK is not set, so undod cannot ask sway"))
+        case .kwin:
+            focus = window(reports.source(.kwin))
+        case .gnome:
+            focus = window(reports.source(.gnome))
         case .auto:
             let desktop = environment.value("XDG_CURRENT_DESKTOP")
-            reported = Compositor.allCases.filter { $0.isNamed(in: desktop) }.map {
-                ReportedFocus($0, reports: reports, processes: processes, registry: registry)
-            }
+            let compositors = Compositor.allCases.filter { $0.isNamed(in: desktop) }
+            let windows = (sway.map { [window($0)] } ?? []) + compositors.map { window(reports.source($0)) }
             let x11 = wayland ? nil : session
-            if reported.isEmpty, x11 == nil {
+            if windows.isEmpty, x11 == nil {
                 if wayland {
-                    startupNotes.append((.notice, "focus is recent, a guess: this Wayland session's desktop "
-                        + "(XDG_CURRENT_DESKTOP=\(desktop ?? "")) is not one whose compositor reports to undod."))
+                    startupNotes.append((.notice, "focus is recent, a guess: this Wayland session "
+                        + "(XDG_CURRENT_DESKTOP=\(desktop ?? "")) is not sway and its compositor does not report to undod."))
                 }
                 focus = RecentFocus()
             } else {
-                for compositor in reported {
-                    startupNotes.append((.notice, "focus follows \(compositor.compositor.busName)'s reports once "
-                        + "it sends them (\(compositor.compositor == .kwin ? "undod's KWin script" : "the undod GNOME Shell extension")); "
-                        + "until then \(x11 == nil ? "recent, a guess" : "x11")."))
+                for compositor in compositors {
+                    startupNotes.append((.notice, "focus follows \(compositor.busName)'s reports once it sends them ("
+                        + (compositor == .kwin ? "undod's KWin script" : "the undod GNOME Shell extension")
+                        + "); until then \(x11 == nil ? "recent, a guess" : "x11")."))
                 }
-                focus = AutoFocus(reported: reported, session: x11, processes: processes, registry: registry, loop: loop)
+                focus = AutoFocus(windows: windows, session: x11, processes: processes, registry: registry, loop: loop)
             }
         case .x11:
             focus = X11Focus(session: session, processes: processes, registry: registry, loop: loop)
         }
-        let following = reported
-        reports.onChange = { for strategy in following { strategy.reportsChanged() } }
         guard let session else { return }
-        if strategy != .recent, !wayland || strategy == .x11, session.windowManager == nil {
+        if strategy == .x11 || (strategy == .auto && !wayland), session.windowManager == nil {
             startupNotes.append((.notice, "no EWMH window manager answers on \(session.displayName): "
                 + Self.withoutWindowManager(strategy)))
         }
@@ -109,10 +120,23 @@ final class Desktop {
         startupNotes.removeAll()
     }
 
-    /// Starts the global keys: the X11 grab, or on Wayland the portal.
+    /// Starts the global keys: sway's bindings, the X11 grab, or on Wayland
+    /// the portal.
     func startKeys(fire: @escaping (Direction, String) -> Void) {
         guard config.hotkeyUndo != nil || config.hotkeyRedo != nil else { return }
-        if wayland {
+        if let sway {
+            let keys = [(config.hotkeyUndo, "undo"), (config.hotkeyRedo, "redo")].compactMap { key, word in
+                key.map { (key: $0.swayBinding, word: word) }
+            }
+            sway.onBinding = { word in
+                switch word {
+                case "undo": fire(.undo, "sway's binding \(keys.first { $0.word == "undo" }?.key ?? "")")
+                case "redo": fire(.redo, "sway's binding \(keys.first { $0.word == "redo" }?.key ?? "")")
+                default: break
+                }
+            }
+            sway.bind(keys)
+        } else if wayland {
             let portal = PortalShortcutTrigger(connection: connection, undo: config.hotkeyUndo,
                                                redo: config.hotkeyRedo, log: log)
             portal.start(on: loop, fire: fire)
@@ -136,6 +160,11 @@ final class Desktop {
         } else {
             log.warning("the new hotkey.undo and hotkey.redo take effect when undod restarts.")
         }
+    }
+
+    /// Gives back what undod holds in the desktop (sway's bindings).
+    func stop() {
+        sway?.stop()
     }
 
     private func windowManagerChanged() {
@@ -169,7 +198,7 @@ final class Desktop {
         switch strategy {
         case .auto: parts.append("focus is recent")
         case .x11: parts.append("focus.strategy = x11 finds no active window, so no stack is focused unless one is pinned with SetFocus")
-        case .recent, .kwin, .gnome: break
+        case .recent, .kwin, .gnome, .sway: break
         }
         if keys { parts.append("the global keys \(keysWere) (bind `undoctl undo` and `undoctl redo` to keys instead)") }
         return parts.isEmpty ? "undod goes on without it" : parts.joined(separator: ", and ")

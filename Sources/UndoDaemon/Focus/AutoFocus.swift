@@ -1,28 +1,30 @@
 import Caretaker
 import Loop
 
-/// The `auto` strategy, chosen afresh at each moment: `kwin` or `gnome`
-/// while `XDG_CURRENT_DESKTOP` names that desktop and its compositor has
-/// reported the window in front; `x11` while an EWMH window manager answers
-/// on the X display and no Wayland compositor is in use; else `recent`.
-/// It switches as these appear and go.
+/// The `auto` strategy, chosen afresh at each moment: `sway` while
+/// `$SWAYSOCK`'s sway answers; `kwin` or `gnome` while
+/// `XDG_CURRENT_DESKTOP` names that desktop and its compositor has reported
+/// the window in front; `x11` while an EWMH window manager answers on the X
+/// display and no Wayland compositor is in use; else `recent`. It switches
+/// as these appear and go.
 final class AutoFocus: FocusStrategy {
     private let recent = RecentFocus()
-    private let reported: [ReportedFocus]
+    private let windows: [WindowFocus]
     private let x11: X11Focus?
     private let session: X11Session?
     /// Called when focus may have moved: the strategy in effect saw a
     /// change, or another strategy took over.
     var onChange: (() -> Void)?
 
-    /// `auto` over the compositors the desktop names (`reported`) and the X
+    /// `auto` over the desktop's window sources (`windows`: sway, the
+    /// compositors the desktop names; the first that answers wins) and the X
     /// display (`session`, nil on Wayland or without one).
-    init(reported: [ReportedFocus], session: X11Session?, processes: PeerProcesses, registry: StackRegistry,
+    init(windows: [WindowFocus], session: X11Session?, processes: PeerProcesses, registry: StackRegistry,
          loop: EventLoop) {
-        self.reported = reported
+        self.windows = windows
         self.session = session
         x11 = session.map { X11Focus(session: $0, processes: processes, registry: registry, loop: loop) }
-        for strategy in reported {
+        for strategy in windows {
             strategy.onChange = { [weak self] in self?.onChange?() }
         }
         x11?.onChange = { [weak self] in
@@ -31,11 +33,11 @@ final class AutoFocus: FocusStrategy {
         }
     }
 
-    /// Whether `x11` is in effect (no compositor reports first).
+    /// Whether `x11` is in effect (no window source answers first).
     var usesX11: Bool { inEffect === x11 }
 
     private var inEffect: any FocusStrategy {
-        if let compositor = reported.first(where: \.hasReported) { return compositor }
+        if let answering = windows.first(where: \.isAnswering) { return answering }
         if let x11, let session, session.isLive, session.windowManager != nil { return x11 }
         return recent
     }
@@ -53,7 +55,7 @@ final class AutoFocus: FocusStrategy {
     func pin(_ record: StackRecord) {
         recent.pin(record)
         x11?.pin(record)
-        for strategy in reported { strategy.pin(record) }
+        for strategy in windows { strategy.pin(record) }
     }
 
     /// Tells every strategy (the window strategies learn owners' processes
@@ -61,7 +63,7 @@ final class AutoFocus: FocusStrategy {
     func noteActivity(of record: StackRecord, in registry: StackRegistry) {
         recent.noteActivity(of: record, in: registry)
         x11?.noteActivity(of: record, in: registry)
-        for strategy in reported { strategy.noteActivity(of: record, in: registry) }
+        for strategy in windows { strategy.noteActivity(of: record, in: registry) }
     }
 
     /// Settles the strategy in effect.

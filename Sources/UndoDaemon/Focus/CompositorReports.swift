@@ -4,27 +4,41 @@ import DBus
 /// What the compositors said through `ReportFocus`: the window in front as
 /// each reported it last, accepted only from the connection that owns the
 /// compositor's well-known name at that moment (`NotAllowed` from anyone
-/// else). A compositor that leaves the bus takes its report with it.
-/// Confined to the loop.
+/// else). A compositor that leaves the bus takes its report with it. Each
+/// compositor is a `FrontWindowSource` (`source(_:)`). Confined to the loop.
 final class CompositorReports {
-    /// One compositor's word on the window in front.
-    struct Report: Equatable {
-        /// The window's process as the compositor knows it; 0: none.
-        var processID: UInt32
-        /// The app id the window gave itself: named in sentences, never
-        /// used to pick a stack.
-        var appID: String
-        /// The sandbox's app id, or `""`.
-        var sandboxAppID: String
+    /// One compositor's reports, as a source of the window in front.
+    final class Source: FrontWindowSource {
+        /// Which compositor.
+        let compositor: Compositor
+        /// `kwin` or `gnome`.
+        var name: String { compositor.rawValue }
+        /// The last report, while the compositor owns its name.
+        fileprivate(set) var front: WindowReport?
+        /// Whether the compositor owns its name now.
+        fileprivate(set) var isPresent = false
+        /// Called when the report changes, or the compositor comes or goes.
+        var onChange: (() -> Void)?
+
+        fileprivate init(_ compositor: Compositor) {
+            self.compositor = compositor
+        }
+
+        /// Why there is no report.
+        var silence: NoFocus {
+            guard isPresent else { return .unknown("\(compositor.busName) is not on the bus to say which window is in front") }
+            return .unknown("\(compositor.busName) has not reported the window in front; "
+                + (compositor == .kwin ? "undod's KWin script is not running" : "enable the undod GNOME Shell extension"))
+        }
+
+        /// Reports arrive by themselves: nothing to ask.
+        func refresh(then done: @escaping () -> Void) { done() }
     }
 
     private let connection: Connection
+    private let sources = Dictionary(uniqueKeysWithValues: Compositor.allCases.map { ($0, Source($0)) })
     /// The unique name owning each compositor's well-known name.
     private var owners: [Compositor: String] = [:]
-    /// The last report of each compositor, while its owner stays.
-    private var reports: [Compositor: Report] = [:]
-    /// Called after each accepted report, and when a compositor comes or goes.
-    var onChange: (() -> Void)?
 
     /// Follows the owners of the compositors' names on `connection`.
     init(connection: Connection) {
@@ -32,31 +46,32 @@ final class CompositorReports {
         connection.onNameOwnerChanged { [weak self] name, _, newOwner in
             guard let self, let compositor = Compositor.allCases.first(where: { $0.busName == name }) else { return }
             self.owners[compositor] = newOwner.isEmpty ? nil : newOwner
-            self.reports[compositor] = nil
-            self.onChange?()
+            self.update(compositor, front: nil)
         }
         for compositor in Compositor.allCases { askOwner(of: compositor) }
     }
 
-    /// The last report of `compositor`, while it owns its name.
-    func report(of compositor: Compositor) -> Report? {
-        reports[compositor]
-    }
-
-    /// Whether `compositor` owns its name now.
-    func isPresent(_ compositor: Compositor) -> Bool {
-        owners[compositor] != nil
+    /// `compositor`'s reports as a source of the window in front.
+    func source(_ compositor: Compositor) -> Source {
+        sources[compositor] ?? Source(compositor)
     }
 
     /// `ReportFocus` from `caller`: kept as its compositor's word, or
     /// refused when `caller` owns no compositor's name.
-    func accept(from caller: String, _ report: Report) throws(ServiceError) {
+    func accept(from caller: String, _ report: WindowReport) throws(ServiceError) {
         guard let compositor = Compositor.allCases.first(where: { owners[$0] == caller }) else {
             throw .notAllowed(caller: caller)
         }
-        guard reports[compositor] != report else { return }
-        reports[compositor] = report
-        onChange?()
+        update(compositor, front: report)
+    }
+
+    private func update(_ compositor: Compositor, front: WindowReport?) {
+        guard let source = sources[compositor] else { return }
+        let present = owners[compositor] != nil
+        guard source.front != front || source.isPresent != present else { return }
+        source.front = front
+        source.isPresent = present
+        source.onChange?()
     }
 
     /// Learns who owns `compositor`'s name now (NameOwnerChanged tells of
@@ -69,7 +84,7 @@ final class CompositorReports {
             guard let self, case .success(let reply) = answer, let owner = reply.arguments.first?.string,
                   self.owners[compositor] == nil else { return }
             self.owners[compositor] = owner
-            self.onChange?()
+            self.update(compositor, front: nil)
         }
     }
 }

@@ -141,6 +141,7 @@ package final class Daemon {
         log.notice("undod \(Self.version) serves \(Undo1.busName) as \(connection.uniqueName) "
             + "(focus: \(focus.name)).")
         loop.run()
+        desktop.stop()
         do {
             try service.save()
         } catch {

@@ -1,0 +1,95 @@
+import Caretaker
+import Loop
+
+/// The `sway`, `kwin` and `gnome` strategies: the window in front is the one
+/// the desktop's source last named (sway's IPC, or the compositor's
+/// `ReportFocus`), and its stack is found by the rule every window strategy
+/// shares (`WindowMatch`). While the source says nothing (sway gone, no
+/// report), or names no window, nothing is focused. `SetFocus` pins a
+/// stack until the source names another window.
+final class WindowFocus: FocusStrategy {
+    /// Where the window in front comes from.
+    let source: any FrontWindowSource
+    /// `sway`, `kwin` or `gnome`.
+    var name: String { source.name }
+    /// Called when the source names another window, or an owner's process
+    /// is learned.
+    var onChange: (() -> Void)?
+
+    private let processes: PeerProcesses
+    private let registry: StackRegistry
+    /// The pinned stack and the window in front when it was pinned.
+    private var pinned: (stack: UInt64, front: WindowReport?)?
+    /// The label of the last window's process, by pid.
+    private var label: (pid: UInt32, text: String)?
+
+    /// The strategy on `source`, over the stacks of `registry`.
+    init(source: any FrontWindowSource, processes: PeerProcesses, registry: StackRegistry) {
+        self.source = source
+        self.processes = processes
+        self.registry = registry
+        source.onChange = { [weak self] in self?.frontChanged() }
+        let learned = processes.onLearned
+        processes.onLearned = { [weak self] in
+            learned?()
+            self?.onChange?()
+        }
+    }
+
+    /// Whether the source names a window now (or says none has focus).
+    var isAnswering: Bool { source.front != nil }
+
+    private func frontChanged() {
+        if let pinned, pinned.front != source.front { self.pinned = nil }
+        onChange?()
+    }
+
+    /// The pinned stack while the window in front is the one it was pinned
+    /// at; else the stack in front by `WindowMatch`.
+    func focusedStack(in registry: StackRegistry) -> StackRecord? {
+        if let pinned, pinned.front == source.front, let record = registry.byNumber[pinned.stack], record.isFocusable {
+            return record
+        }
+        return try? match(in: registry).get()
+    }
+
+    /// Why no stack is in front.
+    func reasonForNoFocus(in registry: StackRegistry) -> NoFocus? {
+        guard source.front != nil else { return source.silence }
+        if case .failure(let why) = match(in: registry) { return why }
+        return nil
+    }
+
+    /// Pins `record` at the window in front now.
+    func pin(_ record: StackRecord) {
+        pinned = (record.number, source.front)
+    }
+
+    /// Learns the owner's process (activity only orders one process's stacks).
+    func noteActivity(of record: StackRecord, in registry: StackRegistry) {
+        processes.lookUp(record.owner)
+    }
+
+    /// Asks the source again and waits until the owners' processes not yet
+    /// known are learned.
+    func settle(then done: @escaping () -> Void) {
+        for record in registry.byNumber.values where record.isFocusable { processes.lookUp(record.owner) }
+        source.refresh { [processes] in processes.whenAnswered(done) }
+    }
+
+    private func match(in registry: StackRegistry) -> Result<StackRecord, NoFocus> {
+        guard let report = source.front, report.processID != 0 else { return .failure(.noWindow) }
+        let front = FrontWindow(processID: report.processID, sandboxAppID: report.sandboxAppID, label: label(of: report))
+        return processes.matcher.stack(for: front, in: registry)
+    }
+
+    /// `konsole (pid 4242)`; the app id the window gave itself where
+    /// `/proc` does not name the process.
+    private func label(of report: WindowReport) -> String {
+        if let label, label.pid == report.processID { return label.text }
+        var text = LocalProcess.label(report.processID)
+        if text.hasPrefix("pid "), !report.appID.isEmpty { text = "\(report.appID) (pid \(report.processID))" }
+        label = (report.processID, text)
+        return text
+    }
+}

@@ -1,0 +1,208 @@
+import BusHarness
+import DBus
+import Foundation
+import Loop
+import Rig
+import Testing
+
+/// The `sway` strategy and sway's bindings under a real headless sway, with
+/// applications in processes of their own, each with a GTK window on the
+/// Wayland display, and `swaymsg`/`wtype` as the user's hand: the trigger
+/// undoes only in the application whose view sway has focused, never in one
+/// behind, and never in one that only calls itself by another's app id.
+@Suite(.enabled(if: TestSway.isAvailable, "needs root (to run sway as another user), sway, wtype and setpriv"))
+struct SwayTests {
+    /// A sway and an undod that follows it (`auto`, as a user's would be).
+    final class Fixture {
+        let sway: TestSway
+        let daemon: DaemonFixture
+        /// `swaymsg -t subscribe '["window","tick"]'`: each view sway maps, as a line.
+        private var windows: ScriptedProcess
+        /// undod's signals: their arrival wakes the waits, which read `FocusedStack`.
+        let signals: SignalLog
+        var loop: EventLoop { daemon.loop }
+
+        init() throws {
+            sway = try TestSway()
+            daemon = try DaemonFixture(environment: sway.environment)
+            windows = try Self.windowEvents(of: sway, loop: daemon.loop)
+            signals = try daemon.recordSignals(subscribe: false)
+        }
+
+        /// Follows sway's window events from now on.
+        static func windowEvents(of sway: TestSway, loop: EventLoop) throws -> ScriptedProcess {
+            // Subscribing to ticks brings one at once: then the subscription is in force.
+            let events = try ScriptedProcess(["/usr/bin/swaymsg", "-r", "-m", "-t", "subscribe", #"["window","tick"]"#],
+                                             environment: sway.environment, loop: loop)
+            try events.next(timeout: 10_000, "the first tick") { $0["first"] as? Bool == true }
+            return events
+        }
+
+        /// Kills sway, starts it again and waits until undod follows the new one.
+        func restartSway() throws {
+            windows.stop()
+            try sway.restart()
+            windows = try Self.windowEvents(of: sway, loop: loop)
+            let socket = sway.socket
+            #expect(daemon.wait { self.daemon.daemon.log.contains("sway answers at \(socket)") },
+                    "undod finds the new sway by itself: \(daemon.daemon.log)")
+        }
+
+        /// An application with a window titled `title` (giving itself `windowAppId`
+        /// as its app id when set) and, with `appId`, a stack that pushed
+        /// `pushes` groups ("u1" … to undo).
+        func app(_ appId: String?, title: String, pushes: Int = 0, windowAppId: String? = nil) throws
+            -> (process: ScriptedProcess, pid: Int32, stack: String) {
+            let process = try ScriptedProcess(["/usr/bin/python3", Repository.client("x11_app.py"),
+                                               "--bus", daemon.bus.address], environment: sway.environment, loop: loop)
+            let ready = try process.next(event: "ready")
+            var window: [String: Any] = ["cmd": "wl_window", "title": title]
+            if let windowAppId { window["app_id"] = windowAppId }
+            try process.command(window)
+            let pid = ready["pid"] as? Int ?? 0
+            // Focusable once sway has mapped it.
+            try windows.next(timeout: 10_000, "a new view of pid \(pid)") { line in
+                line["change"] as? String == "new" && (line["container"] as? [String: Any])?["pid"] as? Int == pid
+            }
+            var stack = ""
+            if let appId {
+                stack = try process.command(["cmd": "register", "app_id": appId, "options": ["title": title]])["path"]
+                    as? String ?? ""
+                for index in 0..<pushes {
+                    try process.command(["cmd": "push", "name": "Edit \(index + 1)", "undo": "u\(index + 1)",
+                                         "redo": "r\(index + 1)"])
+                }
+            }
+            return (process, Int32(ready["pid"] as? Int ?? 0), stack)
+        }
+
+        /// Focuses `pid`'s view and waits until undod's `FocusedStack` is `path`.
+        @discardableResult
+        func focus(_ pid: Int32, expecting path: String) throws -> Bool {
+            try sway.focus(pid: pid, loop: loop)
+            return daemon.wait { (try? self.daemon.managerProperty("FocusedStack")?.string) == path }
+        }
+
+        /// Presses the undo key (Ctrl+Alt+z) with wtype.
+        func pressUndo() throws {
+            try sway.type(["-M", "ctrl", "-M", "alt", "z", "-m", "alt", "-m", "ctrl"], loop: loop)
+        }
+    }
+
+    @Test func focusFollowsSwaysFocusedViewAndTheTriggerUndoesOnlyThere() throws {
+        let f = try Fixture()
+        #expect(f.daemon.wait { (try? f.daemon.managerProperty("FocusStrategy")?.string) == "sway" })
+        let a = try f.app("org.example.A", title: "Alpha", pushes: 2)
+        let b = try f.app("org.example.B", title: "Beta", pushes: 2)
+        let terminal = try f.app(nil, title: "Terminal")
+        #expect(try f.focus(a.pid, expecting: a.stack))
+        #expect(try f.daemon.manager("UndoFocused").first?.string == a.stack)
+        #expect(try a.process.nextApply().payloads == ["u2"])
+        // B pushes (the most recent activity), yet A is in front.
+        try b.process.command(["cmd": "push", "name": "Edit 3", "undo": "u3", "redo": "r3"])
+        #expect(try f.daemon.manager("UndoFocused").first?.string == a.stack)
+        #expect(try a.process.nextApply().payloads == ["u1"])
+        #expect(try f.focus(b.pid, expecting: b.stack))
+        #expect(try f.focus(terminal.pid, expecting: "/"))
+        let refused = errorOf { () throws(DBusError) in try f.daemon.manager("UndoFocused") }
+        #expect(refused?.name == undodError("NoFocusedStack"))
+        #expect(refused?.message.contains("(pid \(terminal.pid)), has no undo history") == true, "\(refused?.message ?? "")")
+        #expect(b.process.applies.isEmpty)
+    }
+
+    @Test func aWindowCallingItselfByAnotherAppsIdGetsNothing() throws {
+        let f = try Fixture()
+        let a = try f.app("org.example.A", title: "Alpha", pushes: 1)
+        let spoof = try f.app(nil, title: "Alpha?", windowAppId: "org.example.A")
+        #expect(try f.focus(a.pid, expecting: a.stack))
+        #expect(try f.focus(spoof.pid, expecting: "/"))
+        try f.pressUndo()
+        #expect(f.daemon.wait { f.daemon.daemon.log.contains("No stack has the focus") })
+        #expect(a.process.applies.isEmpty)
+    }
+
+    @Test func theKeyIsASwayBindingAndUndoesInTheViewInFront() throws {
+        let f = try Fixture()
+        let a = try f.app("org.example.A", title: "Alpha", pushes: 2)
+        let b = try f.app("org.example.B", title: "Beta", pushes: 2)
+        #expect(try f.focus(b.pid, expecting: b.stack))
+        try f.pressUndo()
+        #expect(try b.process.nextApply().payloads == ["u2"])
+        #expect(try f.focus(a.pid, expecting: a.stack))
+        try f.pressUndo()
+        #expect(try a.process.nextApply().payloads == ["u2"])
+        #expect(b.process.applies.count == 1)
+    }
+
+    @Test func swayRestartedUnderARunningUndodBringsFocusAndTheKeyBack() throws {
+        let f = try Fixture()
+        let before = try f.app("org.example.A", title: "Alpha", pushes: 1)
+        #expect(try f.focus(before.pid, expecting: before.stack))
+        try f.restartSway()
+        // Its windows went with the old sway; a new app on the new one.
+        let a = try f.app("org.example.B", title: "Beta", pushes: 2)
+        #expect(try f.focus(a.pid, expecting: a.stack))
+        try f.pressUndo()
+        let applied = try? a.process.nextApply()
+        #expect(applied?.payloads == ["u2"], "\(f.daemon.daemon.log)")
+    }
+
+    @Test func undodKilledAndStartedAgainBindsTheKeyOnce() throws {
+        let f = try Fixture()
+        let a = try f.app("org.example.A", title: "Alpha", pushes: 3)
+        try f.daemon.restart(crash: true)
+        // The app registers again with the new undod (as UndoKit does).
+        try a.process.command(["cmd": "register", "app_id": "org.example.A", "options": ["title": "Alpha"]])
+        #expect(try f.focus(a.pid, expecting: a.stack))
+        try f.pressUndo()
+        #expect(try a.process.nextApply().payloads == ["u3"])
+        // One press was one undo: the next is Edit 2, not Edit 1.
+        #expect(try f.daemon.manager("UndoFocused").last?.string == "Edit 2")
+    }
+
+    /// Steps of the randomized walk (UNDOD_WALK_STEPS, default 200).
+    static let walkSteps = Int(ProcessInfo.processInfo.environment["UNDOD_WALK_STEPS"] ?? "") ?? 200
+
+    @Test func aRandomizedFocusWalkNeverUndoesBehindTheViewInFront() throws {
+        let f = try Fixture()
+        var random = SplitMix64(seed: 20_261_203)
+        var apps: [(process: ScriptedProcess, pid: Int32, stack: String, pushed: Int)] = []
+        for index in 0..<3 {
+            let app = try f.app("org.example.Walk\(index)", title: "Walk \(index)", pushes: 1)
+            apps.append((app.process, app.pid, app.stack, 1))
+        }
+        let stackless = try f.app(nil, title: "Terminal")
+        var wrong = 0
+        var undone = 0
+        for step in 0..<Self.walkSteps {
+            let pick = Int(random.next() % 4)
+            let front = pick < 3 ? apps[pick] : nil
+            try f.sway.focus(pid: front?.pid ?? stackless.pid, loop: f.loop)
+            #expect(f.daemon.wait { (try? f.daemon.managerProperty("FocusedStack")?.string) == (front?.stack ?? "/") },
+                    "step \(step)")
+            // Another app pushes (it becomes the most recently active).
+            let other = Int(random.next() % 3)
+            try apps[other].process.command(["cmd": "push", "name": "Edit", "undo": "s\(step)", "redo": "r"])
+            apps[other].pushed += 1
+            guard random.next() % 3 == 0 else { continue }
+            if let front {
+                // Where undod applied is what it answers: the front app's stack, or
+                // nothing to undo there (never another stack).
+                do throws(DBusError) {
+                    let reply = try f.daemon.manager("UndoFocused")
+                    if reply.first?.string != front.stack { wrong += 1 }
+                    undone += 1
+                } catch {
+                    if error.name != undodError("NothingToUndo") { wrong += 1 }
+                }
+            } else {
+                let refused = errorOf { () throws(DBusError) in try f.daemon.manager("UndoFocused") }
+                if refused?.name != undodError("NoFocusedStack") { wrong += 1 }
+            }
+        }
+        #expect(wrong == 0)
+        #expect(undone > Self.walkSteps / 10)
+        // Every apply an app served was its own stack's.
+        for app in apps { #expect(app.process.applies.allSatisfy { ($0["stack"] as? String) == app.stack }) }
+    }
+}
