@@ -84,6 +84,7 @@ let package = Package(
         .testTarget(name: "DBusTests", dependencies: ["Loop", "DBus", "BusHarness"], swiftSettings: strict),
         .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore", "Rig", "SafeText"], swiftSettings: strict),
         .testTarget(name: "RigTests", dependencies: ["Rig"], swiftSettings: strict),
+        .testTarget(name: "JSONTextTests", dependencies: ["JSONText"], swiftSettings: strict),
         .testTarget(name: "UndodBenchTests", dependencies: ["undod-bench"], swiftSettings: strict),
         .testTarget(name: "LoopTests", dependencies: ["Loop", "Locking"], swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["UndoStore", "UndoCore", "Locking"], swiftSettings: strict),
