@@ -22,6 +22,7 @@ import Testing
         #expect(lines.contains("  Redo:     \"Typing\" (1 step)"))
         #expect(lines.contains("  State:    modified"))
         #expect(lines.contains("  Owner:    \(editor.name) (running)"))
+        #expect(lines.contains { $0.hasPrefix("  Focus:    recent, a guess") }, "which strategy, and what it means")
         #expect(status.errors.isEmpty)
     }
 

@@ -43,7 +43,8 @@ struct StatusCommand: Command {
         if context.json {
             Output.line(JSONValue.object(["stack": stack.json(focused: focused), "daemon": manager.json]).text)
         } else {
-            Output.lines(Self.describe(stack, focused: focused))
+            Output.lines(Self.describe(stack, focused: focused)
+                + ["  " + Format.padded("Focus:", 10) + Self.strategy(manager.focusStrategy)])
         }
     }
 
@@ -62,6 +63,20 @@ struct StatusCommand: Command {
                         + (stack.persistent ? ", on disk" : ", in memory only")))
         let header = stack.label + (focused ? ", focused" : "")
         return [header] + rows.map { "  " + Format.padded($0.0, 10) + $0.1 }
+    }
+
+    /// The focus strategy in effect and what it means: where the global key
+    /// and `undoctl undo` act.
+    static func strategy(_ name: String) -> String {
+        switch name {
+        case "x11": "x11 (the application of the active X11 window)"
+        case "sway": "sway (the application of sway's focused view)"
+        case "kwin": "kwin (the application of the window KWin reports in front)"
+        case "gnome": "gnome (the application of the window GNOME Shell reports in front)"
+        case "recent": "recent, a guess (the application active last): undod sees no window here; "
+            + "on sway set SWAYSOCK, on KDE and GNOME the compositor's reporter must run"
+        default: name.isEmpty ? "unknown" : Format.safe(name)
+        }
     }
 
     /// What undo and redo of a detached stack need: the same words as
