@@ -134,6 +134,28 @@ import Testing
         #expect(f.waitForLog("shown: “Undid Edit 1 in Notes”."))
     }
 
+    @Test func byDefaultTheKeyAsksFirstOnlyWhileFocusIsAGuess() throws {
+        // No window manager: focus is recent, a guess, on a display: asked.
+        let guess = try DesktopFixture(windowManager: false, notifications: true)
+        #expect(try guess.daemon.managerProperty("FocusStrategy")?.string == "recent")
+        let notes = try guess.app("org.example.Notes", title: "Notes", pushes: 2)
+        try guess.desktop.press("ctrl+alt+z", loop: guess.loop)
+        #expect(guess.waitForLog("shown: “Undo Edit 2 in Notes?”."))
+        try guess.daemon.ping()
+        #expect(notes.process.applies.isEmpty, "nothing undone before the answer")
+        try Self.dunstctl(guess, "action")
+        #expect(try notes.process.nextApply() == ("undo", ["u2"]))
+
+        // With a window manager, x11 knows the window in front: no question.
+        let known = try DesktopFixture(notifications: true)
+        let other = try known.app("org.example.Notes", title: "Notes", pushes: 2)
+        try known.desktop.activate(other.window, loop: known.loop)
+        #expect(try known.waitForFocus(other.stack))
+        try known.desktop.press("ctrl+alt+z", loop: known.loop)
+        #expect(try other.process.nextApply() == ("undo", ["u2"]))
+        #expect(known.logCount("?”.") == 0, "nothing asked")
+    }
+
     @Test func confirmModeUndoesOnlyOnTheUndoAnswer() throws {
         let f = try DesktopFixture(config: "[notify]\nconfirm = true\n", notifications: true, notificationTimeout: 2)
         let notes = try f.app("org.example.Notes", title: "Notes", pushes: 3)

@@ -80,7 +80,7 @@ package struct ConfigParser {
             errors.append(ConfigError(file: file, line: lastHotkey.line, key: lastHotkey.key,
                                       reason: "is the same key as \(other) (\(undo)): give undo and redo different keys."))
         }
-        if config.notifyConfirm, !config.notifyEnabled {
+        if config.notifyConfirm == .always, !config.notifyEnabled {
             warnings.append("\(file): notify.confirm = true needs notify.enabled = true to ask: "
                 + "without it the global key never undoes.")
         }
@@ -124,7 +124,17 @@ package struct ConfigParser {
         "hotkey.undo": { $1.hotkeyUndo = try ConfigValue.hotkey($0) },
         "hotkey.redo": { $1.hotkeyRedo = try ConfigValue.hotkey($0) },
         "notify.enabled": { $1.notifyEnabled = try ConfigValue.boolean($0) },
-        "notify.confirm": { $1.notifyConfirm = try ConfigValue.boolean($0) },
+        "notify.confirm": { value, config in
+            if value.lowercased() == "auto" {
+                config.notifyConfirm = .whileGuessing
+            } else {
+                do {
+                    config.notifyConfirm = try ConfigValue.boolean(value) ? .always : .never
+                } catch {
+                    throw ConfigValueError("must be true, false or auto, not “\(value)”.")
+                }
+            }
+        },
     ]
 
     /// Every key this version knows, as `section.key`.

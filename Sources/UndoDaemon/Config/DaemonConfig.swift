@@ -14,8 +14,8 @@ package struct DaemonConfig: Sendable, Equatable {
     package var hotkeyRedo: KeyCombination? = Self.key("Ctrl+Alt+Shift+z")
     /// `notify.enabled`: the feedback notification.
     package var notifyEnabled = true
-    /// `notify.confirm`: ask before a triggered undo.
-    package var notifyConfirm = false
+    /// `notify.confirm`: when to ask before a triggered undo.
+    package var notifyConfirm: Confirm = .whileGuessing
 
     /// The built-in defaults.
     package init() {}
@@ -23,6 +23,16 @@ package struct DaemonConfig: Sendable, Equatable {
     /// A default key (the names are known good).
     private static func key(_ text: String) -> KeyCombination? {
         try? KeyCombination(parsing: text)
+    }
+
+    /// `notify.confirm`: `true`, `false` or `auto`.
+    package enum Confirm: String, Sendable, Equatable {
+        /// `true`: always ask.
+        case always = "true"
+        /// `false`: never ask.
+        case never = "false"
+        /// `auto`: ask while focus is a guess (`recent` with a display present).
+        case whileGuessing = "auto"
     }
 
     /// The names `focus.strategy` accepts.

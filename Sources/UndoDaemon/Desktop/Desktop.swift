@@ -162,6 +162,10 @@ final class Desktop {
         }
     }
 
+    /// Whether a display is present: an X server undod uses, a Wayland
+    /// session, or sway.
+    var hasDisplay: Bool { session?.isLive == true || wayland || sway != nil }
+
     /// Gives back what undod holds in the desktop (sway's bindings).
     func stop() {
         sway?.stop()

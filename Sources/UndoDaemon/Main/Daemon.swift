@@ -99,6 +99,9 @@ package final class Daemon {
                                   publisher: publisher, transport: BusApplyTransport(connection: connection),
                                   scheduler: loop)
         let triggers = TriggerHandler(service: service, config: outcome.config, connection: connection, scheduler: loop)
+        triggers.focusIsAGuess = { [unowned desktop, unowned service] in
+            desktop.hasDisplay && service.focus.name == "recent"
+        }
         objects.export(path: Undo1.managerPath, interfaces: [ManagerObject.interface(for: service, triggers: triggers, reports: desktop.reports)])
         objects.enableObjectManager(at: Undo1.managerPath)
         connection.onNameOwnerChanged { name, _, newOwner in

@@ -84,6 +84,9 @@ final class FeedbackNotifier<Offer> {
     /// Whether a notification can be shown at all.
     var isAvailable: Bool { serverRuns || activatable }
 
+    /// Whether a notification server runs now (one that could show a question).
+    var isRunning: Bool { serverRuns }
+
     /// Shows `note` in place of the notification shown last. While an
     /// earlier one is still being sent, only the newest waits. Where no
     /// notification server is, nothing is sent (an offer is undelivered).

@@ -52,6 +52,22 @@ final class TriggerHandler {
     var config: DaemonConfig
     private var log: Log { service.log }
 
+    /// Whether focus is a guess now (`recent` with a display present): set
+    /// by the daemon from the desktop.
+    var focusIsAGuess: () -> Bool = { false }
+
+    /// Whether a triggered undo asks first (`notify.confirm`): always, never,
+    /// or while focus is a guess — and then only where a notification
+    /// server runs to ask (none is ever started for it: without one, the key
+    /// undoes as it would without asking).
+    private var asksFirst: Bool {
+        switch config.notifyConfirm {
+        case .always: true
+        case .never: false
+        case .whileGuessing: config.notifyEnabled && focusIsAGuess() && notifier.isRunning
+        }
+    }
+
     /// `UndoFocused`/`RedoFocused`: never asks first (the caller waits for
     /// the answer), then notifies.
     func call(_ direction: Direction, caller: String,
@@ -65,7 +81,7 @@ final class TriggerHandler {
     /// A trigger from outside the bus (the global key, a Unix signal, the
     /// portal's shortcut), named by `source` in the log.
     func fire(_ direction: Direction, source: String) {
-        guard direction == .undo, config.notifyConfirm else {
+        guard direction == .undo, asksFirst else {
             service.applyFocused(direction, caller: nil) { [weak self] record, result in
                 self?.report(direction, on: record, result, source: source)
             }
