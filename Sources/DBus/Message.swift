@@ -211,6 +211,10 @@ public final class Message {
     /// Asks the receiver not to reply (for fire-and-forget calls).
     public func setNoReplyExpected() { dbus_message_set_no_reply(raw, 1) }
 
+    /// Asks the bus not to start a service for the destination by D-Bus
+    /// activation: the call fails at once where nobody owns the name.
+    public func setNoAutoStart() { dbus_message_set_auto_start(raw, 0) }
+
     /// The arguments, decoded from the wire format (`WireDecoder`), or
     /// through libdbus's iterators should that give up.
     public var arguments: [DBusValue] { wireArguments() ?? MessageCoder.read(raw) }

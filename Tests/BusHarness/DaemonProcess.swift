@@ -88,6 +88,7 @@ public final class DaemonProcess {
         env["DISPLAY"] = nil
         env["WAYLAND_DISPLAY"] = nil
         env["XDG_CURRENT_DESKTOP"] = nil
+        env["SWAYSOCK"] = nil
         env["DBUS_SESSION_BUS_ADDRESS"] = nil
         for (key, value) in environment { env[key] = value }
         process.environment = env

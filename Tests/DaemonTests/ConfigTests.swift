@@ -26,7 +26,7 @@ import X11
         #expect(config.hotkeyUndo?.description == "Ctrl+Alt+z")
         #expect(config.hotkeyRedo?.description == "Ctrl+Alt+Shift+z")
         #expect(config.notifyEnabled)
-        #expect(!config.notifyConfirm)
+        #expect(config.notifyConfirm == .whileGuessing)
     }
 
     @Test func everyKeyIsRead() throws {
@@ -70,7 +70,7 @@ import X11
         #expect(config.hotkeyUndo?.description == "Super+z")
         #expect(config.hotkeyRedo == nil)
         #expect(!config.notifyEnabled)
-        #expect(config.notifyConfirm)
+        #expect(config.notifyConfirm == .always)
     }
 
     @Test(arguments: [

@@ -22,9 +22,11 @@ struct SwayTests {
         let signals: SignalLog
         var loop: EventLoop { daemon.loop }
 
-        init() throws {
+        /// A sway, and an undod told of it at start (`knowingSway`) or not
+        /// (started before the desktop, as by D-Bus activation at login).
+        init(knowingSway: Bool = true) throws {
             sway = try TestSway()
-            daemon = try DaemonFixture(environment: sway.environment)
+            daemon = try DaemonFixture(environment: knowingSway ? sway.environment : [:])
             windows = try Self.windowEvents(of: sway, loop: daemon.loop)
             signals = try daemon.recordSignals(subscribe: false)
         }
@@ -162,6 +164,32 @@ struct SwayTests {
 
     /// Steps of the randomized walk (UNDOD_WALK_STEPS, default 200).
     static let walkSteps = Int(ProcessInfo.processInfo.environment["UNDOD_WALK_STEPS"] ?? "") ?? 200
+
+    @Test func anUndodStartedBeforeTheDesktopTakesUpSwayWhenTheSessionNamesIt() throws {
+        let f = try Fixture(knowingSway: false)
+        #expect(try f.daemon.managerProperty("FocusStrategy")?.string == "recent")
+        // A stand-in for the systemd user manager, whose environment the
+        // session fills at login (dbus-update-activation-environment --systemd).
+        var environment = ["PATH=/usr/bin:/bin"]
+        let manager = try f.daemon.app()
+        #expect(try manager.connection.requestName("org.freedesktop.systemd1"))
+        let objects = ObjectServer(connection: manager.connection)
+        objects.export(path: "/org/freedesktop/systemd1", interfaces: [
+            Interface("org.freedesktop.systemd1.Manager", properties: [
+                .init("Environment", "as") { .strings(environment) },
+            ]),
+        ])
+        environment += ["WAYLAND_DISPLAY=\(f.sway.waylandDisplay)", "SWAYSOCK=\(f.sway.socket)",
+                        "XDG_CURRENT_DESKTOP=sway"]
+        // SIGHUP: undod looks at the desktop again, and finds sway.
+        f.daemon.daemon.signal(SIGHUP)
+        #expect(f.daemon.wait { (try? f.daemon.managerProperty("FocusStrategy")?.string) == "sway" },
+                "\(f.daemon.daemon.log)")
+        let a = try f.app("org.example.A", title: "Alpha", pushes: 1)
+        #expect(try f.focus(a.pid, expecting: a.stack))
+        try f.pressUndo()
+        #expect(try a.process.nextApply().payloads == ["u1"], "the key is bound too")
+    }
 
     @Test func aRandomizedFocusWalkNeverUndoesBehindTheViewInFront() throws {
         let f = try Fixture()

@@ -11,17 +11,24 @@ import X11
 /// no window manager, an X server that goes away, no portal — is said in one
 /// log line, and undod goes on. Confined to the loop.
 final class Desktop {
-    /// The focus strategy in effect.
-    let focus: any FocusStrategy
+    /// The focus strategy in effect (replaced when a desktop comes later).
+    var focus: any FocusStrategy { focusSwitch }
     /// What the compositors report through `ReportFocus`.
     let reports: CompositorReports
 
     private let log: Log
     private let loop: EventLoop
     private let connection: Connection
+    private let registry: StackRegistry
+    private let processes: PeerProcesses
+    private let focusSwitch: FocusSwitch
     private let session: X11Session?
-    private let wayland: Bool
+    private var wayland: Bool
+    /// The desktop's variables as last taken up.
+    private var environment: Environment
     private let strategy: DaemonConfig.FocusStrategyName
+    /// Where the global keys fire, once started.
+    private var fire: ((Direction, String) -> Void)?
     private let config: DaemonConfig
     /// The X11 grab, while there is one.
     private var hotkey: HotkeyTrigger?
@@ -59,8 +66,10 @@ final class Desktop {
         }
         self.session = session
         let processes = PeerProcesses(connection: connection)
-        let reports = CompositorReports(connection: connection)
-        self.reports = reports
+        self.processes = processes
+        self.registry = registry
+        self.environment = environment
+        reports = CompositorReports(connection: connection)
         let swaySocket = environment.nonEmpty("SWAYSOCK")
         if strategy == .sway || (strategy == .auto && swaySocket != nil) {
             if let swaySocket {
@@ -70,40 +79,10 @@ final class Desktop {
                     + "unless one is pinned with SetFocus."))
             }
         }
-        let window = { (source: any FrontWindowSource) in
-            WindowFocus(source: source, processes: processes, registry: registry)
-        }
-        switch strategy {
-        case .recent:
-            focus = RecentFocus()
-        case .sway:
-            focus = window(sway ?? AbsentSource(name: "sway", why: "SWAYSOCK is not set, so undod cannot ask sway"))
-        case .kwin:
-            focus = window(reports.source(.kwin))
-        case .gnome:
-            focus = window(reports.source(.gnome))
-        case .auto:
-            let desktop = environment.value("XDG_CURRENT_DESKTOP")
-            let compositors = Compositor.allCases.filter { $0.isNamed(in: desktop) }
-            let windows = (sway.map { [window($0)] } ?? []) + compositors.map { window(reports.source($0)) }
-            let x11 = wayland ? nil : session
-            if windows.isEmpty, x11 == nil {
-                if wayland {
-                    startupNotes.append((.notice, "focus is recent, a guess: this Wayland session "
-                        + "(XDG_CURRENT_DESKTOP=\(desktop ?? "")) is not sway and its compositor does not report to undod."))
-                }
-                focus = RecentFocus()
-            } else {
-                for compositor in compositors {
-                    startupNotes.append((.notice, "focus follows \(compositor.busName)'s reports once it sends them ("
-                        + (compositor == .kwin ? "undod's KWin script" : "the undod GNOME Shell extension")
-                        + "); until then \(x11 == nil ? "recent, a guess" : "x11")."))
-                }
-                focus = AutoFocus(windows: windows, session: x11, processes: processes, registry: registry, loop: loop)
-            }
-        case .x11:
-            focus = X11Focus(session: session, processes: processes, registry: registry, loop: loop)
-        }
+        focusSwitch = FocusSwitch(RecentFocus())
+        let (chosen, notes) = makeStrategy()
+        startupNotes += notes
+        focusSwitch.replace(with: chosen)
         guard let session else { return }
         if strategy == .x11 || (strategy == .auto && !wayland), session.windowManager == nil {
             startupNotes.append((.notice, "no EWMH window manager answers on \(session.displayName): "
@@ -111,6 +90,69 @@ final class Desktop {
         }
         session.onWindowManagerChange = { [weak self] in self?.windowManagerChanged() }
         session.onLost = { [weak self] reason in self?.lost(reason) }
+    }
+
+    /// The strategy the config asks for on the desktop as it is now, and
+    /// what to say of it.
+    private func makeStrategy() -> (any FocusStrategy, [(level: Log.Level, text: String)]) {
+        let window = { [processes, registry] (source: any FrontWindowSource) in
+            WindowFocus(source: source, processes: processes, registry: registry)
+        }
+        switch strategy {
+        case .recent:
+            return (RecentFocus(), [])
+        case .sway:
+            return (window(sway ?? AbsentSource(name: "sway", why: "SWAYSOCK is not set, so undod cannot ask sway")), [])
+        case .kwin:
+            return (window(reports.source(.kwin)), [])
+        case .gnome:
+            return (window(reports.source(.gnome)), [])
+        case .x11:
+            return (X11Focus(session: session, processes: processes, registry: registry, loop: loop), [])
+        case .auto:
+            let desktop = environment.value("XDG_CURRENT_DESKTOP")
+            let compositors = Compositor.allCases.filter { $0.isNamed(in: desktop) }
+            let windows = (sway.map { [window($0)] } ?? []) + compositors.map { window(reports.source($0)) }
+            let x11 = wayland ? nil : session
+            guard !windows.isEmpty || x11 != nil else {
+                let note = "focus is recent, a guess: this Wayland session (XDG_CURRENT_DESKTOP=\(desktop ?? "")) "
+                    + "is not sway and its compositor does not report to undod."
+                return (RecentFocus(), wayland ? [(.notice, note)] : [])
+            }
+            let notes = compositors.map { compositor in
+                (Log.Level.notice, "focus follows \(compositor.busName)'s reports once it sends them ("
+                    + (compositor == .kwin ? "undod's KWin script" : "the undod GNOME Shell extension")
+                    + "); until then \(x11 == nil ? "recent, a guess" : "x11").")
+            }
+            return (AutoFocus(windows: windows, session: x11, processes: processes, registry: registry, loop: loop),
+                    notes)
+        }
+    }
+
+    /// A desktop that came later (or went): the user manager's environment
+    /// names another sway, Wayland display or desktop. A sway is taken up at
+    /// once, with its keys; the focus strategy is made again for the
+    /// desktop as it is now. An X display that appears later is taken up
+    /// when undod next starts (opening one waits for the X server).
+    func takeUp(_ newer: Environment) {
+        let older = environment
+        environment = newer
+        let changed = SessionEnvironment.desktopKeys.filter { newer.value($0) != older.value($0) }
+        guard !changed.isEmpty else { return }
+        log.notice("the session's desktop changed (\(changed.map { "\($0)=\(newer.value($0) ?? "")" }.joined(separator: ", "))).")
+        wayland = newer.nonEmpty("WAYLAND_DISPLAY") != nil
+        if let socket = newer.nonEmpty("SWAYSOCK"), sway == nil, strategy == .auto || strategy == .sway {
+            let found = SwaySession(socketPath: socket, loop: loop, log: log)
+            sway = found
+            if let fire { bindSwayKeys(found, fire: fire) }
+        }
+        if session == nil, !wayland, newer.nonEmpty("DISPLAY") != nil, strategy == .auto || strategy == .x11 {
+            log.notice("DISPLAY=\(newer.value("DISPLAY") ?? "") appeared: undod takes up an X display that comes "
+                + "later when it next starts (systemctl --user restart undod).")
+        }
+        let (chosen, notes) = makeStrategy()
+        for note in notes { log.write(note.level, note.text) }
+        focusSwitch.replace(with: chosen)
     }
 
     /// Says what start-up found (once undod has its bus name: a second
@@ -123,19 +165,10 @@ final class Desktop {
     /// Starts the global keys: sway's bindings, the X11 grab, or on Wayland
     /// the portal.
     func startKeys(fire: @escaping (Direction, String) -> Void) {
+        self.fire = fire
         guard config.hotkeyUndo != nil || config.hotkeyRedo != nil else { return }
         if let sway {
-            let keys = [(config.hotkeyUndo, "undo"), (config.hotkeyRedo, "redo")].compactMap { key, word in
-                key.map { (key: $0.swayBinding, word: word) }
-            }
-            sway.onBinding = { word in
-                switch word {
-                case "undo": fire(.undo, "sway's binding \(keys.first { $0.word == "undo" }?.key ?? "")")
-                case "redo": fire(.redo, "sway's binding \(keys.first { $0.word == "redo" }?.key ?? "")")
-                default: break
-                }
-            }
-            sway.bind(keys)
+            bindSwayKeys(sway, fire: fire)
         } else if wayland {
             let portal = PortalShortcutTrigger(connection: connection, undo: config.hotkeyUndo,
                                                redo: config.hotkeyRedo, log: log)
@@ -146,6 +179,22 @@ final class Desktop {
             hotkey.start(on: loop, fire: fire)
             self.hotkey = hotkey
         }
+    }
+
+    /// Binds the configured keys in `sway`, firing `fire`.
+    private func bindSwayKeys(_ sway: SwaySession, fire: @escaping (Direction, String) -> Void) {
+        let keys = [(config.hotkeyUndo, "undo"), (config.hotkeyRedo, "redo")].compactMap { key, word in
+            key.map { (key: $0.swayBinding, word: word) }
+        }
+        guard !keys.isEmpty else { return }
+        sway.onBinding = { word in
+            switch word {
+            case "undo": fire(.undo, "sway's binding \(keys.first { $0.word == "undo" }?.key ?? "")")
+            case "redo": fire(.redo, "sway's binding \(keys.first { $0.word == "redo" }?.key ?? "")")
+            default: break
+            }
+        }
+        sway.bind(keys)
     }
 
     /// A reloaded config: new X11 keys are grabbed at once; the focus

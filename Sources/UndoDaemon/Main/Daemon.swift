@@ -121,7 +121,10 @@ package final class Daemon {
         }
         // Before the name is ours: a SIGTERM from whoever started us as soon as
         // the name appears must find its handler.
-        installSignals(loop: loop, service: service, triggers: triggers, loader: loader, desktop: desktop)
+        let session = SessionEnvironment(connection: connection, base: environment)
+        session.onChange = { [unowned desktop] in desktop.takeUp($0) }
+        installSignals(loop: loop, service: service, triggers: triggers, loader: loader, desktop: desktop,
+                       session: session)
         do {
             guard try connection.requestName(Undo1.busName) else {
                 log.error("another undod is already running on this bus")
@@ -133,6 +136,7 @@ package final class Daemon {
         }
 
         desktop.reportStartup()
+        session.refresh()
         let fire: (Direction, String) -> Void = { direction, source in triggers.fire(direction, source: source) }
         SignalTrigger().start(on: loop, fire: fire)
         desktop.startKeys(fire: fire)
@@ -158,7 +162,7 @@ package final class Daemon {
     }
 
     private func installSignals(loop: EventLoop, service: UndoService, triggers: TriggerHandler, loader: ConfigLoader,
-                                desktop: Desktop) {
+                                desktop: Desktop, session: SessionEnvironment) {
         let stop: () -> Void = { [log] in
             log.notice("stopping.")
             loop.stop()
@@ -176,6 +180,8 @@ package final class Daemon {
             } catch {
                 log.error("the config was not reloaded, the old one stays: \(error)")
             }
+            // And the desktop: one that came after undod is taken up now.
+            session.refresh()
         }
     }
 
