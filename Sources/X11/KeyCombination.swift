@@ -102,8 +102,7 @@ public struct KeyCombination: Sendable, Hashable, CustomStringConvertible {
             case .mod3, .mod5: nil
             }
         }
-        var seen: Set<String> = []
-        return (names.filter { seen.insert($0).inserted } + [keyName]).joined(separator: "+")
+        return joined(names)
     }
 
     /// The combination as sway's `bindsym` takes it: `Ctrl+Mod1+Shift+z`.
@@ -119,6 +118,11 @@ public struct KeyCombination: Sendable, Hashable, CustomStringConvertible {
             case .mod5: "Mod5"
             }
         }
+        return joined(names)
+    }
+
+    /// `names` (each once, in order) and the key's name, joined with `+`.
+    private func joined(_ names: [String]) -> String {
         var seen: Set<String> = []
         return (names.filter { seen.insert($0).inserted } + [keyName]).joined(separator: "+")
     }

@@ -38,6 +38,18 @@ import Undo1
         _ = try compositor.connection.callAndWait(try Undo1Call.reportFocus(pid: pid, appId: appId, sandboxAppId: sandbox))
     }
 
+    /// undod with `strategy`, one app with a group, and the compositor owning
+    /// `name` having reported that app in front.
+    static func reportedInFront(_ strategy: String, compositor name: String) throws
+        -> (DaemonFixture, (process: ScriptedProcess, pid: UInt32, stack: String), TestApp) {
+        let f = try DaemonFixture(config: "[focus]\nstrategy = \(strategy)\n")
+        let a = try app(f, "org.example.A", pushes: 1)
+        let reporter = try compositor(f, owning: name)
+        try report(reporter, pid: a.pid)
+        #expect(waitForFocus(f, a.stack))
+        return (f, a, reporter)
+    }
+
     /// Waits until `FocusedStack` reads `path`.
     static func waitForFocus(_ f: DaemonFixture, _ path: String) -> Bool {
         f.wait { (try? f.managerProperty("FocusedStack")?.string) == path }
@@ -88,11 +100,7 @@ import Undo1
     }
 
     @Test func aWindowWithoutHistoryOrWithAnotherAppsIdFocusesNothing() throws {
-        let f = try DaemonFixture(config: "[focus]\nstrategy = kwin\n")
-        let a = try Self.app(f, "org.example.A", pushes: 1)
-        let kwin = try Self.compositor(f, owning: "org.kde.KWin")
-        try Self.report(kwin, pid: a.pid)
-        #expect(Self.waitForFocus(f, a.stack))
+        let (f, a, kwin) = try Self.reportedInFront("kwin", compositor: "org.kde.KWin")
         // A terminal in front (this test's own process owns no stack) that
         // calls itself org.example.A: the app id is no evidence.
         let terminal = UInt32(getpid())
@@ -109,11 +117,8 @@ import Undo1
     }
 
     @Test func aCompositorThatLeavesTakesItsReportWithIt() throws {
-        let f = try DaemonFixture(config: "[focus]\nstrategy = gnome\n")
-        let a = try Self.app(f, "org.example.A", pushes: 1)
-        let shell = try Self.compositor(f, owning: "org.gnome.Shell")
-        try Self.report(shell, pid: a.pid)
-        #expect(Self.waitForFocus(f, a.stack))
+        let (f, a, shell) = try Self.reportedInFront("gnome", compositor: "org.gnome.Shell")
+        _ = a
         shell.quit()
         #expect(Self.waitForFocus(f, "/"))
         #expect(errorOf { () throws(DBusError) in try f.manager("UndoFocused") }?.message
