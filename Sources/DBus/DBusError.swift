@@ -7,11 +7,28 @@ public struct DBusError: Error, Sendable, Hashable, CustomStringConvertible {
     public var name: String
     /// The human sentence that goes with it.
     public var message: String
+    /// Who answered with it: a peer's unique name, `org.freedesktop.DBus`
+    /// for the bus itself; nil for an error made here (a timeout, a lost
+    /// connection, a local handler's). Not part of equality.
+    public var sender: String?
 
-    /// Makes an error from its name and sentence.
-    public init(name: String, message: String) {
+    /// Makes an error from its name and sentence (and who sent it, for one
+    /// that came in a reply).
+    public init(name: String, message: String, sender: String? = nil) {
         self.name = name
         self.message = message
+        self.sender = sender
+    }
+
+    /// Equal when the name and the sentence are.
+    public static func == (a: DBusError, b: DBusError) -> Bool {
+        a.name == b.name && a.message == b.message
+    }
+
+    /// Hashes the name and the sentence.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(message)
     }
 
     /// The name and the sentence, as a log line would show them.

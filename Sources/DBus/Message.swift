@@ -267,7 +267,7 @@ public final class Message {
     /// For an error reply, the error it carries; nil otherwise.
     public var error: DBusError? {
         guard kind == .error else { return nil }
-        return DBusError(name: errorName ?? DBusError.Names.failed, message: arguments.first?.string ?? "")
+        return DBusError(name: errorName ?? DBusError.Names.failed, message: arguments.first?.string ?? "", sender: sender)
     }
 }
 

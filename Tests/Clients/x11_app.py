@@ -42,7 +42,7 @@ process always serves Client.Apply, even while a command waits.
   {"cmd":"activate","stack":P?}              -> {"event":"activated"}
   {"cmd":"deactivate","stack":P?}            -> {"event":"deactivated"}
   {"cmd":"close","discard":false,"stack":P?} -> {"event":"closed"}
-  {"cmd":"behaviour","apply":"ok"|"fail"|"hang"|"obsolete"}
+  {"cmd":"behaviour","apply":"ok"|"fail"|"hang"|"obsolete","error":NAME?}
                                              -> {"event":"behaviour"}
   {"cmd":"quit"}                             -> {"event":"bye"}, exit 0
 
@@ -59,7 +59,7 @@ Each Apply prints
   {"event":"apply","stack":P,"group":N,"direction":"undo","payloads":["text",...],"t":MONOTONIC}
 (payloads decoded as UTF-8 with errors="replace"; t is time.monotonic(),
 CLOCK_MONOTONIC seconds) and is then answered per the behaviour: ok (the
-default) = success, fail = org.example.Error.Failed, hang = never answered,
+default) = success, fail = org.example.Error.Failed (or the "error" given), hang = never answered,
 obsolete = org.undod.Undo1.Error.Obsolete.
 
 Windows carry WM_NAME, _NET_WM_NAME, WM_CLASS (name, "UndodTestApp"),
@@ -112,6 +112,7 @@ class App:
         self.map_waiters = {}      # xid -> (cmd, timeout source id)
         self.stack_path = None
         self.apply_behaviour = "ok"
+        self.fail_name = "org.example.Error.Failed"
         self.hung = []             # Apply invocations never answered
         self.bus = None
         self.dpy = None
@@ -500,6 +501,7 @@ class App:
         if behaviour not in ("ok", "fail", "hang", "obsolete"):
             raise Failure("usage", "apply must be ok, fail, hang or obsolete")
         self.apply_behaviour = behaviour
+        self.fail_name = str(cmd.get("error", "org.example.Error.Failed"))
         self.reply({"event": "behaviour"})
 
     def cmd_quit(self, cmd):
@@ -516,7 +518,7 @@ class App:
         if self.apply_behaviour == "ok":
             reply()
         elif self.apply_behaviour == "fail":
-            error(DBusError("org.example.Error.Failed", "the test app was told to fail"))
+            error(DBusError(self.fail_name, "the test app was told to fail"))
         elif self.apply_behaviour == "obsolete":
             error(DBusError("org.undod.Undo1.Error.Obsolete", "the test app says it is obsolete"))
         else:

@@ -169,3 +169,25 @@ import Testing
         #expect(try app.call("Undo").last == .string("1"), "the owner itself may undo")
     }
 }
+
+/// An app's own error is the app's word, whatever its name: an Apply
+/// answered with `org.freedesktop.DBus.Error.NoReply` or `…ServiceUnknown`
+/// by the app is `ClientFailed`, never `NoOwner`; only the bus's own such
+/// errors mean the owner is gone.
+@Suite struct AppErrorNameTests {
+    @Test(arguments: ["org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.ServiceUnknown"])
+    func anAppsErrorNamedLikeTheBussIsClientFailed(name: String) throws {
+        let f = try DaemonFixture()
+        let app = try ScriptedProcess(["/usr/bin/python3", Repository.client("x11_app.py"), "--bus", f.bus.address],
+                                      environment: ["DISPLAY": ""], loop: f.loop)
+        try app.next(event: "ready")
+        let stack = try app.command(["cmd": "register", "app_id": "org.example.A"])["path"] as? String ?? ""
+        try app.command(["cmd": "push", "name": "Edit", "undo": "u", "redo": "r"])
+        try app.command(["cmd": "behaviour", "apply": "fail", "error": name])
+        let refused = errorOf { () throws(DBusError) in try f.stack(stack, "Undo") }
+        #expect(refused?.name == undodError("ClientFailed"), "\(refused?.description ?? "")")
+        #expect(refused?.message.contains(name) == true)
+        #expect(try f.stackProperty(stack, "UndoDepth") == .uint32(1), "the stack is as it was")
+        #expect(try f.stackProperty(stack, "Owner")?.string?.isEmpty == false, "still attached")
+    }
+}

@@ -29,7 +29,7 @@ final class BusApplyTransport: ApplyTransport {
                 answer(.applied)
             case .failure(let error) where error.name == Undo1ErrorName.obsolete.rawValue:
                 answer(.obsolete)
-            case .failure(let error) where Self.ownerGone.contains(error.name):
+            case .failure(let error) where Self.ownerGone.contains(error.name) && !Self.cameFromApp(error, owner):
                 answer(.ownerGone)
             case .failure(let error):
                 answer(.failed(name: error.name, message: error.message))
@@ -37,7 +37,15 @@ final class BusApplyTransport: ApplyTransport {
         }
     }
 
-    /// Errors that mean the owner is no longer there to answer.
+    /// Whether the owner itself answered with `error`: then it is the app's
+    /// word, whatever its name (an app may answer `…Error.NoReply`), never
+    /// the bus's (the owner left, nobody answers).
+    private static func cameFromApp(_ error: DBusError, _ owner: String) -> Bool {
+        error.sender == owner
+    }
+
+    /// Errors that mean the owner is no longer there to answer, when the
+    /// bus or this connection says them.
     private static let ownerGone: Set<String> = [
         DBusError.Names.noReply, DBusError.Names.serviceUnknown, DBusError.Names.disconnected,
         DBusError.Names.nameHasNoOwner,
