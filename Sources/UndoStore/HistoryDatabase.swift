@@ -76,6 +76,12 @@ public final class HistoryDatabase {
             Glibc.close(lockDescriptor)
             throw StoreError("another undod is already running with the state directory \(directory)")
         }
+        do {
+            try Self.checkUntouchable(path)
+        } catch {
+            Glibc.close(lockDescriptor)
+            throw error
+        }
         var status = stat()
         if stat(path, &status) == 0, status.st_size == 0 {
             // SQLite would take it for a new database; undod never leaves one.
@@ -117,6 +123,30 @@ public final class HistoryDatabase {
             _ = try database.integer("SELECT count(*) FROM stacks")
         } catch {
             throw StoreError("cannot read \(path): \(error)", corruption: error.meansCorrupt)
+        }
+    }
+
+    /// Refuses, before anything opens it, a store that must be left as it
+    /// is: a symbolic link in its place (it is never followed), or a file
+    /// that a newer undod wrote (its header's `user_version`, read without
+    /// SQLite, which would write to it). Nothing is changed either way.
+    private static func checkUntouchable(_ path: String) throws(StoreError) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return }
+        if status.st_mode & S_IFMT == S_IFLNK {
+            throw StoreError("\(path) is a symbolic link, which undod does not follow: it is left alone",
+                             leftAlone: true)
+        }
+        let fd = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return }
+        defer { Glibc.close(fd) }
+        var header = [UInt8](repeating: 0, count: 100)
+        let count = header.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, 100) }
+        guard count == 100, Array(header.prefix(16)) == Array("SQLite format 3\0".utf8) else { return }
+        let version = header[60..<64].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        if version > schemaVersion {
+            throw StoreError("\(path) was written by a newer undod (schema \(version), this one knows \(schemaVersion)): "
+                + "it is left untouched", leftAlone: true)
         }
     }
 

@@ -85,11 +85,17 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public var isReadOnly: Bool
     /// The group whose payloads could not be read, when that is what failed.
     public var group: UInt64?
+    /// Whether the store must be left exactly as it is (written by a newer
+    /// undod, or a symbolic link in the store's place): undod then runs
+    /// with history in memory only, and never touches it.
+    public var isLeftAlone: Bool
     /// Makes an error.
-    public init(_ description: String, corruption: Bool = false, readOnly: Bool = false, group: UInt64? = nil) {
+    public init(_ description: String, corruption: Bool = false, readOnly: Bool = false, group: UInt64? = nil,
+                leftAlone: Bool = false) {
         self.description = description
         self.isCorruption = corruption
         self.isReadOnly = readOnly
         self.group = group
+        self.isLeftAlone = leftAlone
     }
 }

@@ -78,6 +78,10 @@ package final class Daemon {
             store = opened
         } catch where error.isReadOnly {
             store = Self.readOnlyStore(directory, error: error, log: log)
+        } catch where error.isLeftAlone {
+            log.error("\(error); history is kept in memory only, and nothing is written there, until the store "
+                + "can be used again.")
+            store = MemoryHistoryStore()
         } catch {
             log.error("cannot use the history store: \(error)")
             return 1
