@@ -72,8 +72,10 @@ class Run:
                         XDG_RUNTIME_DIR=runtime, DISPLAY="")
 
     def start_undod(self, path):
+        config = os.path.join(self.directory, "undod.conf")
+        open(config, "w").close()
         undod = self.start([path, "--address", self.bus, "--state-dir", os.path.join(self.directory, "state"),
-                            "--config", "/dev/null"], env=dict(self.env, DBUS_SESSION_BUS_ADDRESS=""),
+                            "--config", config], env=dict(self.env, DBUS_SESSION_BUS_ADDRESS=""),
                            stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + 20
         for line in undod.stderr:

@@ -1,4 +1,7 @@
+import BusHarness
 import Caretaker
+import DBus
+import Foundation
 import Testing
 import UndoDaemon
 import X11
@@ -143,5 +146,54 @@ import X11
         #expect(outcome.warnings.count == 2)
         #expect(outcome.warnings[0].contains("undod.conf:3") && outcome.warnings[0].contains("limits.colour"))
         #expect(outcome.warnings[1].contains("[future]"))
+    }
+}
+
+/// The config is read with care: only a regular file of at most 1 MiB (a
+/// link to one is fine), opened without blocking; anything else is an
+/// error naming the file, at start (undod exits 1) and on reload (the old
+/// config stays and nothing is lost).
+@Suite struct ConfigFileRuleTests {
+    /// The kinds of file undod must refuse, made in `directory`.
+    static func hostileFiles(in directory: URL) throws -> [(path: String, reason: String)] {
+        let fifo = directory.appendingPathComponent("fifo.conf").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let zero = directory.appendingPathComponent("zero.conf")
+        try FileManager.default.createSymbolicLink(atPath: zero.path, withDestinationPath: "/dev/zero")
+        let big = directory.appendingPathComponent("big.conf")
+        try Data(repeating: UInt8(ascii: "#"), count: 2 << 20).write(to: big)
+        return [(fifo, "is a FIFO"), (zero.path, "is a device"), (directory.path, "is a directory"),
+                (big.path, "a config file may be at most 1 MiB")]
+    }
+
+    @Test func atStartAHostileFileIsAnErrorNamingIt() throws {
+        let bus = try TestBus()
+        defer { bus.stop() }
+        for (path, reason) in try Self.hostileFiles(in: bus.directory) {
+            let result = try runTool([DaemonProcess.binary.path, "--config", path, "--check-config"], timeout: 10)
+            #expect(result.status == 1, "\(path): \(result.errors)")
+            #expect(result.errors.contains("\(path): ") && result.errors.contains(reason), "\(result.errors)")
+            let started = try runTool([DaemonProcess.binary.path, "--config", path, "--address", bus.address,
+                                       "--state-dir", bus.directory.appendingPathComponent("state").path], timeout: 10)
+            #expect(started.status == 1, "undod refuses to start on \(path)")
+        }
+    }
+
+    @Test func onReloadAHostileFileKeepsTheOldConfigAndEveryMemoryOnlyStack() throws {
+        let f = try DaemonFixture(config: "[stacks]\npersist = false\n")
+        let app = try f.app("org.example.Memory", pushing: ["One", "Two"])
+        for (path, reason) in try Self.hostileFiles(in: f.bus.directory) {
+            try FileManager.default.removeItem(at: f.daemon.configFile)
+            if reason == "is a directory" {
+                try FileManager.default.createSymbolicLink(atPath: f.daemon.configFile.path, withDestinationPath: path)
+            } else {
+                try FileManager.default.moveItem(atPath: path, toPath: f.daemon.configFile.path)
+            }
+            f.daemon.signal(SIGHUP)
+            #expect(f.wait { f.daemon.log.contains("the config was not reloaded, the old one stays") && f.daemon.log.contains(reason) },
+                    "\(f.daemon.log)")
+            #expect(try f.stackProperty(app.stack, "UndoDepth") == .uint32(2), "the memory-only history survives")
+            try f.ping()
+        }
     }
 }

@@ -208,8 +208,10 @@ import Testing
         let directory = bus.directory.appendingPathComponent("open-state")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         chmod(directory.path, 0o777)
+        let empty = bus.directory.appendingPathComponent("empty.conf")
+        try Data().write(to: empty)
         let run = try runTool([DaemonProcess.binary.path, "--address", bus.address, "--state-dir", directory.path,
-                               "--config", "/dev/null"])
+                               "--config", empty.path])
         #expect(!run.errors.contains("config"), "an empty config is fine: \(run.errors)")
         #expect(run.status == 1)
         #expect(run.errors.contains("writable by others"))
@@ -220,7 +222,7 @@ import Testing
         let f = try DaemonFixture()
         let bus = try TestBus()
         defer { bus.stop() }
-        let second = try runTool([DaemonProcess.binary.path, "--address", bus.address, "--config", "/dev/null",
+        let second = try runTool([DaemonProcess.binary.path, "--address", bus.address, "--config", f.daemon.configFile.path,
                                   "--state-dir", f.daemon.stateDirectory.path], loop: f.loop)
         #expect(second.status == 1)
         #expect(second.errors.contains("another undod is already running with the state directory"))

@@ -40,7 +40,7 @@ package struct ConfigLoader: Sendable {
         do {
             bytes = try Self.contents(of: path)
         } catch {
-            throw ConfigError(file: path, line: 0, key: "", reason: "cannot be read (\(String(cString: strerror(error.code)))).")
+            throw ConfigError(file: path, line: 0, key: "", reason: error.reason)
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ConfigError(file: path, line: 0, key: "", reason: "is not UTF-8 text.")
@@ -48,19 +48,41 @@ package struct ConfigLoader: Sendable {
         return try ConfigParser(file: path).parse(text)
     }
 
-    /// Why a file could not be read: the `errno` of the call that failed.
+    /// The most a config file may hold.
+    static let largest = 1 << 20
+
+    /// Why a file could not be read, as the end of a sentence.
     private struct ReadFailure: Error {
-        var code: Int32
+        var reason: String
+
+        /// "cannot be read (Permission denied)." for the `errno` `code`.
+        init(code: Int32) { reason = "cannot be read (\(String(cString: strerror(code))))." }
+        init(_ reason: String) { self.reason = reason }
     }
 
-    /// Every byte of the file at `path` (a config file is small; it is read whole).
+    /// Every byte of the regular file at `path`, at most `largest`: opened
+    /// without blocking (a FIFO must not stall undod), and refused unless it
+    /// is a regular file (a link to one is fine) of at most 1 MiB, so that a
+    /// link to a device or an endless file cannot fill undod's memory.
     private static func contents(of path: String) throws(ReadFailure) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { throw ReadFailure(code: errno) }
         defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw ReadFailure(code: errno) }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw ReadFailure("is a directory, not a config file.")
+        case S_IFIFO: throw ReadFailure("is a FIFO, not a regular file: undod reads only regular files.")
+        case S_IFCHR, S_IFBLK: throw ReadFailure("is a device, not a regular file: undod reads only regular files.")
+        default: throw ReadFailure("is not a regular file: undod reads only regular files.")
+        }
+        guard status.st_size <= largest else {
+            throw ReadFailure("is \(status.st_size) bytes; a config file may be at most 1 MiB.")
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
-        while true {
+        while bytes.count <= largest {
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count == 0 { return bytes }
             if count < 0 {
@@ -69,5 +91,6 @@ package struct ConfigLoader: Sendable {
             }
             bytes += chunk[0..<count]
         }
+        throw ReadFailure("grew past 1 MiB while it was read; a config file may be at most 1 MiB.")
     }
 }

@@ -30,8 +30,12 @@ package struct ConfigParser {
         var section = ""
         var seenSection = true
         var lastHotkey = (line: 0, key: "hotkey.redo")
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, bytes) in text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
+            // Blank and comment lines, most of a commented file, cost no string.
+            guard let first = bytes.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }),
+                  first != UInt8(ascii: "#"), first != UInt8(ascii: ";") else { continue }
+            let raw = Substring(bytes)
             func error(_ key: String, _ reason: String) {
                 errors.append(ConfigError(file: file, line: number, key: key, reason: reason))
             }
@@ -150,7 +154,9 @@ package struct ConfigParser {
     }
 
     static func trim(_ text: Substring) -> String {
-        String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        guard let first = text.firstIndex(where: { !$0.isWhitespace }),
+              let last = text.lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return String(text[first...last])
     }
 
     /// Drops a `#` or `;` comment: a whole line, or one after whitespace.
