@@ -4,7 +4,12 @@ import UndoCore
 /// Runs each stack's `ApplyQueue`: takes the top group in flight, asks the
 /// owner to apply it through the `ApplyTransport` without blocking, and on
 /// the answer commits the move, drops an obsolete group, or puts the stack
-/// back exactly as it was. A timer bounds every call by `apply.timeout_ms`.
+/// back exactly as it was. A timer bounds every call by `apply.timeout_ms`:
+/// then the caller hears `Timeout`, but the owner may still apply the
+/// payloads, so the stack waits for that late answer (`Busy` meanwhile) and
+/// it decides the move as a timely one would — no group is handed to an app
+/// twice in a row for the same direction. The transport's own bound,
+/// `lateAnswerMilliseconds`, ends the wait for an app that never answers.
 final class Applier {
     private unowned let host: any ApplyHost
     private let transport: any ApplyTransport
@@ -13,6 +18,10 @@ final class Applier {
     /// The stacks with an apply out or requests waiting, by number: an
     /// owner leaving fails theirs without looking at its other stacks.
     private var busy: [UInt64: StackRecord] = [:]
+
+    /// How long an owner that missed `apply.timeout_ms` may still answer
+    /// before the stack gives up waiting (10 minutes).
+    static let lateAnswerMilliseconds = 600_000
 
     /// An applier reporting to `host`, reaching applications through `transport`.
     init(host: any ApplyHost, transport: any ApplyTransport, scheduler: any Scheduler) {
@@ -46,7 +55,7 @@ final class Applier {
             record.applies.inFlight = nil
             inFlight.timer.cancel()
             _ = record.stack.abortInFlight()
-            inFlight.request.completion(.failure(.noOwner))
+            if !inFlight.late { inFlight.request.completion(.failure(.noOwner)) }
         }
         for request in record.applies.takeWaiting() { request.completion(.failure(.noOwner)) }
         busy[record.number] = nil
@@ -94,11 +103,13 @@ final class Applier {
             guard let self, let record else { return }
             self.finish(record, attempt: attempt, answer: nil)
         }
-        record.applies.inFlight = ApplyQueue.InFlight(request: request, attempt: attempt, timer: timer)
+        record.applies.inFlight = ApplyQueue.InFlight(
+            request: request, attempt: attempt, timer: timer,
+            move: PendingMove(direction: apply.direction, group: apply.group, name: apply.name))
         let arguments = ApplyArguments(stack: record.path, group: apply.group,
                                        direction: apply.direction == .undo ? .undo : .redo, payloads: apply.payloads)
-        // The transport's own bound is a backstop; our timer decides.
-        transport.apply(arguments, at: record.owner, timeoutMilliseconds: timeout + 1_000) {
+        // Our timer answers the caller; the transport waits on for a late answer.
+        transport.apply(arguments, at: record.owner, timeoutMilliseconds: max(timeout, Self.lateAnswerMilliseconds)) {
             [weak self, weak record] answer in
             guard let self, let record else { return }
             self.finish(record, attempt: attempt, answer: answer)
@@ -107,14 +118,21 @@ final class Applier {
 
     /// The owner answered (or `answer` is nil: the time ran out).
     private func finish(_ record: StackRecord, attempt: UInt64, answer: ApplyAnswer?) {
-        guard let inFlight = record.applies.inFlight, inFlight.attempt == attempt else { return }
+        guard var inFlight = record.applies.inFlight, inFlight.attempt == attempt else { return }
+        guard let answer else {
+            // The caller hears Timeout now; the move waits for the late answer.
+            inFlight.late = true
+            record.applies.inFlight = inFlight
+            inFlight.request.completion(.failure(.timeout(milliseconds: host.applyTimeoutMilliseconds)))
+            let refusal = ServiceError.awaitingLateAnswer(inFlight.move.direction, name: inFlight.move.name)
+            for request in record.applies.takeWaiting() { request.completion(.failure(refusal)) }
+            return
+        }
         record.applies.inFlight = nil
         inFlight.timer.cancel()
-        let completion = inFlight.request.completion
+        // A late answer: its caller was answered already.
+        let completion: ApplyQueue.Completion = inFlight.late ? { _ in } : inFlight.request.completion
         switch answer {
-        case nil:
-            _ = record.stack.abortInFlight()
-            completion(.failure(.timeout(milliseconds: host.applyTimeoutMilliseconds)))
         case .applied:
             if let move = record.stack.commitInFlight() {
                 host.applied(record, move)

@@ -28,6 +28,11 @@ package final class ApplyQueue {
         let attempt: UInt64
         /// The timer that fails it with `Timeout`.
         let timer: ScheduledTimer
+        /// The group asked for (its direction and name), for `Busy`'s sentence.
+        let move: PendingMove
+        /// Whether its caller was already answered `Timeout`: the stack then
+        /// waits for the owner's late answer, which still decides the move.
+        var late = false
     }
 
     /// The waiting requests, oldest first.
@@ -41,6 +46,7 @@ package final class ApplyQueue {
     /// Adds `request` at the back; `QueueFull` when an apply is in flight
     /// and `limit` requests already wait (the spec's `Busy`).
     func admit(_ request: Request, limit: UInt32) throws(ServiceError) {
+        if let inFlight, inFlight.late { throw .awaitingLateAnswer(inFlight.move.direction, name: inFlight.move.name) }
         if isApplying, waiting.count >= Int(limit) { throw .queueFull(limit: limit) }
         waiting.append(request)
     }

@@ -70,6 +70,11 @@ extension ServiceError {
             return named(.tooManyStacks, "This connection already owns \(limit) stacks, as many as "
                 + "limits.stacks_per_client allows, so \(subject) was not opened: close stacks it no longer "
                 + "needs (Close), or raise the limit in undod.conf.")
+        case .awaitingLateAnswer(let direction, let name):
+            let way = direction == .undo ? "undo" : "redo"
+            return named(.busy, "\(subject) is waiting for its application to answer the \(way) of "
+                + "\(CallerText.quoted(name)), which it did not answer in time and may still apply: "
+                + "try again once the application answers (or quits).")
         case .notAllowed(let caller):
             return named(.notAllowed, "Only the compositor (the owner of org.kde.KWin or org.gnome.Shell) may report "
                 + "the window in front, and \(caller) is not: applications say they are active with Activate.")

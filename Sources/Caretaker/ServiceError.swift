@@ -43,6 +43,9 @@ package enum ServiceError: Error, Sendable, Equatable {
     case damaged(Direction, name: String, alsoLost: Int)
     /// The caller owns `limits.stacks_per_client` stacks already.
     case tooManyStacks(limit: UInt32)
+    /// The owner did not answer an `Apply` in time and may still apply it:
+    /// the stack waits for that answer (the group's direction and name).
+    case awaitingLateAnswer(Direction, name: String)
     /// `ReportFocus` from a connection that owns no compositor's name.
     case notAllowed(caller: String)
     /// An option or hint of the wrong type.

@@ -116,7 +116,7 @@ import UndoStore
         #expect(f.undoNames(notes) == ["second"])
     }
 
-    @Test func aFullQueueRefusesAndATimeoutLeavesTheStackAsItWas() throws {
+    @Test func aFullQueueRefusesAndATimeoutLeavesTheStackAsItWasUntilTheLateAnswer() throws {
         var settings = ServiceSettings()
         settings.applyQueue = 1
         settings.applyTimeoutMilliseconds = 2_000
@@ -136,13 +136,46 @@ import UndoStore
         f.advance(milliseconds: 1)
         #expect(first.error == .timeout(milliseconds: 2_000))
         #expect(f.undoNames(notes) == ["A", "B"], "a timed-out undo leaves the history as it was")
-        // The waiting request goes out next, and the owner applies it.
-        #expect(f.apps.waiting.count == 2, "the late answer to the first is ignored; the second is out")
-        f.apps.answerNext(.applied)
+        // The app may still apply B: the stack waits for that answer, and
+        // hands nothing else out meanwhile (the waiting request included).
+        #expect(second.error == .awaitingLateAnswer(.undo, name: "B"))
+        let meanwhile = ServiceAnswer<CompletedMove>()
+        f.service.apply(.undo, on: notes, caller: nil, completion: meanwhile.take)
+        #expect(meanwhile.error == .awaitingLateAnswer(.undo, name: "B"))
+        #expect(f.pushKeepingTurn(notes, "C").error == .model(.busy(.undo)), "nor does the owner change it")
+        #expect(f.apps.waiting.count == 1, "B's Apply alone is out")
+        #expect(ServiceError.awaitingLateAnswer(.undo, name: "B").refusal(stack: "“Notes”").name == .busy)
+
+        // The late success moves B, exactly as a timely one.
+        #expect(f.apps.answerNext(.applied)?.group != nil)
+        f.endTurn()
+        #expect(f.undoNames(notes) == ["A"])
+        let next = ServiceAnswer<CompletedMove>()
+        f.service.apply(.undo, on: notes, caller: nil, completion: next.take)
+        #expect(f.apps.answerNext(.applied) != nil, "the next undo asks for A, never B again")
+        f.endTurn()
+        #expect(try next.get().name == "A")
+    }
+
+    @Test func aLateErrorLeavesTheStackAsItWas() throws {
+        var settings = ServiceSettings()
+        settings.applyTimeoutMilliseconds = 1_000
+        let f = try ServiceFixture(settings: settings)
+        let notes = try f.register("org.example.Notes")
+        try f.push(notes, "A")
+        let first = ServiceAnswer<CompletedMove>()
+        f.service.apply(.undo, on: notes, caller: nil, completion: first.take)
+        f.advance(milliseconds: 1_000)
+        #expect(first.error == .timeout(milliseconds: 1_000))
+        f.apps.answerNext(.failed(name: "org.example.Error.Failed", message: "could not"))
+        f.endTurn()
+        #expect(f.undoNames(notes) == ["A"], "the late error leaves it")
+        let again = ServiceAnswer<CompletedMove>()
+        f.service.apply(.undo, on: notes, caller: nil, completion: again.take)
+        #expect(f.apps.waiting.first?.arguments.group != nil, "undo may go out again")
         f.apps.answerNext(.applied)
         f.endTurn()
-        #expect(try second.get().name == "B")
-        #expect(f.undoNames(notes) == ["A"])
+        #expect(try again.get().name == "A")
     }
 }
 
