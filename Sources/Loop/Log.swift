@@ -5,8 +5,10 @@ import Locking
 
 /// undod's log: one line per event on stderr, with journald's `<N>` priority
 /// prefixes when stderr is the journal (`JOURNAL_STREAM` is set). A line
-/// that repeats the one before it is counted, not written: the next other
-/// line (or `flush`, or 30 s of repeats) first says "… repeated N times".
+/// that repeats one of the last two lines written (a line repeated, or two
+/// lines that alternate) is counted, not written: the next other line (or
+/// `flush`, or 10 s of repeats) first says "… repeated N times" (or "… the
+/// last 2 lines repeated N times"), as journald reports what it suppressed.
 package struct Log: Sendable {
     /// How much a line matters (syslog priorities).
     package enum Level: Int, Sendable, Comparable {
@@ -29,18 +31,29 @@ package struct Log: Sendable {
     private let sink: @Sendable (String) -> Void
     private let repeats = Repeats()
 
-    /// The last line written and how often it came again since.
+    /// The last two lines written and how often they came again since.
     private final class Repeats: Sendable {
         struct State {
-            var last: (level: Level, text: String)?
+            /// The last two distinct lines written, the newest last.
+            var recent: [(level: Level, text: String)] = []
+            /// Repeats held back since.
             var count = 0
+            /// Whether the older of the two came again too (they alternate).
+            var alternating = false
+            /// When the first of the repeats came (monotonic ns).
             var since: Int64?
+
+            /// The summary of the repeats held back, at the level of the newest line.
+            var summary: (Level, String)? {
+                guard let last = recent.last, count > 0 else { return nil }
+                return (last.level, Log.repeated(count, lines: alternating ? 2 : 1))
+            }
         }
         let state = Lock(State())
     }
 
     /// How long repeats are held back at most before they are counted in the log.
-    static let repeatSummarySeconds = 30
+    static let repeatSummarySeconds = 10
 
     /// A log that writes `notice` and above, or everything when `verbose`,
     /// to stderr (with journald's prefixes when `environment` says stderr is
@@ -66,20 +79,23 @@ package struct Log: Sendable {
         let text = message()
         let now = SystemTime.monotonicNanoseconds
         let lines = repeats.state.withLock { state -> [(Level, String)] in
-            if let last = state.last, last.level == level, last.text == text {
+            if let index = state.recent.lastIndex(where: { $0.level == level && $0.text == text }) {
                 state.count += 1
+                if index != state.recent.count - 1 { state.alternating = true }
                 if state.since == nil { state.since = now }
-                guard let since = state.since, now - since >= Int64(Self.repeatSummarySeconds) * 1_000_000_000 else {
+                guard let since = state.since, now - since >= Int64(Self.repeatSummarySeconds) * 1_000_000_000,
+                      let summary = state.summary else {
                     return []
                 }
-                defer { state.count = 0; state.since = nil }
-                return [(level, Self.repeated(state.count))]
+                defer { state.count = 0; state.since = nil; state.alternating = false }
+                return [summary]
             }
             var out: [(Level, String)] = []
-            if let last = state.last, state.count > 0 { out.append((last.level, Self.repeated(state.count))) }
-            state.last = (level, text)
+            if let summary = state.summary { out.append(summary) }
+            state.recent = Array((state.recent + [(level, text)]).suffix(2))
             state.count = 0
             state.since = nil
+            state.alternating = false
             out.append((level, text))
             return out
         }
@@ -91,8 +107,7 @@ package struct Log: Sendable {
     package func flush() {
         let pending = repeats.state.withLock { state -> (Level, String)? in
             defer { state = Repeats.State() }
-            guard let last = state.last, state.count > 0 else { return nil }
-            return (last.level, Self.repeated(state.count))
+            return state.summary
         }
         if let (level, text) = pending { emit(level, text) }
     }
@@ -101,15 +116,17 @@ package struct Log: Sendable {
         sink((journal ? "<\(level.rawValue)>" : "undod: ") + text + "\n")
     }
 
-    /// "… repeated 1,147 times".
-    static func repeated(_ count: Int) -> String {
+    /// "… repeated 1,147 times", or for two alternating lines "… the last
+    /// 2 lines repeated 1,147 times".
+    static func repeated(_ count: Int, lines: Int = 1) -> String {
         var digits = String(count)
         var grouped = ""
         while digits.count > 3 {
             grouped = "," + digits.suffix(3) + grouped
             digits.removeLast(3)
         }
-        return "… repeated \(digits + grouped) time\(count == 1 ? "" : "s")"
+        let what = lines == 1 ? "" : "the last \(lines) lines "
+        return "… \(what)repeated \(digits + grouped) time\(count == 1 ? "" : "s")"
     }
 
     /// Writes an error.

@@ -2,7 +2,7 @@ import Locking
 import Loop
 import Testing
 
-/// The log: a line that repeats the one before is counted, not written.
+/// The log: a line that repeats one of the last two is counted, not written.
 @Suite struct LogTests {
     /// Lines as the log writes them.
     final class Lines: Sendable {
@@ -22,6 +22,18 @@ import Testing
         #expect(lines.all == ["undod: SIGUSR1: busy\n"])
         log.notice("stopped.")
         #expect(lines.all == ["undod: SIGUSR1: busy\n", "undod: … repeated 1,147 times\n", "undod: stopped.\n"])
+    }
+
+    @Test func twoAlternatingLinesAreWrittenOnceEachAndCountedTogether() {
+        let (log, lines) = Self.log()
+        for _ in 0..<500 {
+            log.notice("the key Ctrl+Alt+z: No stack has the focus")
+            log.notice("asking the notification server to show “Nothing undone”.")
+        }
+        #expect(lines.all == ["undod: the key Ctrl+Alt+z: No stack has the focus\n",
+                              "undod: asking the notification server to show “Nothing undone”.\n"])
+        log.notice("stopped.")
+        #expect(lines.all.suffix(2) == ["undod: … the last 2 lines repeated 998 times\n", "undod: stopped.\n"])
     }
 
     @Test func flushCountsWhatWasHeldBackAndAFreshLineStartsAgain() {
