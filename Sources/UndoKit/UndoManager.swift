@@ -184,7 +184,10 @@ public final class UndoManager {
     public func endUndoGrouping() {
         guard let group = open, group.depth > 0 else { return }
         open?.depth -= 1
-        if group.depth == 1, !group.byEvent { closeGroup() }
+        guard group.depth == 1 else { return }
+        // A by-event group that spanned an await: the close its turn
+        // scheduled found it still open, so this turn's end closes it.
+        if group.byEvent { closeAtEndOfTurn() } else { closeGroup() }
     }
 
     /// Stops recording registrations until `enableUndoRegistration` (they

@@ -45,6 +45,29 @@ func next(_ kind: UndoManager.Change.Kind, in changes: AsyncStream<UndoManager.C
 /// UndoKit's `UndoManager` in the scenarios of NSUndoManager's
 /// documentation, against the built undod.
 @Suite struct ManagerTests {
+    @MainActor @Test func aGroupThatSpansAnAwaitClosesWhenItEnds() async throws {
+        let f = try KitFixture()
+        let manager = try await UndoManager(client: try f.client(), appId: "org.example.Spanning")
+        let shelf = Shelf(manager)
+        let changes = manager.changes()
+        manager.beginUndoGrouping()
+        shelf.add("a")
+        // The await in the middle: the end of this turn comes and goes
+        // while the group is open.
+        await Task.yield()
+        shelf.add("b")
+        manager.endUndoGrouping()
+        manager.setActionName("Spanning")
+        #expect(await next(.registered, in: changes)?.undoActionName == "Spanning")
+        shelf.add("c")
+        manager.setActionName("Later")
+        #expect(await next(.registered, in: changes)?.undoActionName == "Later")
+        #expect(manager.undoActionName == "Later", "a later turn's change is a group of its own")
+        try await manager.undo()
+        #expect(shelf.items == ["a", "b"])
+        #expect(manager.undoActionName == "Spanning")
+    }
+
     @MainActor @Test func registrationsInOneTurnAreOneGroupAndUndoRegistersRedo() async throws {
         let f = try KitFixture()
         let manager = try await UndoManager(client: try f.client(), appId: "org.example.Shelf")
