@@ -22,7 +22,7 @@ BENCH_ARGS ?=
 N          ?= 100000
 SEED       ?= $(shell date +%s)
 
-.PHONY: all deps build release static run test coverage bench profile sanitize fuzz install uninstall deb clean
+.PHONY: all deps build release static run test coverage bench soak profile sanitize fuzz install uninstall deb clean
 
 all: build
 
@@ -67,6 +67,13 @@ bench: deps
 	$(SWIFT) build -c release --product undod-bench
 	$(SWIFT) build -c release --product undoctl
 	"$(BIN)/undod-bench" --undod "$(BIN)/undod" $(BENCH_ARGS)
+
+## Repeats the pipelined runs (UndoKit's, undod-bench --only 7, and the raw
+## one, --quick --only 2) RUNS times (default 100), or until Ctrl-C, and
+## prints how many failed.
+RUNS ?= 100
+soak: deps
+	bash scripts/soak.sh $(RUNS)
 
 ## Fuzzes undod with N calls (default 100000) from seed SEED (default: the
 ## time); a failure names the seed and call that replay it.
