@@ -97,24 +97,33 @@ enum Undoctl {
 
     private static func unknownCommand(_ word: String) -> CommandError {
         let names = commands.filter { !$0.isHidden }.map { $0.name }
-        let close = names.filter { distance($0, word) <= 2 || ($0.hasPrefix(word) && !word.isEmpty) }
+        // Close: one slip in a short word, two in a longer one (so "bogus"
+        // does not suggest "focus", while "lsit" suggests "list").
+        let close = names.filter { name in
+            distance(name, word) <= (word.count < 6 ? 1 : 2) || (name.hasPrefix(word) && !word.isEmpty)
+        }
         let hint = close.isEmpty ? "" : " (did you mean \(close.joined(separator: " or ")))"
         return .usage("unknown command \(Format.quoted(word))\(hint); the commands are "
             + names.joined(separator: ", "))
     }
 
-    /// The edit distance between two short words.
+    /// The edit distance between two short words, a swap of two neighbouring
+    /// letters counting as one edit ("lsit" is one from "list").
     private static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+        var rows = [Array(0...b.count)]
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            var row = [i] + Array(repeating: 0, count: b.count)
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                row[j] = min(rows[i - 1][j] + 1, row[j - 1] + 1, rows[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    row[j] = min(row[j], rows[i - 2][j - 2] + 1)
+                }
             }
-            previous = current
+            rows.append(row)
         }
-        return previous[b.count]
+        return rows[a.count][b.count]
     }
 
     /// Prints the sentence of `error` on stderr, with a pointer to help

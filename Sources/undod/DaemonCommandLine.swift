@@ -13,7 +13,7 @@ enum DaemonCommandLine {
 
         USAGE
           undod [--address ADDR] [--config FILE] [--state-dir DIR] [--verbose]
-          undod --check-config [--config FILE]
+          undod --check-config [FILE | --config FILE]
           undod --version | --introspect | --help
 
         undod keeps one undo stack per application (and per document) on the
@@ -28,7 +28,8 @@ enum DaemonCommandLine {
           --config FILE    read FILE instead of $XDG_CONFIG_HOME/undod/undod.conf
                            (then /etc/xdg/undod/undod.conf, then built-in defaults)
           --state-dir DIR  keep history in DIR instead of $XDG_STATE_HOME/undod
-          --check-config   validate the config, print every problem in it, and exit
+          --check-config   validate the config (FILE, or --config's, or the one undod
+                           would read), print every problem in it, and exit
           --verbose        log routine events too (every undo and redo, who asked)
           --introspect     print the D-Bus interfaces as introspection XML and exit
           --version        print the version and exit
@@ -83,7 +84,15 @@ enum DaemonCommandLine {
             case "--state-dir":
                 guard let v = inline ?? value(flag) else { return 2 }
                 options.stateDirectory = v
-            case "--check-config": checkOnly = true
+            case "--check-config":
+                checkOnly = true
+                // `--check-config FILE` as well as `--config FILE --check-config`.
+                if let file = inline {
+                    options.configPath = file
+                } else if index + 1 < arguments.count, !arguments[index + 1].hasPrefix("-") {
+                    index += 1
+                    options.configPath = arguments[index]
+                }
             case "--verbose", "-v": options.verbose = true
             case "--version":
                 print("undod \(Daemon.version)")

@@ -131,6 +131,11 @@ import Testing
         let bad = try runTool([DaemonProcess.binary.path, "--check-config", "--config", file.path])
         #expect(bad.status == 1)
         #expect(bad.errors.contains("\(file.path):3: apply.timeout_ms:"))
+        // The file may also follow --check-config itself, as people write it.
+        for form in [["--check-config", file.path], ["--check-config=\(file.path)"]] {
+            let same = try runTool([DaemonProcess.binary.path] + form)
+            #expect(same.status == 1 && same.errors.contains("\(file.path):3: apply.timeout_ms:"), "\(form): \(same.errors)")
+        }
         try String(contentsOfFile: Repository.root.appendingPathComponent("Config/undod.conf").path, encoding: .utf8)
             .write(to: file, atomically: true, encoding: .utf8)
         let good = try runTool([DaemonProcess.binary.path, "--check-config", "--config", file.path])

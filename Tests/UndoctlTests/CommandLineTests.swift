@@ -43,6 +43,13 @@ import Testing
         #expect(result.output.hasPrefix("undoctl undo — "))
     }
 
+    @Test func aWordFarFromEveryCommandSuggestsNone() throws {
+        let result = try runTool([CtlFixture.binary, "bogus"], environment: ["DBUS_SESSION_BUS_ADDRESS": ""])
+        #expect(result.status == 2)
+        #expect(result.errors.contains("unknown command \"bogus\""))
+        #expect(!result.errors.contains("did you mean"), "“bogus” is two letters from “focus”, too far: \(result.errors)")
+    }
+
     @Test func version() throws {
         let result = try runTool([CtlFixture.binary, "--version"])
         result.expectSuccess()
@@ -52,6 +59,7 @@ import Testing
     @Test(arguments: [
         (["frob"], "unknown command \"frob\""),
         (["lsit"], "did you mean list"),
+        (["histroy"], "did you mean history"),
         (["list", "--frob"], "unknown option \"--frob\""),
         (["undo", "-n"], "the option -n needs a value"),
         (["undo", "-n", "0"], "at least 1"),
