@@ -159,14 +159,17 @@ package final class UndoService {
         focus.settle { [unowned self] in body(self.focus.focusedStack(in: self.registry)) }
     }
 
+    /// The refusal when no stack is focused, with the strategy's reason.
+    package var noFocusedStack: ServiceError {
+        .noFocusedStack(focus.reasonForNoFocus(in: registry))
+    }
+
     /// `UndoFocused`/`RedoFocused`, and every trigger: undo or redo on the
     /// focused stack, answering (once stored) with the stack it acted on.
     package func applyFocused(_ direction: Direction, caller: String?,
                              completion: @escaping (StackRecord?, Result<CompletedMove, ServiceError>) -> Void) {
         withFocusedStack { [unowned self] record in
-            guard let record else {
-                return completion(nil, .failure(.noFocusedStack(self.focus.reasonForNoFocus(in: self.registry))))
-            }
+            guard let record else { return completion(nil, .failure(self.noFocusedStack)) }
             self.apply(direction, on: record, caller: caller) { completion(record, $0) }
         }
     }

@@ -13,6 +13,9 @@ final class SessionEnvironment {
     /// The variables that say which desktop there is.
     static let desktopKeys = ["DISPLAY", "WAYLAND_DISPLAY", "SWAYSOCK", "XDG_CURRENT_DESKTOP"]
 
+    /// The user manager's interface.
+    private static let manager = "org.freedesktop.systemd1.Manager"
+
     /// Called with the merged environment when its desktop variables change.
     var onChange: ((Environment) -> Void)?
     /// The environment as last merged.
@@ -28,7 +31,13 @@ final class SessionEnvironment {
         current = base
         connection.subscribe(SignalMatch(path: "/org/freedesktop/systemd1",
                                          interface: "org.freedesktop.DBus.Properties",
-                                         member: "PropertiesChanged")) { [weak self] _ in self?.refresh() }
+                                         member: "PropertiesChanged", arg0: Self.manager)) { [weak self] message in
+            // The manager announces many properties; only its Environment matters here.
+            let arguments = message.arguments
+            let changed = arguments.dropFirst().first?.stringDictionary?.keys.contains("Environment") == true
+            let invalidated = arguments.dropFirst(2).first?.elements?.contains(.string("Environment")) == true
+            if changed || invalidated { self?.refresh() }
+        }
     }
 
     /// Reads the manager's environment again (never starting a systemd by
@@ -37,7 +46,7 @@ final class SessionEnvironment {
         guard let message = try? Message.methodCall(
             destination: "org.freedesktop.systemd1", path: "/org/freedesktop/systemd1",
             interface: "org.freedesktop.DBus.Properties", member: "Get",
-            arguments: [.string("org.freedesktop.systemd1.Manager"), .string("Environment")]) else { return }
+            arguments: [.string(Self.manager), .string("Environment")]) else { return }
         message.setNoAutoStart()
         connection.call(message, timeoutMilliseconds: 5_000) { [weak self] answer in
             guard let self, case .success(let reply) = answer,

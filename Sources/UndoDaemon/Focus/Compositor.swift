@@ -27,15 +27,6 @@ enum Compositor: String, CaseIterable, Sendable {
     /// Whether `XDG_CURRENT_DESKTOP` (a colon-separated list) names this
     /// compositor's desktop: only then may `auto` trust its reports.
     func isNamed(in currentDesktop: String?) -> Bool {
-        (currentDesktop ?? "").split(separator: ":").contains { $0.caseInsensitiveCompare(desktopName) }
-    }
-}
-
-private extension Substring {
-    /// Whether the two are equal, ignoring ASCII case.
-    func caseInsensitiveCompare(_ other: String) -> Bool {
-        count == other.count && zip(utf8, other.utf8).allSatisfy { a, b in
-            (a | 0x20) == (b | 0x20) || a == b
-        }
+        (currentDesktop ?? "").split(separator: ":").contains { $0.uppercased() == desktopName }
     }
 }

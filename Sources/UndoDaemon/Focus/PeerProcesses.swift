@@ -10,6 +10,8 @@ final class PeerProcesses {
     private let connection: Connection
     private var known: [String: UInt32] = [:]
     private var sandboxes: [UInt32: String] = [:]
+    /// The label of the last window's process asked for, by pid.
+    private var lastLabel: (pid: UInt32, text: String)?
     private var asking: Set<String> = []
     private var waiters: [() -> Void] = []
     /// Called when a process id is learned.
@@ -35,9 +37,18 @@ final class PeerProcesses {
     }
 
     /// The matching rule over these processes.
-    var matcher: WindowMatch {
-        WindowMatch(processOf: { [unowned self] in self.processID(of: $0) },
-                    sandboxOf: { [unowned self] in self.sandbox(of: $0) })
+    private(set) lazy var matcher = WindowMatch(processOf: { [unowned self] in self.processID(of: $0) },
+                                                sandboxOf: { [unowned self] in self.sandbox(of: $0) })
+
+    /// `konsole (pid 4242)`, for a sentence: the command name `/proc` gives,
+    /// else `appID` (what the window calls itself) where there is one; the
+    /// last one asked for is kept, as focus is looked at often.
+    func label(of pid: UInt32, appID: String = "") -> String {
+        if let lastLabel, lastLabel.pid == pid { return lastLabel.text }
+        var text = LocalProcess.label(pid)
+        if text.hasPrefix("pid "), !appID.isEmpty { text = "\(appID) (pid \(pid))" }
+        lastLabel = (pid, text)
+        return text
     }
 
     /// Starts looking up `name` unless it is known or being looked up.

@@ -20,8 +20,6 @@ final class WindowFocus: FocusStrategy {
     private let registry: StackRegistry
     /// The pinned stack and the window in front when it was pinned.
     private var pinned: (stack: UInt64, front: WindowReport?)?
-    /// The label of the last window's process, by pid.
-    private var label: (pid: UInt32, text: String)?
 
     /// The strategy on `source`, over the stacks of `registry`.
     init(source: any FrontWindowSource, processes: PeerProcesses, registry: StackRegistry) {
@@ -79,17 +77,8 @@ final class WindowFocus: FocusStrategy {
 
     private func match(in registry: StackRegistry) -> Result<StackRecord, NoFocus> {
         guard let report = source.front, report.processID != 0 else { return .failure(.noWindow) }
-        let front = FrontWindow(processID: report.processID, sandboxAppID: report.sandboxAppID, label: label(of: report))
+        let front = FrontWindow(processID: report.processID, sandboxAppID: report.sandboxAppID,
+                                label: processes.label(of: report.processID, appID: report.appID))
         return processes.matcher.stack(for: front, in: registry)
-    }
-
-    /// `konsole (pid 4242)`; the app id the window gave itself where
-    /// `/proc` does not name the process.
-    private func label(of report: WindowReport) -> String {
-        if let label, label.pid == report.processID { return label.text }
-        var text = LocalProcess.label(report.processID)
-        if text.hasPrefix("pid "), !report.appID.isEmpty { text = "\(report.appID) (pid \(report.processID))" }
-        label = (report.processID, text)
-        return text
     }
 }

@@ -32,8 +32,6 @@ final class X11Focus: FocusStrategy {
     private var answered = true
     /// Declared windows whose destruction undod has asked to hear of.
     private var watched: Set<UInt32> = []
-    /// The label of the last active window's process, by pid.
-    private var label: (pid: UInt32, text: String)?
 
     /// How long a trigger waits for the X server and the bus before it
     /// decides; without their answer, nothing is focused.
@@ -98,11 +96,7 @@ final class X11Focus: FocusStrategy {
 
     /// `xterm (pid 4242)`, or the window's id when its process is unknown.
     private func label(of pid: UInt32, window: XWindow) -> String {
-        guard pid != 0 else { return "window \(window.id)" }
-        if let label, label.pid == pid { return label.text }
-        let text = LocalProcess.label(pid)
-        label = (pid, text)
-        return text
+        pid == 0 ? "window \(window.id)" : processes.label(of: pid)
     }
 
     /// Pins `record` at the window active now.

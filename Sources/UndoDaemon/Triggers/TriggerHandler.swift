@@ -95,8 +95,7 @@ final class TriggerHandler {
         service.withFocusedStack { [weak self] record in
             guard let self else { return }
             guard let record else {
-                let why = self.service.focus.reasonForNoFocus(in: self.service.registry)
-                return self.report(.undo, on: nil, .failure(.noFocusedStack(why)), source: source)
+                return self.report(.undo, on: nil, .failure(self.service.noFocusedStack), source: source)
             }
             guard let top = record.stack.topUndoGroup else {
                 return self.report(.undo, on: record, .failure(.model(.nothingToUndo)), source: source)
