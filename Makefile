@@ -17,6 +17,8 @@ STATIC_BIN = .build/static/release
 BASH_COMPLETIONS ?= $(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETIONS  ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/share/zsh/vendor-completions,$(PREFIX)/share/zsh/site-functions)
 FISH_COMPLETIONS ?= $(PREFIX)/share/fish/vendor_completions.d
+# undod's KWin script, where KWin and undod look for it (a KPackage).
+KWIN_SCRIPT      ?= $(PREFIX)/share/kwin/scripts/undod
 SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
 # The test process's malloc hands out blocks of 16 KiB and more as mappings
 # of their own: Foundation's Process.run (swift-corelibs-foundation) reads a
@@ -104,13 +106,16 @@ install: static
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" \
 	  "$(DESTDIR)$(PREFIX)/share/dbus-1/services" "$(DESTDIR)$(PREFIX)/share/dbus-1/interfaces" \
 	  "$(DESTDIR)$(PREFIX)/lib/systemd/user" "$(DESTDIR)$(SYSCONFDIR)/xdg/undod" \
-	  "$(DESTDIR)$(BASH_COMPLETIONS)" "$(DESTDIR)$(ZSH_COMPLETIONS)" "$(DESTDIR)$(FISH_COMPLETIONS)"
+	  "$(DESTDIR)$(BASH_COMPLETIONS)" "$(DESTDIR)$(ZSH_COMPLETIONS)" "$(DESTDIR)$(FISH_COMPLETIONS)" \
+	  "$(DESTDIR)$(KWIN_SCRIPT)/contents/code"
 	install -m 0755 "$(STATIC_BIN)/undod" "$(STATIC_BIN)/undoctl" "$(DESTDIR)$(PREFIX)/bin/"
 	install -m 0644 Docs/undoctl.1 Docs/undod.1 "$(DESTDIR)$(PREFIX)/share/man/man1/"
 	sed 's|@BINDIR@|$(PREFIX)/bin|' Service/org.undod.Undo1.service > "$(DESTDIR)$(PREFIX)/share/dbus-1/services/org.undod.Undo1.service"
 	sed 's|@BINDIR@|$(PREFIX)/bin|' Service/undod.service > "$(DESTDIR)$(PREFIX)/lib/systemd/user/undod.service"
 	install -m 0644 Service/org.undod.Undo1.xml "$(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/"
 	install -m 0644 Config/undod.conf "$(DESTDIR)$(SYSCONFDIR)/xdg/undod/undod.conf"
+	install -m 0644 Service/kwin/undod/metadata.json "$(DESTDIR)$(KWIN_SCRIPT)/"
+	install -m 0644 Service/kwin/undod/contents/code/main.js "$(DESTDIR)$(KWIN_SCRIPT)/contents/code/"
 	"$(STATIC_BIN)/undoctl" completion bash > "$(DESTDIR)$(BASH_COMPLETIONS)/undoctl"
 	"$(STATIC_BIN)/undoctl" completion zsh > "$(DESTDIR)$(ZSH_COMPLETIONS)/_undoctl"
 	"$(STATIC_BIN)/undoctl" completion fish > "$(DESTDIR)$(FISH_COMPLETIONS)/undoctl.fish"
@@ -125,8 +130,10 @@ uninstall:
 	  "$(DESTDIR)$(PREFIX)/lib/systemd/user/undod.service" \
 	  "$(DESTDIR)$(SYSCONFDIR)/xdg/undod/undod.conf" \
 	  "$(DESTDIR)$(BASH_COMPLETIONS)/undoctl" "$(DESTDIR)$(ZSH_COMPLETIONS)/_undoctl" \
-	  "$(DESTDIR)$(FISH_COMPLETIONS)/undoctl.fish"
+	  "$(DESTDIR)$(FISH_COMPLETIONS)/undoctl.fish" \
+	  "$(DESTDIR)$(KWIN_SCRIPT)/metadata.json" "$(DESTDIR)$(KWIN_SCRIPT)/contents/code/main.js"
 	rmdir "$(DESTDIR)$(SYSCONFDIR)/xdg/undod" 2>/dev/null || true
+	for d in contents/code contents .; do rmdir "$(DESTDIR)$(KWIN_SCRIPT)/$$d" 2>/dev/null || true; done
 
 ## A Debian package of what `make install` installs (PREFIX /usr), its
 ## Depends computed from what the binaries link, checked by lintian.

@@ -30,6 +30,8 @@ packages=(
   sway               # the tests' Wayland compositor (headless, as an unprivileged user)
   wtype              # the tests' hand on sway: presses the global keys
   util-linux         # setpriv: the tests run sway as that user
+  kwin-wayland       # the tests' KDE compositor (kwin_wayland --virtual), with undod's KWin script loaded
+  gnome-shell        # the tests' GNOME compositor (--headless), with undod's Shell extension enabled
   dpkg-dev           # dpkg-shlibdeps: the .deb's Depends (make deb)
   binutils           # strip and readelf: the .deb's binaries and the package test
   lintian            # checks the .deb (make deb)

@@ -67,6 +67,15 @@ public struct Interface {
 
         /// The signature a call must carry (kept with `inputs`: every call is checked against it).
         public private(set) var inputSignature: String
+        /// Other signatures a call may carry instead, for a caller that
+        /// cannot choose its integer types (KWin's script engine sends every
+        /// whole number as `i`); the handler reads either. Empty for most.
+        public var alsoAccepted: Set<String> = []
+
+        /// Whether a call carrying `signature` may be served.
+        public func accepts(_ signature: String) -> Bool {
+            signature == inputSignature || alsoAccepted.contains(signature)
+        }
 
         private static func signature(of arguments: [Argument]) -> String {
             arguments.map(\.signature).joined()

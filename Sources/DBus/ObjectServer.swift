@@ -145,7 +145,7 @@ public final class ObjectServer {
     /// Checks the call's signature against `method` and runs its handler.
     private func invoke(_ method: Interface.Method, _ message: Message) {
         let signature = message.signature
-        guard signature == method.inputSignature else {
+        guard method.accepts(signature) else {
             fail(message, .invalidArgs(
                 "\(method.name) takes arguments of type (\(method.inputSignature)), not (\(signature))."))
             return

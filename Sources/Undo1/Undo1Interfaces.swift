@@ -28,18 +28,26 @@ public enum Undo1Interfaces {
             Interface.declare("Subscribe",
                               doc: "Asks for the stacks' signals (Pushed, Applied, PropertiesChanged), sent only while someone is subscribed; leaving the bus ends it."),
             Interface.declare("Unsubscribe", doc: "Ends the caller's subscription; nothing happens if it had none."),
-            Interface.declare("ReportFocus", inputs: [
-                A("pid", "u", doc: "the window's process as the compositor knows it; 0: no window has focus"),
-                A("app_id", "s", doc: "the app id the window gave itself (never used to pick a stack)"),
-                A("sandbox_app_id", "s", doc: "the sandbox's app id where the compositor knows one, else empty"),
-            ],
-                              doc: "Only the owner of org.kde.KWin or org.gnome.Shell (else NotAllowed): the compositor's word on the window in front, for the kwin and gnome focus strategies."),
+            Self.reportFocus,
         ],
         properties: [
             Interface.declare(property: "FocusedStack", "o", doc: "The focused stack, or / when none."),
-            Interface.declare(property: "FocusStrategy", "s", doc: "The focus strategy in effect: recent, x11, kwin or gnome."),
+            Interface.declare(property: "FocusStrategy", "s", doc: "The focus strategy in effect: recent, x11, sway, kwin or gnome."),
             Interface.declare(property: "Version", "s", doc: "The daemon's version."),
         ]) }
+
+    /// `ReportFocus`, which also takes the pid as `i` or `d`: KWin's script
+    /// engine sends every whole number as `i` (and may send `d`); undod
+    /// reads the same non-negative whole number from each.
+    static var reportFocus: Interface.Method {
+        var method = Interface.declare("ReportFocus", inputs: [
+            A("pid", "u", doc: "the window's process as the compositor knows it; 0: no window has focus"),
+            A("app_id", "s", doc: "the app id the window gave itself (never used to pick a stack)"),
+            A("sandbox_app_id", "s", doc: "the sandbox's app id where the compositor knows one, else empty"),
+        ], doc: "Only the owner of org.kde.KWin or org.gnome.Shell (else NotAllowed): the compositor's word on the window in front, for the kwin and gnome focus strategies.")
+        method.alsoAccepted = ["iss", "dss"]
+        return method
+    }
 
     /// `org.undod.Undo1.Stack`, on each stack object.
     public static var stack: Interface { Interface(

@@ -71,6 +71,30 @@ import Undo1
         #expect(errorOf { () throws(DBusError) in try Self.report(stranger, pid: 1) }?.name == undodError("NotAllowed"))
     }
 
+    @Test func thePidMayComeAsKWinsScriptEngineSendsIt() throws {
+        let f = try DaemonFixture(config: "[focus]\nstrategy = kwin\n")
+        let a = try Self.app(f, "org.example.A", pushes: 1)
+        let kwin = try Self.compositor(f, owning: "org.kde.KWin")
+        let call = { (pid: DBusValue) throws(DBusError) in
+            _ = try kwin.connection.callAndWait(try Message.methodCall(
+                destination: "org.undod.Undo1", path: "/org/undod/Undo1", interface: "org.undod.Undo1.Manager",
+                member: "ReportFocus", arguments: [pid, .string("org.example.A"), .string("")]))
+        }
+        // KWin's engine sends whole numbers as int32 (and may send a double).
+        try call(.int32(Int32(a.pid)))
+        #expect(Self.waitForFocus(f, a.stack))
+        try call(.double(0))
+        #expect(Self.waitForFocus(f, "/"))
+        try call(.double(Double(a.pid)))
+        #expect(Self.waitForFocus(f, a.stack))
+        // No process has a negative or fractional number; focus stays.
+        for bad in [DBusValue.int32(-1), .double(1.5), .string("1")] {
+            let refused = errorOf { () throws(DBusError) in try call(bad) }
+            #expect(refused?.name == "org.freedesktop.DBus.Error.InvalidArgs")
+        }
+        #expect(try f.managerProperty("FocusedStack")?.string == a.stack)
+    }
+
     @Test func theTriggerUndoesOnlyInTheProcessKWinReportsInFront() throws {
         let f = try DaemonFixture(config: "[focus]\nstrategy = kwin\n")
         #expect(try f.managerProperty("FocusStrategy")?.string == "kwin")

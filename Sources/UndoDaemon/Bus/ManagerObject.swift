@@ -41,8 +41,12 @@ enum ManagerObject {
                 call.reply()
             },
             "ReportFocus": { [unowned reports] (call: MethodCall) in
-                let report = WindowReport(processID: call.arguments[0].uint32 ?? 0,
-                                          appID: call.arguments[1].string ?? "",
+                guard let processID = processID(call.arguments[0]) else {
+                    call.fail(.invalidArgs("ReportFocus takes the window's process as a whole number from 0 to "
+                        + "\(UInt32.max)."))
+                    return
+                }
+                let report = WindowReport(processID: processID, appID: call.arguments[1].string ?? "",
                                           sandboxAppID: call.arguments[2].string ?? "")
                 do throws(ServiceError) {
                     try reports.accept(from: call.sender, report)
@@ -61,6 +65,17 @@ enum ManagerObject {
             ManagerProperties.focusStrategyName: { [unowned service] in .string(service.focus.name) },
             ManagerProperties.versionName: { [unowned service] in .string(service.version) },
         ])
+    }
+
+    /// `ReportFocus`'s pid: a `u`, or the same number as KWin's script
+    /// engine sends it (`i`, or `d`); nil when it is no process number.
+    private static func processID(_ value: DBusValue) -> UInt32? {
+        switch value {
+        case .uint32(let pid): pid
+        case .int32(let pid): UInt32(exactly: pid)
+        case .double(let pid): UInt32(exactly: pid)
+        default: nil
+        }
     }
 
     private static func focused(_ direction: Direction, _ call: MethodCall, _ triggers: TriggerHandler) {

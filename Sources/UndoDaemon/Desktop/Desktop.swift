@@ -34,6 +34,8 @@ final class Desktop {
     private var hotkey: HotkeyTrigger?
     /// sway, where `SWAYSOCK` names it (focus and keys).
     private var sway: SwaySession?
+    /// undod's script in KWin, under KDE (focus reports and keys).
+    private var kwinScript: KWinScript?
     /// The Wayland portal's shortcuts, when asked for.
     private var portal: PortalShortcutTrigger?
     /// What start-up found, said by `reportStartup` once undod runs for sure.
@@ -78,6 +80,9 @@ final class Desktop {
                 startupNotes.append((.warning, "focus.strategy = sway, but SWAYSOCK is not set: no stack is focused "
                     + "unless one is pinned with SetFocus."))
             }
+        }
+        if Self.wantsKWinScript(strategy, environment) {
+            kwinScript = KWinScript(environment: environment, connection: connection, loop: loop, log: log)
         }
         focusSwitch = FocusSwitch(RecentFocus())
         let (chosen, notes) = makeStrategy()
@@ -150,9 +155,20 @@ final class Desktop {
             log.notice("DISPLAY=\(newer.value("DISPLAY") ?? "") appeared: undod takes up an X display that comes "
                 + "later when it next starts (systemctl --user restart undod).")
         }
+        if kwinScript == nil, Self.wantsKWinScript(strategy, newer) {
+            let script = KWinScript(environment: newer, connection: connection, loop: loop, log: log)
+            kwinScript = script
+            if fire != nil { script.start() }
+        }
         let (chosen, notes) = makeStrategy()
         for note in notes { log.write(note.level, note.text) }
         focusSwitch.replace(with: chosen)
+    }
+
+    /// Whether undod keeps its script in KWin: `focus.strategy = kwin`, or
+    /// `auto` on a desktop `XDG_CURRENT_DESKTOP` names KDE.
+    private static func wantsKWinScript(_ strategy: DaemonConfig.FocusStrategyName, _ environment: Environment) -> Bool {
+        strategy == .kwin || (strategy == .auto && Compositor.kwin.isNamed(in: environment.value("XDG_CURRENT_DESKTOP")))
     }
 
     /// Says what start-up found (once undod has its bus name: a second
@@ -162,14 +178,15 @@ final class Desktop {
         startupNotes.removeAll()
     }
 
-    /// Starts the global keys: sway's bindings, the X11 grab, or on Wayland
-    /// the portal.
+    /// Starts the global keys: KWin's script (which reports focus too),
+    /// sway's bindings, the X11 grab, or on Wayland the portal.
     func startKeys(fire: @escaping (Direction, String) -> Void) {
         self.fire = fire
+        kwinScript?.start()
         guard config.hotkeyUndo != nil || config.hotkeyRedo != nil else { return }
         if let sway {
             bindSwayKeys(sway, fire: fire)
-        } else if wayland {
+        } else if wayland, kwinScript == nil {
             let portal = PortalShortcutTrigger(connection: connection, undo: config.hotkeyUndo,
                                                redo: config.hotkeyRedo, log: log)
             portal.start(on: loop, fire: fire)
@@ -215,9 +232,11 @@ final class Desktop {
     /// session, or sway.
     var hasDisplay: Bool { session?.isLive == true || wayland || sway != nil }
 
-    /// Gives back what undod holds in the desktop (sway's bindings).
+    /// Gives back what undod holds in the desktop (sway's bindings, the
+    /// script in KWin).
     func stop() {
         sway?.stop()
+        kwinScript?.stop()
     }
 
     private func windowManagerChanged() {

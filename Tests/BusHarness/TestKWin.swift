@@ -1,0 +1,160 @@
+public import Foundation
+public import Loop
+import Rig
+
+/// A KWin of its own for one test: `kwin_wayland --virtual` (headless, no
+/// lock screen, no global shortcut daemon of its own) on the test's private
+/// bus, with its runtime directory, home and config in a fresh temporary
+/// folder, and undod's KWin script (`Service/kwin/undod`) installed in a data
+/// directory of that folder. KWin's binary carries a file capability
+/// (`cap_sys_resource`) that a container may not grant, so the harness runs
+/// a copy without it, under the same name. KWin offers no way to inject keys
+/// (it has no virtual-keyboard protocol for wtype), so the user's hand is a
+/// KWin script that activates a window (`focus`) and KDE's own
+/// `invokeShortcut` (`press`). Never the user's session; `stop` kills it.
+public final class TestKWin {
+    /// Whether KWin, gdbus and busctl are installed: the tests that need
+    /// KWin run only then.
+    public static var isAvailable: Bool {
+        ["/usr/bin/kwin_wayland", "/usr/bin/gdbus", "/usr/bin/busctl"].allSatisfy(FileManager.default.isExecutableFile(atPath:))
+    }
+
+    /// The folder holding KWin's runtime directory, home and data directory.
+    public let directory: URL
+    /// The Wayland display's name (a socket in the runtime directory).
+    public let socketName = "kwin-test"
+    /// What applications need to be on this KDE session: its Wayland
+    /// display and the desktop's name, and no X display.
+    public var environment: [String: String] {
+        ["WAYLAND_DISPLAY": socketName, "XDG_RUNTIME_DIR": runtime.path, "DISPLAY": "", "XDG_CURRENT_DESKTOP": "KDE"]
+    }
+
+    /// What undod needs: the session's, and the data directory where it
+    /// finds its KWin script.
+    public var undodEnvironment: [String: String] {
+        environment.merging(["XDG_DATA_HOME": data.path, "XDG_DATA_DIRS": data.path]) { $1 }
+    }
+
+    private var runtime: URL { directory.appendingPathComponent("runtime") }
+    private var data: URL { directory.appendingPathComponent("share") }
+    private var server: ExitWatch?
+    private var busAddress = ""
+    private var scripts = 0
+    /// Held while the binary is copied (tests run side by side in one process).
+    private static let copying = NSLock()
+
+    /// Makes KWin's folder; `start` runs it.
+    public init() throws {
+        directory = URL(fileURLWithPath: "/tmp/undod-kwin-\(UUID().uuidString.prefix(8))")
+        let scriptDirectory = data.appendingPathComponent("kwin/scripts")
+        for folder in [runtime, directory.appendingPathComponent("home"), scriptDirectory] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        }
+        try FileManager.default.createSymbolicLink(at: scriptDirectory.appendingPathComponent("undod"),
+                                                   withDestinationURL: Repository.file("Service/kwin/undod"))
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Starts KWin on the bus at `busAddress` and waits (at most 30 s)
+    /// until it owns `org.kde.KWin`.
+    public func start(busAddress: String, loop: EventLoop) throws {
+        self.busAddress = busAddress
+        let kwin = Process()
+        kwin.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        kwin.arguments = ["-i", "PATH=/usr/bin:/bin", "XDG_RUNTIME_DIR=\(runtime.path)",
+                          "HOME=\(directory.appendingPathComponent("home").path)",
+                          "DBUS_SESSION_BUS_ADDRESS=\(busAddress)", "QT_QPA_PLATFORM=wayland",
+                          try Self.binary(), "--virtual", "--socket", socketName, "--no-lockscreen",
+                          "--no-global-shortcuts"]
+        kwin.standardOutput = FileHandle.nullDevice
+        kwin.standardError = FileHandle.nullDevice
+        if let log = ProcessInfo.processInfo.environment["UNDOD_KWIN_LOG"] {
+            FileManager.default.createFile(atPath: log, contents: nil)
+            kwin.standardError = FileHandle(forWritingAtPath: log)
+        }
+        let watch = try ExitWatch(running: kwin, waking: nil)
+        ChildReaper.watch(kwin.processIdentifier)
+        server = watch
+        let waited = try runTool(["gdbus", "wait", "--session", "--timeout", "\(TestTime.milliseconds(30_000) / 1_000)",
+                                  "org.kde.KWin"], loop: loop, environment: ["DBUS_SESSION_BUS_ADDRESS": busAddress],
+                                 timeout: 60)
+        guard waited.status == 0, !watch.hasExited else {
+            stop()
+            throw HarnessError("KWin did not start (it never took org.kde.KWin): \(waited.errors)")
+        }
+    }
+
+    /// Kills KWin (SIGKILL, as a crash would).
+    public func stop() {
+        guard let server else { return }
+        server.kill()
+        ChildReaper.forget(server.process.processIdentifier)
+        self.server = nil
+        try? FileManager.default.removeItem(at: runtime.appendingPathComponent(socketName))
+        try? FileManager.default.removeItem(at: runtime.appendingPathComponent(socketName + ".lock"))
+    }
+
+    /// Activates the window of process `pid`, as a click on it would, through
+    /// a one-off KWin script.
+    public func focus(pid: Int32, loop: EventLoop) throws {
+        scripts += 1
+        let name = "undodtest-focus-\(scripts)"
+        let file = directory.appendingPathComponent("\(name).js")
+        try """
+            var windows = workspace.windowList ? workspace.windowList() : workspace.clientList();
+            for (var i = 0; i < windows.length; i++) {
+                if (windows[i].pid == \(pid)) {
+                    if (workspace.activeWindow !== undefined) { workspace.activeWindow = windows[i]; }
+                    else { workspace.activeClient = windows[i]; }
+                }
+            }
+            """.write(to: file, atomically: true, encoding: .utf8)
+        try scripting(["loadScript", "ss", file.path, name], loop: loop)
+        try scripting(["start"], loop: loop)
+        try scripting(["unloadScript", "s", name], loop: loop)
+    }
+
+    /// Runs the KWin shortcut `name` (`undod-undo`, `undod-redo`) as its key would.
+    public func press(_ name: String, loop: EventLoop) throws {
+        try busctl(["call", "org.kde.kglobalaccel", "/component/kwin", "org.kde.kglobalaccel.Component",
+                    "invokeShortcut", "s", name], loop: loop)
+    }
+
+    /// Whether a script named `name` is loaded in KWin.
+    public func isScriptLoaded(_ name: String, loop: EventLoop) throws -> Bool {
+        try scripting(["isScriptLoaded", "s", name], loop: loop).hasPrefix("b true")
+    }
+
+    @discardableResult
+    private func scripting(_ call: [String], loop: EventLoop) throws -> String {
+        try busctl(["call", "org.kde.KWin", "/Scripting", "org.kde.kwin.Scripting"] + call, loop: loop)
+    }
+
+    @discardableResult
+    private func busctl(_ arguments: [String], loop: EventLoop) throws -> String {
+        let result = try runTool(["busctl", "--address=\(busAddress)"] + arguments, loop: loop)
+        guard result.status == 0 else {
+            throw HarnessError("busctl \(arguments.joined(separator: " ")) failed: \(result.errors)")
+        }
+        return result.output
+    }
+
+    /// A copy of `kwin_wayland` without the file capability (`cp` copies
+    /// no extended attributes), made once per test process.
+    private static func binary() throws -> String {
+        copying.lock()
+        defer { copying.unlock() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("undod-kwin-bin-\(getpid())")
+        let copy = folder.appendingPathComponent("kwin_wayland")
+        if FileManager.default.isExecutableFile(atPath: copy.path) { return copy.path }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let copied = try runTool(["cp", "/usr/bin/kwin_wayland", copy.path])
+        guard copied.status == 0 else { throw HarnessError("cannot copy kwin_wayland: \(copied.errors)") }
+        return copy.path
+    }
+}

@@ -1,0 +1,168 @@
+import BusHarness
+import DBus
+import Foundation
+import Loop
+import Rig
+import Testing
+
+/// The `kwin` strategy and undod's KWin script under a real headless KWin
+/// (`kwin_wayland --virtual`), with applications in processes of their own,
+/// each with a GTK window on KWin's Wayland display. KWin has no protocol
+/// for injecting keys, so a one-off KWin script activates windows (as a
+/// click would) and KDE's `invokeShortcut` runs the script's shortcuts (as
+/// their keys would): the trigger undoes only in the application KWin has
+/// in front, never in one behind, and never in one that only calls itself
+/// by another's app id. One KWin at a time: each costs a core while it starts.
+@Suite(.serialized, .enabled(if: TestKWin.isAvailable, "needs kwin_wayland, gdbus and busctl"))
+struct KWinTests {
+    /// A KWin and an undod that follows it (`auto` on a desktop named KDE,
+    /// as a Plasma session's would be), started before KWin as at login.
+    final class Fixture {
+        let kwin: TestKWin
+        let daemon: DaemonFixture
+        var loop: EventLoop { daemon.loop }
+
+        init() throws {
+            kwin = try TestKWin()
+            daemon = try DaemonFixture(environment: kwin.undodEnvironment)
+            try startKWin()
+        }
+
+        /// Starts KWin and waits until undod has loaded its script into it.
+        func startKWin() throws {
+            let loads = daemon.daemon.log.components(separatedBy: "loaded undod's KWin script").count
+            try kwin.start(busAddress: daemon.bus.address, loop: loop)
+            #expect(daemon.wait(timeout: 30_000) {
+                self.daemon.daemon.log.components(separatedBy: "loaded undod's KWin script").count > loads
+            }, "undod loads its script into the KWin that came: \(daemon.daemon.log)")
+        }
+
+        /// An application with a window titled `title` (giving itself
+        /// `windowAppId` as its app id when set) and, with `appId`, a stack
+        /// that pushed `pushes` groups ("u1" … to undo).
+        func app(_ appId: String?, title: String, pushes: Int = 0, windowAppId: String? = nil) throws
+            -> (process: ScriptedProcess, pid: Int32, stack: String) {
+            let process = try ScriptedProcess(["/usr/bin/python3", Repository.client("x11_app.py"),
+                                               "--bus", daemon.bus.address], environment: kwin.environment, loop: loop)
+            let ready = try process.next(event: "ready")
+            var window: [String: Any] = ["cmd": "wl_window", "title": title]
+            if let windowAppId { window["app_id"] = windowAppId }
+            try process.command(window)
+            var stack = ""
+            if let appId {
+                stack = try process.command(["cmd": "register", "app_id": appId, "options": ["title": title]])["path"]
+                    as? String ?? ""
+                for index in 0..<pushes {
+                    try process.command(["cmd": "push", "name": "Edit \(index + 1)", "undo": "u\(index + 1)",
+                                         "redo": "r\(index + 1)"])
+                }
+            }
+            return (process, Int32(ready["pid"] as? Int ?? 0), stack)
+        }
+
+        /// Activates `pid`'s window and waits until undod's `FocusedStack`
+        /// is `path`. KWin may map a new window a moment after the app
+        /// showed it, so the activation is tried again (up to 20 times).
+        @discardableResult
+        func focus(_ pid: Int32, expecting path: String) throws -> Bool {
+            for _ in 0..<20 {
+                try kwin.focus(pid: pid, loop: loop)
+                if daemon.wait(timeout: 1_000, until: { self.focusIsOn(pid, path) }) { return true }
+            }
+            return false
+        }
+
+        /// Whether undod focuses `path` because KWin reported `pid` in front
+        /// (for `/`, the refusal names `pid`).
+        private func focusIsOn(_ pid: Int32, _ path: String) -> Bool {
+            guard (try? daemon.managerProperty("FocusedStack")?.string) == path else { return false }
+            guard path == "/" else { return true }
+            let refused = errorOf { () throws(DBusError) in try daemon.manager("UndoFocused") }
+            return refused?.message.contains("(pid \(pid))") == true
+        }
+    }
+
+    @Test func focusFollowsKWinsActiveWindowAndTheTriggerUndoesOnlyThere() throws {
+        let f = try Fixture()
+        let a = try f.app("org.example.A", title: "Alpha", pushes: 2)
+        let b = try f.app("org.example.B", title: "Beta", pushes: 2)
+        let terminal = try f.app(nil, title: "Terminal")
+        #expect(try f.focus(a.pid, expecting: a.stack))
+        #expect(try f.daemon.managerProperty("FocusStrategy")?.string == "kwin")
+        #expect(try f.daemon.manager("UndoFocused").first?.string == a.stack)
+        #expect(try a.process.nextApply().payloads == ["u2"])
+        // B pushes (the most recent activity), yet A is in front.
+        try b.process.command(["cmd": "push", "name": "Edit 3", "undo": "u3", "redo": "r3"])
+        #expect(try f.daemon.manager("UndoFocused").first?.string == a.stack)
+        #expect(try a.process.nextApply().payloads == ["u1"])
+        #expect(try f.focus(b.pid, expecting: b.stack))
+        #expect(try f.focus(terminal.pid, expecting: "/"))
+        let refused = errorOf { () throws(DBusError) in try f.daemon.manager("UndoFocused") }
+        #expect(refused?.name == undodError("NoFocusedStack"))
+        #expect(refused?.message.contains("(pid \(terminal.pid)), has no undo history") == true, "\(refused?.message ?? "")")
+        #expect(b.process.applies.isEmpty)
+    }
+
+    @Test func aWindowCallingItselfByAnotherAppsIdGetsNothing() throws {
+        let f = try Fixture()
+        let a = try f.app("org.example.A", title: "Alpha", pushes: 2)
+        let spoof = try f.app(nil, title: "Alpha?", windowAppId: "org.example.A")
+        #expect(try f.focus(a.pid, expecting: a.stack))
+        #expect(try f.focus(spoof.pid, expecting: "/"))
+        try f.kwin.press("undod-undo", loop: f.loop)
+        // KWin's calls arrive in order: the press above before the report below.
+        #expect(try f.focus(a.pid, expecting: a.stack))
+        try f.kwin.press("undod-undo", loop: f.loop)
+        #expect(try a.process.nextApply().payloads == ["u2"])
+        // The spoof's press undid nothing in A: one step is left there.
+        #expect(try f.daemon.manager("UndoFocused").last?.string == "Edit 1")
+    }
+
+    @Test func theScriptsShortcutsUndoAndRedoInTheWindowInFront() throws {
+        let f = try Fixture()
+        let a = try f.app("org.example.A", title: "Alpha", pushes: 2)
+        let b = try f.app("org.example.B", title: "Beta", pushes: 2)
+        #expect(try f.focus(b.pid, expecting: b.stack))
+        try f.kwin.press("undod-undo", loop: f.loop)
+        #expect(try b.process.nextApply().payloads == ["u2"])
+        #expect(try f.focus(a.pid, expecting: a.stack))
+        try f.kwin.press("undod-undo", loop: f.loop)
+        #expect(try a.process.nextApply().payloads == ["u2"])
+        try f.kwin.press("undod-redo", loop: f.loop)
+        #expect(try a.process.nextApply().payloads == ["r2"])
+        #expect(b.process.applies.count == 1)
+    }
+
+    @Test func undodKilledAndStartedAgainLoadsItsScriptOnceAndUnloadsItWhenItStops() throws {
+        let f = try Fixture()
+        let a = try f.app("org.example.A", title: "Alpha", pushes: 3)
+        // A killed undod leaves its script in KWin; the next one replaces it.
+        try f.daemon.restart(crash: true)
+        #expect(f.daemon.wait(timeout: 30_000) { f.daemon.daemon.log.contains("loaded undod's KWin script") })
+        #expect(try f.kwin.isScriptLoaded("undod", loop: f.loop))
+        try a.process.command(["cmd": "register", "app_id": "org.example.A", "options": ["title": "Alpha"]])
+        #expect(try f.focus(a.pid, expecting: a.stack))
+        try f.kwin.press("undod-undo", loop: f.loop)
+        #expect(try a.process.nextApply().payloads == ["u3"])
+        // One press was one undo: the next is Edit 2, not Edit 1.
+        #expect(try f.daemon.manager("UndoFocused").last?.string == "Edit 2")
+        // An undod that stops takes its script out of KWin.
+        f.daemon.daemon.signal(SIGTERM)
+        #expect(f.daemon.daemon.waitForExit(loop: f.loop) == 0)
+        #expect(try f.kwin.isScriptLoaded("undod", loop: f.loop) == false)
+    }
+
+    @Test func kwinRestartedUnderARunningUndodBringsFocusAndTheKeysBack() throws {
+        let f = try Fixture()
+        let before = try f.app("org.example.A", title: "Alpha", pushes: 1)
+        #expect(try f.focus(before.pid, expecting: before.stack))
+        before.process.stop()
+        f.kwin.stop()
+        #expect(f.daemon.wait { f.daemon.daemon.log.contains("KWin left the bus") })
+        try f.startKWin()
+        let b = try f.app("org.example.B", title: "Beta", pushes: 2)
+        #expect(try f.focus(b.pid, expecting: b.stack))
+        try f.kwin.press("undod-undo", loop: f.loop)
+        #expect(try b.process.nextApply().payloads == ["u2"], "\(f.daemon.daemon.log)")
+    }
+}
