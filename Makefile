@@ -19,6 +19,11 @@ ZSH_COMPLETIONS  ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/share/zsh/vendor-com
 FISH_COMPLETIONS ?= $(PREFIX)/share/fish/vendor_completions.d
 # undod's KWin script, where KWin and undod look for it (a KPackage).
 KWIN_SCRIPT      ?= $(PREFIX)/share/kwin/scripts/undod
+# undod's GNOME Shell extension (enabled by the user), in the variant the
+# installed gnome-shell needs unless GNOME_SHELL_FORMAT says (43 or 45).
+GNOME_EXTENSIONS ?= $(PREFIX)/share/gnome-shell/extensions
+GNOME_EXTENSION  := $(GNOME_EXTENSIONS)/undod@undod.org
+GNOME_SHELL_FORMAT ?=
 SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
 # The test process's malloc hands out blocks of 16 KiB and more as mappings
 # of their own: Foundation's Process.run (swift-corelibs-foundation) reads a
@@ -116,6 +121,7 @@ install: static
 	install -m 0644 Config/undod.conf "$(DESTDIR)$(SYSCONFDIR)/xdg/undod/undod.conf"
 	install -m 0644 Service/kwin/undod/metadata.json "$(DESTDIR)$(KWIN_SCRIPT)/"
 	install -m 0644 Service/kwin/undod/contents/code/main.js "$(DESTDIR)$(KWIN_SCRIPT)/contents/code/"
+	bash scripts/gnome-extension.sh "$(DESTDIR)$(GNOME_EXTENSIONS)" $(GNOME_SHELL_FORMAT)
 	"$(STATIC_BIN)/undoctl" completion bash > "$(DESTDIR)$(BASH_COMPLETIONS)/undoctl"
 	"$(STATIC_BIN)/undoctl" completion zsh > "$(DESTDIR)$(ZSH_COMPLETIONS)/_undoctl"
 	"$(STATIC_BIN)/undoctl" completion fish > "$(DESTDIR)$(FISH_COMPLETIONS)/undoctl.fish"
@@ -134,6 +140,10 @@ uninstall:
 	  "$(DESTDIR)$(KWIN_SCRIPT)/metadata.json" "$(DESTDIR)$(KWIN_SCRIPT)/contents/code/main.js"
 	rmdir "$(DESTDIR)$(SYSCONFDIR)/xdg/undod" 2>/dev/null || true
 	for d in contents/code contents .; do rmdir "$(DESTDIR)$(KWIN_SCRIPT)/$$d" 2>/dev/null || true; done
+	rm -f "$(DESTDIR)$(GNOME_EXTENSION)/metadata.json" "$(DESTDIR)$(GNOME_EXTENSION)/extension.js" \
+	  "$(DESTDIR)$(GNOME_EXTENSION)/schemas/org.gnome.shell.extensions.undod.gschema.xml" \
+	  "$(DESTDIR)$(GNOME_EXTENSION)/schemas/gschemas.compiled"
+	for d in schemas .; do rmdir "$(DESTDIR)$(GNOME_EXTENSION)/$$d" 2>/dev/null || true; done
 
 ## A Debian package of what `make install` installs (PREFIX /usr), its
 ## Depends computed from what the binaries link, checked by lintian.

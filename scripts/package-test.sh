@@ -35,7 +35,9 @@ for file in usr/bin/undod usr/bin/undoctl usr/share/man/man1/undod.1.gz usr/shar
             usr/share/dbus-1/services/org.undod.Undo1.service usr/lib/systemd/user/undod.service \
             usr/share/bash-completion/completions/undoctl usr/share/zsh/vendor-completions/_undoctl \
             usr/share/fish/vendor_completions.d/undoctl.fish etc/xdg/undod/undod.conf \
-            usr/share/kwin/scripts/undod/metadata.json usr/share/kwin/scripts/undod/contents/code/main.js; do
+            usr/share/kwin/scripts/undod/metadata.json usr/share/kwin/scripts/undod/contents/code/main.js \
+            usr/share/gnome-shell/extensions/undod@undod.org/extension.js \
+            usr/share/gnome-shell/extensions/undod@undod.org/schemas/gschemas.compiled; do
   [ -f "$root/$file" ] || fail "the package lacks /$file"
 done
 for binary in undod undoctl; do

@@ -20,11 +20,14 @@ struct KWinTests {
     final class Fixture {
         let kwin: TestKWin
         let daemon: DaemonFixture
+        /// undod's signals: their arrival wakes the waits, which read its properties.
+        let signals: SignalLog
         var loop: EventLoop { daemon.loop }
 
         init() throws {
             kwin = try TestKWin()
             daemon = try DaemonFixture(environment: kwin.undodEnvironment)
+            signals = try daemon.recordSignals(subscribe: false)
             try startKWin()
         }
 

@@ -26,6 +26,19 @@ import Testing
         #expect(status.errors.isEmpty)
     }
 
+    @Test func statusSaysWhatWouldLetUndodSeeTheWindowOnThisDesktop() throws {
+        let f = try CtlFixture()
+        try f.app("org.example.Editor", title: "Notes", pushing: ["Typing"])
+        let focus = { (desktop: [String: String]) throws -> String in
+            try f.undoctl(["status"], environment: desktop).output.split(separator: "\n")
+                .first { $0.hasPrefix("  Focus:") }.map(String.init) ?? ""
+        }
+        #expect(try focus(["XDG_CURRENT_DESKTOP": "ubuntu:GNOME"]).contains("gnome-extensions enable undod@undod.org"))
+        #expect(try focus(["XDG_CURRENT_DESKTOP": "KDE"]).contains("KWin script"))
+        #expect(try focus(["XDG_CURRENT_DESKTOP": "sway", "SWAYSOCK": "/run/user/1000/sway-ipc.sock"])
+            .contains("import-environment SWAYSOCK"))
+    }
+
     @Test func statusOfACleanStackAndOfANamedTarget() throws {
         let f = try CtlFixture()
         let notes = try f.app("org.example.Editor", title: "Notes", document: "notes.txt", pushing: ["Typing"])

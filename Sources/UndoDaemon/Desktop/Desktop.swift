@@ -165,6 +165,14 @@ final class Desktop {
         focusSwitch.replace(with: chosen)
     }
 
+    /// Whether the compositor binds the global keys itself: undod's KWin
+    /// script (where installed) or the GNOME Shell extension. Then the
+    /// portal is not asked as well, so one press is one undo.
+    private var compositorBindsKeys: Bool {
+        kwinScript?.scriptPath != nil || strategy == .gnome
+            || (strategy == .auto && Compositor.gnome.isNamed(in: environment.value("XDG_CURRENT_DESKTOP")))
+    }
+
     /// Whether undod keeps its script in KWin: `focus.strategy = kwin`, or
     /// `auto` on a desktop `XDG_CURRENT_DESKTOP` names KDE.
     private static func wantsKWinScript(_ strategy: DaemonConfig.FocusStrategyName, _ environment: Environment) -> Bool {
@@ -186,7 +194,7 @@ final class Desktop {
         guard config.hotkeyUndo != nil || config.hotkeyRedo != nil else { return }
         if let sway {
             bindSwayKeys(sway, fire: fire)
-        } else if wayland, kwinScript == nil {
+        } else if wayland, !compositorBindsKeys {
             let portal = PortalShortcutTrigger(connection: connection, undo: config.hotkeyUndo,
                                                redo: config.hotkeyRedo, log: log)
             portal.start(on: loop, fire: fire)

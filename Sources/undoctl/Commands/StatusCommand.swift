@@ -1,4 +1,5 @@
 import JSONText
+import Loop
 import Undo1
 
 /// `undoctl status [TARGET]`, the default command: the focused stack (or
@@ -44,7 +45,7 @@ struct StatusCommand: Command {
             Output.line(JSONValue.object(["stack": stack.json(focused: focused), "daemon": manager.json]).text)
         } else {
             Output.lines(Self.describe(stack, focused: focused)
-                + ["  " + Format.padded("Focus:", 10) + Self.strategy(manager.focusStrategy)])
+                + ["  " + Format.padded("Focus:", 10) + Self.strategy(manager.focusStrategy, in: context.environment)])
         }
     }
 
@@ -66,17 +67,37 @@ struct StatusCommand: Command {
     }
 
     /// The focus strategy in effect and what it means: where the global key
-    /// and `undoctl undo` act.
-    static func strategy(_ name: String) -> String {
+    /// and `undoctl undo` act, and under `recent` what would make undod see
+    /// the window in front on this desktop (read from undoctl's own
+    /// environment, which is the session's).
+    static func strategy(_ name: String, in environment: Environment) -> String {
         switch name {
-        case "x11": "x11 (the application of the active X11 window)"
-        case "sway": "sway (the application of sway's focused view)"
-        case "kwin": "kwin (the application of the window KWin reports in front)"
-        case "gnome": "gnome (the application of the window GNOME Shell reports in front)"
-        case "recent": "recent, a guess (the application active last): undod sees no window here; "
-            + "on sway set SWAYSOCK, on KDE and GNOME the compositor's reporter must run"
-        default: name.isEmpty ? "unknown" : Format.safe(name)
+        case "x11": return "x11 (the application of the active X11 window)"
+        case "sway":
+            let socket = environment.nonEmpty("SWAYSOCK").map { ", IPC " + Format.safe($0) } ?? ""
+            return "sway (the application of sway's focused view\(socket))"
+        case "kwin": return "kwin (the application of the window KWin reports in front, through undod's KWin script)"
+        case "gnome": return "gnome (the application of the window GNOME Shell reports in front, through undod's extension)"
+        case "recent": return "recent, a guess (the application active last): undod sees no window here; "
+            + whatWouldSee(in: environment)
+        default: return name.isEmpty ? "unknown" : Format.safe(name)
         }
+    }
+
+    /// Under `recent`: what would let undod see the window in front.
+    private static func whatWouldSee(in environment: Environment) -> String {
+        let desktops = (environment.value("XDG_CURRENT_DESKTOP") ?? "").uppercased().split(separator: ":")
+        if desktops.contains("GNOME") {
+            return "install and enable the undod GNOME Shell extension (gnome-extensions enable undod@undod.org)"
+        }
+        if desktops.contains("KDE") {
+            return "undod loads its KWin script when it starts under KDE; its log (journalctl --user -u undod) says why it did not"
+        }
+        if environment.nonEmpty("SWAYSOCK") != nil {
+            return "undod was started without SWAYSOCK: import it (systemctl --user import-environment SWAYSOCK) "
+                + "and send undod SIGHUP"
+        }
+        return "on sway, KDE and GNOME the compositor tells undod (see README, Desktops)"
     }
 
     /// What undo and redo of a detached stack need: the same words as

@@ -1,0 +1,140 @@
+public import Foundation
+public import Loop
+import Rig
+
+/// A GNOME Shell of its own for one test: `gnome-shell --headless
+/// --virtual-monitor 1024x768 --wayland --no-x11` on the test's private
+/// bus, with a stand-in system bus, its own home, runtime directory and
+/// settings (the keyfile backend), and two extensions installed and
+/// enabled there: undod's, put together by `scripts/gnome-extension.sh` as
+/// `make install` does, and the tests' hand (`Tests/Clients/gnome-shell`),
+/// which activates a window as a click would. Keys are real: mutter's
+/// remote-desktop interface presses them. Never the user's session; `stop`
+/// kills it.
+public final class TestGnomeShell {
+    /// Whether GNOME Shell 43 or 44 (the tests' hand is written for their
+    /// extension format), gdbus and glib-compile-schemas are installed.
+    public static var isAvailable: Bool {
+        guard ["/usr/bin/gnome-shell", "/usr/bin/gdbus", "/usr/bin/glib-compile-schemas"]
+            .allSatisfy(FileManager.default.isExecutableFile(atPath:)),
+            let version = try? runTool(["gnome-shell", "--version"]).output else { return false }
+        return version.hasPrefix("GNOME Shell 43") || version.hasPrefix("GNOME Shell 44")
+    }
+
+    /// The folder holding the Shell's runtime directory and home.
+    public let directory: URL
+    /// The Wayland display's name (a socket in the runtime directory).
+    public let socketName = "gnome-test"
+    /// What applications and undod need to be on this GNOME session: its
+    /// Wayland display and the desktop's name, and no X display.
+    public var environment: [String: String] {
+        ["WAYLAND_DISPLAY": socketName, "XDG_RUNTIME_DIR": runtime.path, "DISPLAY": "", "XDG_CURRENT_DESKTOP": "GNOME"]
+    }
+
+    private var runtime: URL { directory.appendingPathComponent("runtime") }
+    private var home: URL { directory.appendingPathComponent("home") }
+    private var server: ExitWatch?
+    private let systemBus: TestBus
+    private var busAddress = ""
+
+    /// Makes the Shell's folder with both extensions installed and enabled;
+    /// `start` runs it.
+    public init() throws {
+        directory = URL(fileURLWithPath: "/tmp/undod-gnome-\(UUID().uuidString.prefix(8))")
+        let extensions = directory.appendingPathComponent("home/.local/share/gnome-shell/extensions")
+        let settings = directory.appendingPathComponent("home/.config/glib-2.0/settings")
+        for folder in [directory.appendingPathComponent("runtime"), extensions, settings] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        }
+        let made = try runTool(["bash", Repository.file("scripts/gnome-extension.sh").path, extensions.path, "43"])
+        guard made.status == 0 else { throw HarnessError("cannot put undod's extension together: \(made.errors)") }
+        let hand = "undod-test@undod.test"
+        try FileManager.default.copyItem(at: Repository.file("Tests/Clients/gnome-shell/\(hand)"),
+                                         to: extensions.appendingPathComponent(hand))
+        try "[org/gnome/shell]\nenabled-extensions=['undod@undod.org', '\(hand)']\n"
+            .write(to: settings.appendingPathComponent("keyfile"), atomically: true, encoding: .utf8)
+        systemBus = try TestBus()
+    }
+
+    deinit {
+        stop()
+        systemBus.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Starts the Shell on the bus at `busAddress` and waits (at most 30 s)
+    /// until it owns `org.gnome.Shell`.
+    public func start(busAddress: String, loop: EventLoop) throws {
+        self.busAddress = busAddress
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        shell.arguments = ["-i", "PATH=/usr/bin:/bin", "XDG_RUNTIME_DIR=\(runtime.path)", "HOME=\(home.path)",
+                           "DBUS_SESSION_BUS_ADDRESS=\(busAddress)", "DBUS_SYSTEM_BUS_ADDRESS=\(systemBus.address)",
+                           "GSETTINGS_BACKEND=keyfile", "XDG_CURRENT_DESKTOP=GNOME",
+                           "/usr/bin/gnome-shell", "--headless", "--virtual-monitor", "1024x768", "--wayland",
+                           "--no-x11", "--wayland-display", socketName]
+        shell.standardOutput = FileHandle.nullDevice
+        shell.standardError = FileHandle.nullDevice
+        if let log = ProcessInfo.processInfo.environment["UNDOD_GNOME_LOG"] {
+            FileManager.default.createFile(atPath: log, contents: nil)
+            shell.standardError = FileHandle(forWritingAtPath: log)
+        }
+        let watch = try ExitWatch(running: shell, waking: nil)
+        ChildReaper.watch(shell.processIdentifier)
+        server = watch
+        let waited = try runTool(["gdbus", "wait", "--session", "--timeout", "\(TestTime.milliseconds(30_000) / 1_000)",
+                                  "org.gnome.Shell"], loop: loop, environment: ["DBUS_SESSION_BUS_ADDRESS": busAddress],
+                                 timeout: 60)
+        guard waited.status == 0, !watch.hasExited else {
+            stop()
+            throw HarnessError("GNOME Shell did not start (it never took org.gnome.Shell): \(waited.errors)")
+        }
+    }
+
+    /// Kills the Shell (SIGKILL, as a crash would).
+    public func stop() {
+        guard let server else { return }
+        server.kill()
+        ChildReaper.forget(server.process.processIdentifier)
+        self.server = nil
+        // The Shell's crash guard: a file that, left by a Shell killed in
+        // its first minute, makes the next one start without extensions.
+        for name in [socketName, socketName + ".lock", "gnome-shell-disable-extensions"] {
+            try? FileManager.default.removeItem(at: runtime.appendingPathComponent(name))
+        }
+    }
+
+    /// Activates the window of process `pid` through the tests' hand;
+    /// false when the Shell has no such window (yet), or the hand is not
+    /// enabled yet.
+    public func focus(pid: Int32, loop: EventLoop) throws -> Bool {
+        let result = try runTool(["busctl", "--address=\(busAddress)", "call", "org.gnome.Shell", "/org/undod/Test/Shell",
+                                  "org.undod.Test.Shell", "Focus", "u", "\(pid)"], loop: loop)
+        return result.status == 0 && result.output.hasPrefix("b true")
+    }
+
+    /// Presses `keys` (X keysyms, pressed in order and let go in reverse)
+    /// through mutter's remote-desktop interface, as a keyboard would.
+    public func press(_ keys: [UInt32], loop: EventLoop) throws {
+        let script = """
+            import dbus, sys
+            bus = dbus.bus.BusConnection(sys.argv[1])
+            name = 'org.gnome.Mutter.RemoteDesktop'
+            path = bus.get_object(name, '/org/gnome/Mutter/RemoteDesktop').CreateSession(dbus_interface=name)
+            session = dbus.Interface(bus.get_object(name, path), name + '.Session')
+            session.Start()
+            keys = [int(key) for key in sys.argv[2:]]
+            for key in keys: session.NotifyKeyboardKeysym(dbus.UInt32(key), True)
+            for key in reversed(keys): session.NotifyKeyboardKeysym(dbus.UInt32(key), False)
+            session.Stop()
+            """
+        let result = try runTool(["/usr/bin/python3", "-c", script, busAddress] + keys.map(String.init), loop: loop)
+        guard result.status == 0 else { throw HarnessError("mutter did not press the keys: \(result.errors)") }
+    }
+
+    /// Ctrl+Alt+z, the extension's default undo key.
+    public static let undoKeys: [UInt32] = [0xffe3, 0xffe9, 0x7a]
+    /// Ctrl+Alt+Shift+z, its default redo key.
+    public static let redoKeys: [UInt32] = [0xffe3, 0xffe9, 0xffe1, 0x7a]
+}

@@ -1,0 +1,172 @@
+import BusHarness
+import DBus
+import Foundation
+import Loop
+import Rig
+import Testing
+
+/// The `gnome` strategy and undod's GNOME Shell extension under a real
+/// headless GNOME Shell, with the extension installed as `make install`
+/// puts it down and enabled, and applications in processes of their own,
+/// each with a GTK window on the Shell's Wayland display. The tests' own
+/// extension activates windows (as a click would); mutter's remote-desktop
+/// interface presses the keys: the trigger undoes only in the application
+/// the Shell has in front, never in one behind, and never in one that only
+/// calls itself by another's app id. One Shell at a time: each costs a core
+/// while it starts.
+@Suite(.serialized, .enabled(if: TestGnomeShell.isAvailable, "needs GNOME Shell 43 or 44, gdbus and glib-compile-schemas"))
+struct GnomeShellTests {
+    /// A GNOME Shell and an undod that follows it (`auto` on a desktop named
+    /// GNOME, as a GNOME session's would be), started before the Shell as
+    /// at login.
+    final class Fixture {
+        let shell: TestGnomeShell
+        let daemon: DaemonFixture
+        /// undod's signals: their arrival wakes the waits, which read its properties.
+        let signals: SignalLog
+        var loop: EventLoop { daemon.loop }
+
+        init() throws {
+            shell = try TestGnomeShell()
+            daemon = try DaemonFixture(environment: shell.environment)
+            signals = try daemon.recordSignals(subscribe: false)
+            try startShell()
+        }
+
+        /// Starts the Shell and waits until its extension has reported to
+        /// undod (which then follows it).
+        func startShell() throws {
+            try shell.start(busAddress: daemon.bus.address, loop: loop)
+            #expect(daemon.wait(timeout: 30_000) {
+                (try? self.daemon.managerProperty("FocusStrategy")?.string) == "gnome"
+            }, "the extension reports once enabled: \(daemon.daemon.log)")
+        }
+
+        /// An application with a window titled `title` (giving itself
+        /// `windowAppId` as its app id when set) and, with `appId`, a stack
+        /// that pushed `pushes` groups ("u1" … to undo).
+        func app(_ appId: String?, title: String, pushes: Int = 0, windowAppId: String? = nil) throws
+            -> (process: ScriptedProcess, pid: Int32, stack: String) {
+            let process = try ScriptedProcess(["/usr/bin/python3", Repository.client("x11_app.py"),
+                                               "--bus", daemon.bus.address], environment: shell.environment, loop: loop)
+            let ready = try process.next(event: "ready")
+            var window: [String: Any] = ["cmd": "wl_window", "title": title]
+            if let windowAppId { window["app_id"] = windowAppId }
+            try process.command(window)
+            var stack = ""
+            if let appId {
+                stack = try process.command(["cmd": "register", "app_id": appId, "options": ["title": title]])["path"]
+                    as? String ?? ""
+                for index in 0..<pushes {
+                    try process.command(["cmd": "push", "name": "Edit \(index + 1)", "undo": "u\(index + 1)",
+                                         "redo": "r\(index + 1)"])
+                }
+            }
+            return (process, Int32(ready["pid"] as? Int ?? 0), stack)
+        }
+
+        /// Activates `pid`'s window and waits until undod's `FocusedStack`
+        /// is `path`. The Shell may map a new window a moment after the app
+        /// showed it, so the activation is tried again (up to 20 times).
+        @discardableResult
+        func focus(_ pid: Int32, expecting path: String) throws -> Bool {
+            for _ in 0..<20 {
+                _ = try shell.focus(pid: pid, loop: loop)
+                if daemon.wait(timeout: 1_000, until: { self.focusIsOn(pid, path) }) { return true }
+            }
+            return false
+        }
+
+        /// Whether undod focuses `path` because the Shell reported `pid` in
+        /// front (for `/`, the refusal names `pid`).
+        private func focusIsOn(_ pid: Int32, _ path: String) -> Bool {
+            guard (try? daemon.managerProperty("FocusedStack")?.string) == path else { return false }
+            guard path == "/" else { return true }
+            let refused = errorOf { () throws(DBusError) in try daemon.manager("UndoFocused") }
+            return refused?.message.contains("(pid \(pid))") == true
+        }
+
+        func pressUndo() throws { try shell.press(TestGnomeShell.undoKeys, loop: loop) }
+        func pressRedo() throws { try shell.press(TestGnomeShell.redoKeys, loop: loop) }
+    }
+
+    @Test func focusFollowsTheShellsFocusWindowAndTheTriggerUndoesOnlyThere() throws {
+        let f = try Fixture()
+        let a = try f.app("org.example.A", title: "Alpha", pushes: 2)
+        let b = try f.app("org.example.B", title: "Beta", pushes: 2)
+        let terminal = try f.app(nil, title: "Terminal")
+        #expect(try f.focus(a.pid, expecting: a.stack))
+        #expect(try f.daemon.manager("UndoFocused").first?.string == a.stack)
+        #expect(try a.process.nextApply().payloads == ["u2"])
+        // B pushes (the most recent activity), yet A is in front.
+        try b.process.command(["cmd": "push", "name": "Edit 3", "undo": "u3", "redo": "r3"])
+        #expect(try f.daemon.manager("UndoFocused").first?.string == a.stack)
+        #expect(try a.process.nextApply().payloads == ["u1"])
+        #expect(try f.focus(b.pid, expecting: b.stack))
+        #expect(try f.focus(terminal.pid, expecting: "/"))
+        let refused = errorOf { () throws(DBusError) in try f.daemon.manager("UndoFocused") }
+        #expect(refused?.name == undodError("NoFocusedStack"))
+        #expect(refused?.message.contains("(pid \(terminal.pid)), has no undo history") == true, "\(refused?.message ?? "")")
+        #expect(b.process.applies.isEmpty)
+    }
+
+    @Test func aWindowCallingItselfByAnotherAppsIdGetsNothing() throws {
+        let f = try Fixture()
+        let a = try f.app("org.example.A", title: "Alpha", pushes: 2)
+        let spoof = try f.app(nil, title: "Alpha?", windowAppId: "org.example.A")
+        #expect(try f.focus(a.pid, expecting: a.stack))
+        #expect(try f.focus(spoof.pid, expecting: "/"))
+        try f.pressUndo()
+        // The Shell's calls arrive in order: the press above before the report below.
+        #expect(try f.focus(a.pid, expecting: a.stack))
+        try f.pressUndo()
+        #expect(try a.process.nextApply().payloads == ["u2"])
+        // The spoof's press undid nothing in A: one step is left there.
+        #expect(try f.daemon.manager("UndoFocused").last?.string == "Edit 1")
+    }
+
+    @Test func theExtensionsKeysUndoAndRedoInTheWindowInFront() throws {
+        let f = try Fixture()
+        let a = try f.app("org.example.A", title: "Alpha", pushes: 2)
+        let b = try f.app("org.example.B", title: "Beta", pushes: 2)
+        #expect(try f.focus(b.pid, expecting: b.stack))
+        try f.pressUndo()
+        #expect(try b.process.nextApply().payloads == ["u2"])
+        #expect(try f.focus(a.pid, expecting: a.stack))
+        try f.pressUndo()
+        #expect(try a.process.nextApply().payloads == ["u2"])
+        try f.pressRedo()
+        #expect(try a.process.nextApply().payloads == ["r2"])
+        #expect(b.process.applies.count == 1)
+    }
+
+    @Test func undodKilledAndStartedAgainFollowsTheShellAtOnceAndOnePressIsOneUndo() throws {
+        let f = try Fixture()
+        let a = try f.app("org.example.A", title: "Alpha", pushes: 3)
+        #expect(try f.focus(a.pid, expecting: a.stack))
+        try f.daemon.restart(crash: true)
+        // The extension reports to the new undod as soon as it takes its name.
+        #expect(f.daemon.wait(timeout: 30_000) { (try? f.daemon.managerProperty("FocusStrategy")?.string) == "gnome" })
+        try a.process.command(["cmd": "register", "app_id": "org.example.A", "options": ["title": "Alpha"]])
+        #expect(f.daemon.wait { (try? f.daemon.managerProperty("FocusedStack")?.string) == a.stack },
+                "A is still in front, without a click")
+        try f.pressUndo()
+        #expect(try a.process.nextApply().payloads == ["u3"])
+        #expect(try f.daemon.manager("UndoFocused").last?.string == "Edit 2")
+    }
+
+    @Test func theShellRestartedUnderARunningUndodBringsFocusAndTheKeysBack() throws {
+        let f = try Fixture()
+        let before = try f.app("org.example.A", title: "Alpha", pushes: 1)
+        #expect(try f.focus(before.pid, expecting: before.stack))
+        before.process.stop()
+        f.shell.stop()
+        // A Shell that left takes its report with it.
+        #expect(f.daemon.wait { (try? f.daemon.managerProperty("FocusStrategy")?.string) != "gnome" })
+        try f.startShell()
+        let b = try f.app("org.example.B", title: "Beta", pushes: 2)
+        #expect(try f.focus(b.pid, expecting: b.stack))
+        try f.pressUndo()
+        #expect(try b.process.nextApply().payloads == ["u2"], "\(f.daemon.daemon.log)")
+    }
+}
