@@ -63,10 +63,51 @@ public final class X11Connection {
     /// Connects to `display` (nil: `$DISPLAY`) on another thread, running
     /// `loop` meanwhile for at most `timeoutMilliseconds`: a server that
     /// accepts the connection but never greets is given up on, not waited for.
+    /// For start-up only: an undod already serving connects with
+    /// `connect(display:loop:timeoutMilliseconds:then:)`.
     public static func connect(display name: String, loop: EventLoop,
                                timeoutMilliseconds: Int) throws(X11Error) -> X11Connection {
-        guard !name.isEmpty else { throw X11Error.noDisplay }
+        var outcome: Result<X11Connection, X11Error>?
+        connect(display: name, loop: loop, timeoutMilliseconds: timeoutMilliseconds) { outcome = $0 }
+        loop.run(until: { outcome != nil }, timeoutMilliseconds: timeoutMilliseconds + 1_000)
+        guard let outcome else { throw X11Error.noAnswer(name, milliseconds: timeoutMilliseconds) }
+        return try outcome.get()
+    }
+
+    /// Connects to `display` on another thread and calls `done` on the loop
+    /// with the connection, or the error (after `timeoutMilliseconds` at
+    /// most); the loop goes on serving meanwhile.
+    public static func connect(display name: String, loop: EventLoop, timeoutMilliseconds: Int,
+                               then done: @escaping (Result<X11Connection, X11Error>) -> Void) {
+        guard !name.isEmpty else { return done(.failure(.noDisplay)) }
         let attempt = ConnectAttempt()
+        var answered = false
+        let finish = { () -> Void in
+            guard !answered else { return }
+            answered = true
+            guard let made = attempt.take() else {
+                return done(.failure(.noAnswer(name, milliseconds: timeoutMilliseconds)))
+            }
+            guard let connection = made.pointer else {
+                return done(.failure(.cannotConnect(name, reason: "out of memory")))
+            }
+            done(Result { () throws(X11Error) in
+                try X11Connection(raw: connection, screen: made.screen, displayName: name, loop: loop)
+            })
+        }
+        // The connecting thread only wakes the loop; the loop sees the
+        // attempt finished at the end of that turn (or gives up at the timeout).
+        var watch: EventLoop.Token?
+        let timeout = loop.schedule(afterMilliseconds: timeoutMilliseconds) {
+            watch.map(loop.remove)
+            finish()
+        }
+        watch = loop.addTurnEndHook {
+            guard attempt.isFinished else { return }
+            watch.map(loop.remove)
+            loop.remove(timeout)
+            finish()
+        }
         let wake = loop.handle
         DispatchQueue.global().async {
             var screen: Int32 = 0
@@ -74,12 +115,6 @@ public final class X11Connection {
             attempt.finish(RawConnection(pointer: connection, screen: screen))
             wake.perform {}
         }
-        loop.run(until: { attempt.isFinished }, timeoutMilliseconds: timeoutMilliseconds)
-        guard let made = attempt.take() else {
-            throw X11Error.noAnswer(name, milliseconds: timeoutMilliseconds)
-        }
-        guard let connection = made.pointer else { throw X11Error.cannotConnect(name, reason: "out of memory") }
-        return try X11Connection(raw: connection, screen: made.screen, displayName: name, loop: loop)
     }
 
     private init(raw connection: OpaquePointer, screen screenNumber: Int32, displayName: String,

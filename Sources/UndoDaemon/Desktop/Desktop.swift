@@ -22,7 +22,9 @@ final class Desktop {
     private let registry: StackRegistry
     private let processes: PeerProcesses
     private let focusSwitch: FocusSwitch
-    private let session: X11Session?
+    private var session: X11Session?
+    /// Whether an X display that came later is being opened.
+    private var openingDisplay = false
     private var wayland: Bool
     /// The desktop's variables as last taken up.
     private var environment: Environment
@@ -135,14 +137,20 @@ final class Desktop {
     }
 
     /// A desktop that came later (or went): the user manager's environment
-    /// names another sway, Wayland display or desktop. A sway is taken up at
-    /// once, with its keys; the focus strategy is made again for the
-    /// desktop as it is now. An X display that appears later is taken up
-    /// when undod next starts (opening one waits for the X server).
+    /// names another sway, X display, Wayland display or desktop. A sway is
+    /// taken up at once, with its keys; an X display once its server has
+    /// answered (the loop serves meanwhile), with its grab; the focus
+    /// strategy is made again for the desktop as it is now.
     func takeUp(_ newer: Environment) {
         let older = environment
         environment = newer
         let changed = SessionEnvironment.desktopKeys.filter { newer.value($0) != older.value($0) }
+        // An X display not (or no longer) in use is tried again, even
+        // under the same name: its server may have started since.
+        if session?.isLive != true, newer.nonEmpty("WAYLAND_DISPLAY") == nil, let display = newer.nonEmpty("DISPLAY"),
+           !openingDisplay, strategy == .auto || strategy == .x11 {
+            openDisplay(display)
+        }
         guard !changed.isEmpty else { return }
         log.notice("the session's desktop changed (\(changed.map { "\($0)=\(newer.value($0) ?? "")" }.joined(separator: ", "))).")
         wayland = newer.nonEmpty("WAYLAND_DISPLAY") != nil
@@ -150,10 +158,6 @@ final class Desktop {
             let found = SwaySession(socketPath: socket, loop: loop, log: log)
             sway = found
             if let fire { bindSwayKeys(found, fire: fire) }
-        }
-        if session == nil, !wayland, newer.nonEmpty("DISPLAY") != nil, strategy == .auto || strategy == .x11 {
-            log.notice("DISPLAY=\(newer.value("DISPLAY") ?? "") appeared: undod takes up an X display that comes "
-                + "later when it next starts (systemctl --user restart undod).")
         }
         if kwinScript == nil, Self.wantsKWinScript(strategy, newer) {
             let script = KWinScript(environment: newer, connection: connection, loop: loop, log: log)
@@ -171,6 +175,37 @@ final class Desktop {
     private var compositorBindsKeys: Bool {
         kwinScript?.scriptPath != nil || strategy == .gnome
             || (strategy == .auto && Compositor.gnome.isNamed(in: environment.value("XDG_CURRENT_DESKTOP")))
+    }
+
+    /// Opens an X display that came later, without holding the loop; once
+    /// it answers, focus follows its active window and the keys are grabbed.
+    private func openDisplay(_ display: String) {
+        openingDisplay = true
+        X11Session.open(display: display, loop: loop, timeoutMilliseconds: Self.startMilliseconds) { [weak self] opened in
+            guard let self else { return }
+            self.openingDisplay = false
+            switch opened {
+            case .failure(let error):
+                self.log.warning("\(error): the X display that came later is not used; send undod SIGHUP to try again.")
+            case .success(let session):
+                guard !self.wayland, self.session?.isLive != true else { return }
+                self.session = session
+                session.onWindowManagerChange = { [weak self] in self?.windowManagerChanged() }
+                session.onLost = { [weak self] reason in self?.lost(reason) }
+                self.log.notice("took up the X display \(session.displayName) that came later"
+                    + (session.windowManager.map { ": \($0) answers there." } ?? ", where no EWMH window manager answers yet."))
+                let (chosen, notes) = self.makeStrategy()
+                for note in notes { self.log.write(note.level, note.text) }
+                self.focusSwitch.replace(with: chosen)
+                if let fire = self.fire, self.sway == nil, self.hotkey == nil,
+                   self.config.hotkeyUndo != nil || self.config.hotkeyRedo != nil {
+                    let hotkey = HotkeyTrigger(session: session, undo: self.config.hotkeyUndo,
+                                               redo: self.config.hotkeyRedo, log: self.log)
+                    hotkey.start(on: self.loop, fire: fire)
+                    self.hotkey = hotkey
+                }
+            }
+        }
     }
 
     /// Whether undod keeps its script in KWin: `focus.strategy = kwin`, or

@@ -53,34 +53,76 @@ final class X11Session {
     /// Opens `display` (as `DISPLAY` names it), learns its atoms, its
     /// extensions and its window manager, running `loop` meanwhile for at
     /// most `timeoutMilliseconds` in all. For start-up only, before undod
-    /// takes its bus name.
+    /// takes its bus name; later, `open(display:loop:timeoutMilliseconds:then:)`.
     static func open(display: String, loop: EventLoop, timeoutMilliseconds: Int = 3_000) throws(X11Error) -> X11Session {
-        let connection = try X11Connection.connect(display: display, loop: loop, timeoutMilliseconds: timeoutMilliseconds)
+        var outcome: Result<X11Session, X11Error>?
+        open(display: display, loop: loop, timeoutMilliseconds: timeoutMilliseconds) { outcome = $0 }
+        loop.run(until: { outcome != nil }, timeoutMilliseconds: 3 * timeoutMilliseconds + 1_000)
+        guard let outcome else { throw X11Error.noAnswer(display, milliseconds: timeoutMilliseconds) }
+        return try outcome.get()
+    }
+
+    /// The same, calling `done` on the loop when the session is ready (or
+    /// with the error); the loop goes on serving meanwhile. Each of the
+    /// three steps — connecting, the atoms and extensions, the window
+    /// manager — has `timeoutMilliseconds`.
+    static func open(display: String, loop: EventLoop, timeoutMilliseconds: Int = 3_000,
+                     then done: @escaping (Result<X11Session, X11Error>) -> Void) {
+        X11Connection.connect(display: display, loop: loop, timeoutMilliseconds: timeoutMilliseconds) { made in
+            switch made {
+            case .failure(let error): done(.failure(error))
+            case .success(let connection): learn(connection, loop: loop, timeoutMilliseconds: timeoutMilliseconds, then: done)
+            }
+        }
+    }
+
+    /// Learns the atoms and extensions of a new connection, then its window manager.
+    private static func learn(_ connection: X11Connection, loop: EventLoop, timeoutMilliseconds: Int,
+                              then done: @escaping (Result<X11Session, X11Error>) -> Void) {
         var interned: [String: XAtom]?? = .none
         var resources: Bool?
-        connection.internAtoms(["_NET_ACTIVE_WINDOW", "_NET_SUPPORTING_WM_CHECK", "_NET_SUPPORTED", "_NET_WM_PID",
-                                "_NET_WM_NAME"]) { interned = .some($0) }
-        connection.hasExtension("X-Resource") { resources = $0 }
-        let answered = loop.run(until: { (interned != nil && resources != nil) || !connection.isConnected },
-                                timeoutMilliseconds: timeoutMilliseconds)
-        guard answered, connection.isConnected, case .some(.some(let names)) = interned,
-              let active = names["_NET_ACTIVE_WINDOW"], let check = names["_NET_SUPPORTING_WM_CHECK"],
-              let supported = names["_NET_SUPPORTED"], let pid = names["_NET_WM_PID"], let wmName = names["_NET_WM_NAME"]
-        else {
-            connection.close()
-            throw X11Error.noAnswer(connection.displayName, milliseconds: timeoutMilliseconds)
+        var finished = false
+        var timeout: EventLoop.Token?
+        let proceed = { () -> Void in
+            guard !finished, (interned != nil && resources != nil) || !connection.isConnected else { return }
+            finished = true
+            timeout.map(loop.remove)
+            guard connection.isConnected, case .some(.some(let names)) = interned,
+                  let active = names["_NET_ACTIVE_WINDOW"], let check = names["_NET_SUPPORTING_WM_CHECK"],
+                  let supported = names["_NET_SUPPORTED"], let pid = names["_NET_WM_PID"],
+                  let wmName = names["_NET_WM_NAME"] else {
+                connection.close()
+                return done(.failure(.noAnswer(connection.displayName, milliseconds: timeoutMilliseconds)))
+            }
+            if resources == true { connection.prefetchResourceExtension() }
+            let session = X11Session(connection: connection, atoms: Atoms(
+                activeWindow: active, supportingWMCheck: check, supported: supported, wmPID: pid, wmName: wmName),
+                hasResourceExtension: resources == true)
+            connection.onEvent = { [weak session] event in session?.handle(event) }
+            connection.onClose = { [weak session] reason in session?.onLost?(reason) }
+            connection.selectEvents(.propertyChange, on: connection.root)
+            var checked = false
+            let giveUp = loop.schedule(afterMilliseconds: timeoutMilliseconds) {
+                guard !checked else { return }
+                checked = true
+                done(.success(session))
+            }
+            session.checkWindowManager {
+                guard !checked else { return }
+                checked = true
+                loop.remove(giveUp)
+                done(.success(session))
+            }
         }
-        if resources == true { connection.prefetchResourceExtension() }
-        let session = X11Session(connection: connection, atoms: Atoms(
-            activeWindow: active, supportingWMCheck: check, supported: supported, wmPID: pid, wmName: wmName),
-            hasResourceExtension: resources == true)
-        connection.onEvent = { [weak session] event in session?.handle(event) }
-        connection.onClose = { [weak session] reason in session?.onLost?(reason) }
-        connection.selectEvents(.propertyChange, on: connection.root)
-        var checked = false
-        session.checkWindowManager { checked = true }
-        loop.run(until: { checked || !connection.isConnected }, timeoutMilliseconds: timeoutMilliseconds)
-        return session
+        timeout = loop.schedule(afterMilliseconds: timeoutMilliseconds) {
+            guard !finished else { return }
+            finished = true
+            connection.close()
+            done(.failure(.noAnswer(connection.displayName, milliseconds: timeoutMilliseconds)))
+        }
+        connection.internAtoms(["_NET_ACTIVE_WINDOW", "_NET_SUPPORTING_WM_CHECK", "_NET_SUPPORTED", "_NET_WM_PID",
+                                "_NET_WM_NAME"]) { interned = .some($0); proceed() }
+        connection.hasExtension("X-Resource") { resources = $0; proceed() }
     }
 
     /// The display's name, as `DISPLAY` gave it.
