@@ -21,16 +21,27 @@ public final class TestDesktop {
     private var notifications: ExitWatch?
     private let directory: URL
 
-    /// Starts Xvfb (and openbox, unless `windowManager` is false) and waits
-    /// until the display, and the window manager, answer.
-    public init(windowManager: Bool = true) throws {
+    /// A display number no X server uses now (from 200 up, above those
+    /// `-displayfd` hands out): for a test that starts one there later.
+    public static func freeDisplay() -> Int {
+        (200..<400).first { number in
+            !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
+                && !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock")
+        } ?? 399
+    }
+
+    /// Starts Xvfb (on display `number`, else one it picks; and openbox,
+    /// unless `windowManager` is false) and waits until the display, and
+    /// the window manager, answer.
+    public init(display number: Int? = nil, windowManager: Bool = true) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("undod-desktop-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let xvfb = Process()
         xvfb.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
         // -displayfd: Xvfb picks a free display and prints its number once it accepts clients.
-        xvfb.arguments = ["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"]
+        xvfb.arguments = (number.map { [":\($0)"] } ?? [])
+            + ["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"]
         let output = Pipe()
         xvfb.standardOutput = output
         xvfb.standardError = FileHandle.nullDevice

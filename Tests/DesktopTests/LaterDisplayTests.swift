@@ -34,7 +34,7 @@ import Testing
         f.daemon.signal(SIGHUP)
         #expect(f.wait { (try? f.managerProperty("FocusStrategy")?.string) == "x11" }, "\(f.daemon.log)")
         #expect(f.daemon.log.contains("took up the X display \(desktop.display) that came later"))
-        #expect(signals.announced("/org/undod/Undo1", "FocusStrategy", .string("x11")))
+        #expect(f.wait { signals.announced("/org/undod/Undo1", "FocusStrategy", .string("x11")) })
         let app = try ScriptedProcess(["/usr/bin/python3", Repository.client("x11_app.py"), "--display", desktop.display,
                                        "--bus", f.bus.address], loop: f.loop)
         defer { app.stop() }
@@ -51,5 +51,19 @@ import Testing
         #expect(f.wait { f.daemon.log.contains("Ctrl+Alt+z on key code") }, "\(f.daemon.log)")
         try desktop.press("ctrl+alt+z", loop: f.loop)
         #expect(try app.nextApply().payloads == ["u1"])
+    }
+
+    @Test func sighupTriesAgainADisplayWhoseServerWasNotUp() throws {
+        let number = TestDesktop.freeDisplay()
+        let f = try DaemonFixture(environment: ["DISPLAY": ":\(number)", "WAYLAND_DISPLAY": ""])
+        let signals = try f.recordSignals(subscribe: false)
+        #expect(try f.managerProperty("FocusStrategy")?.string == "recent")
+        #expect(f.wait { f.daemon.log.contains(":\(number)") }, "start-up says the display did not answer")
+        // The X server comes up under the same name; SIGHUP, and undod takes it.
+        let desktop = try TestDesktop(display: number)
+        defer { desktop.stop() }
+        f.daemon.signal(SIGHUP)
+        #expect(f.wait { (try? f.managerProperty("FocusStrategy")?.string) == "x11" }, "\(f.daemon.log)")
+        #expect(f.wait { signals.announced("/org/undod/Undo1", "FocusStrategy", .string("x11")) })
     }
 }

@@ -16,11 +16,18 @@ final class KitFixture: @unchecked Sendable {
     private var watcher: Connection!
     private var daemon: DaemonProcess!
 
+    /// undod with `config`, after a patient `[apply] timeout_ms`: UndoKit
+    /// starts an async apply handler in a Task, which needs a thread of
+    /// Swift's cooperative pool; the test process runs synchronous tests on
+    /// that pool (two threads on two cores), and a long desktop test holds
+    /// one, so a handler may wait seconds to start. The timeout itself is
+    /// not what these tests prove (DaemonTests do, with a client of their own).
     init(config: String = "") throws {
         bus = try TestBus()
         try loopThread.sync { loop in
             watcher = try Connection(address: bus.address, loop: loop)
-            daemon = try DaemonProcess(bus: bus, loop: loop, watcher: watcher, config: config)
+            daemon = try DaemonProcess(bus: bus, loop: loop, watcher: watcher,
+                                       config: "[apply]\ntimeout_ms = 60000\n" + config)
         }
     }
 

@@ -41,22 +41,29 @@ final class SessionEnvironment {
     }
 
     /// Reads the manager's environment again (never starting a systemd by
-    /// activation); a change of the desktop variables is handed to `onChange`.
-    func refresh() {
+    /// activation); a change of the desktop variables is handed to
+    /// `onChange`. With `always` (SIGHUP) the environment is handed over
+    /// even unchanged, or when no manager answers: a display whose server
+    /// was not up is then tried again.
+    func refresh(always: Bool = false) {
         guard let message = try? Message.methodCall(
             destination: "org.freedesktop.systemd1", path: "/org/freedesktop/systemd1",
             interface: "org.freedesktop.DBus.Properties", member: "Get",
             arguments: [.string(Self.manager), .string("Environment")]) else { return }
         message.setNoAutoStart()
         connection.call(message, timeoutMilliseconds: 5_000) { [weak self] answer in
-            guard let self, case .success(let reply) = answer,
-                  let entries = reply.arguments.first?.variantValue?.elements?.compactMap(\.string) else { return }
-            self.adopt(entries)
+            guard let self else { return }
+            guard case .success(let reply) = answer,
+                  let entries = reply.arguments.first?.variantValue?.elements?.compactMap(\.string) else {
+                if always { self.onChange?(self.current) }
+                return
+            }
+            self.adopt(entries, always: always)
         }
     }
 
     /// Merges the manager's `KEY=VALUE` entries over undod's environment.
-    private func adopt(_ entries: [String]) {
+    private func adopt(_ entries: [String], always: Bool) {
         var variables = base.variables
         for entry in entries {
             guard let equals = entry.firstIndex(of: "=") else { continue }
@@ -64,7 +71,7 @@ final class SessionEnvironment {
             if Self.desktopKeys.contains(key) { variables[key] = String(entry[entry.index(after: equals)...]) }
         }
         let merged = Environment(variables)
-        guard Self.desktopKeys.contains(where: { merged.value($0) != current.value($0) }) else { return }
+        guard always || Self.desktopKeys.contains(where: { merged.value($0) != current.value($0) }) else { return }
         current = merged
         onChange?(merged)
     }

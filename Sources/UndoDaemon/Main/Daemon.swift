@@ -185,7 +185,7 @@ package final class Daemon {
                 log.error("the config was not reloaded, the old one stays: \(error)")
             }
             // And the desktop: one that came after undod is taken up now.
-            session.refresh()
+            session.refresh(always: true)
         }
     }
 
