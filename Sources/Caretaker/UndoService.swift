@@ -215,6 +215,25 @@ package final class UndoService {
         }
     }
 
+    /// A push whose payloads alone, `bytes` as counted in the message
+    /// before any copy, exceed the stack's `MaxBytes`: refused as `push`
+    /// would refuse it (the owner's `PayloadTooLarge`, anyone else's
+    /// `NotOwner`), without the payloads ever being read. Nothing changes.
+    package func refuseOversizedPush(_ record: StackRecord, caller: String, bytes: UInt64,
+                                     reply: @escaping (Result<PushResult, ServiceError>) -> Void) {
+        do throws(ServiceError) {
+            try requireOwner(record, caller)
+            reply(.failure(.model(.payloadTooLarge(bytes: bytes, maxBytes: record.stack.settings.maxBytes))))
+        } catch {
+            reply(.failure(error))
+        }
+    }
+
+    /// The most payload bytes one group of `record` may hold (`MaxBytes`).
+    package func maxBytes(of record: StackRecord) -> Int {
+        Int(clamping: record.stack.settings.maxBytes)
+    }
+
     private func push(_ record: StackRecord, caller: String, name: String, actions: EncodedActions,
                       hints: PushHints) throws(ServiceError) -> PushResult {
         try requireOwner(record, caller)

@@ -297,7 +297,7 @@ public final class Connection {
     func filter(_ raw: OpaquePointer) -> Bool {
         let message = Message(retaining: raw)
         let sender = message.sender ?? ""
-        let bytes = message.kind == .methodCall ? message.wireSize : 0
+        let bytes = message.kind == .methodCall ? message.weighedSize : 0
         let held = lanes.mustHold(message.kind, sender: sender, bytes: bytes)
         let work: () -> Void
         let handled: Bool

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 internal import CDBus
 
 /// One D-Bus message: a method call, a reply, an error or a signal.
@@ -240,6 +243,69 @@ public final class Message {
         withWireFormat { WireDecoder.lengthPrefixedByteArrays(indices, of: $0, signature: $1) }
     }
 
+    /// The message's size, weighed where libdbus holds it without copying
+    /// anything: its arrays by their wire length, its strings by theirs,
+    /// everything else at 8 bytes, plus 256 for the header. Within a few
+    /// bytes per argument of the size on the wire (`wireSize`, which costs
+    /// a copy of the whole message).
+    var weighedSize: Int {
+        var iter = DBusMessageIter()
+        var total = 256
+        guard dbus_message_iter_init(raw, &iter) != 0 else { return total }
+        repeat {
+            switch dbus_message_iter_get_arg_type(&iter) {
+            case LibDBus.TypeCode.invalid:
+                return total
+            case LibDBus.TypeCode.array:
+                // libdbus weighs an array from inside it.
+                var elements = DBusMessageIter()
+                dbus_message_iter_recurse(&iter, &elements)
+                total += 4 + Int(cdbus_iter_array_wire_length(&elements))
+            case LibDBus.TypeCode.string, LibDBus.TypeCode.objectPath, LibDBus.TypeCode.signature:
+                var pointer: UnsafePointer<CChar>? = nil
+                withUnsafeMutablePointer(to: &pointer) { dbus_message_iter_get_basic(&iter, $0) }
+                total += 5 + (pointer.map { strlen($0) } ?? 0)
+            default:
+                total += 8
+            }
+        } while dbus_message_iter_next(&iter) != 0
+        return total
+    }
+
+    /// The payload bytes of the argument at `index`, counted where libdbus
+    /// holds them, before anything is copied: an `ay`'s length; for an
+    /// `a(ayay)`, 0 when its whole wire size is within `limit` (its payloads
+    /// then fit), else the sum of its arrays. Nil for another type or no
+    /// such argument.
+    func payloadBytes(at index: Int, limit: Int) -> Int? {
+        var iter = DBusMessageIter()
+        guard dbus_message_iter_init(raw, &iter) != 0 else { return nil }
+        for _ in 0..<index where dbus_message_iter_next(&iter) == 0 { return nil }
+        guard dbus_message_iter_get_arg_type(&iter) == LibDBus.TypeCode.array else { return nil }
+        switch dbus_message_iter_get_element_type(&iter) {
+        case LibDBus.TypeCode.byte:
+            return Int(dbus_message_iter_get_element_count(&iter))
+        case LibDBus.TypeCode.structure:
+            var pairs = DBusMessageIter()
+            dbus_message_iter_recurse(&iter, &pairs)
+            guard Int(cdbus_iter_array_wire_length(&pairs)) > limit else { return 0 }
+            var total = 0
+            while dbus_message_iter_get_arg_type(&pairs) == LibDBus.TypeCode.structure {
+                var fields = DBusMessageIter()
+                dbus_message_iter_recurse(&pairs, &fields)
+                repeat {
+                    guard dbus_message_iter_get_arg_type(&fields) == LibDBus.TypeCode.array,
+                          dbus_message_iter_get_element_type(&fields) == LibDBus.TypeCode.byte else { return nil }
+                    total += Int(dbus_message_iter_get_element_count(&fields))
+                } while dbus_message_iter_next(&fields) != 0
+                dbus_message_iter_next(&pairs)
+            }
+            return total
+        default:
+            return nil
+        }
+    }
+
     /// Runs `body` on the message as `dbus_message_marshal` writes it
     /// (`wireFormat`), and its signature's bytes.
     private func withWireFormat<T>(_ body: (UnsafeRawBufferPointer, [UInt8]) -> T?) -> T? {
@@ -247,9 +313,6 @@ public final class Message {
         return body(wire, Array(signature.utf8))
     }
 
-    /// The message's size on the wire, header included (0 if libdbus cannot
-    /// write it out).
-    var wireSize: Int { marshalled()?.count ?? 0 }
 
     /// The message as `dbus_message_marshal` writes it, made on first use and
     /// kept (freed with the message): a call's size, its name, options and

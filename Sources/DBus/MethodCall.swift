@@ -44,6 +44,20 @@ public final class MethodCall {
         return Self.lengthPrefixed(elements.flatMap { [$0.fields?.first?.bytes ?? [], $0.fields?.last?.bytes ?? []] })
     }
 
+    /// The payload bytes of the arguments at `indices` (each an `ay` or an
+    /// `a(ayay)`) when they exceed `limit`, counted in the message without
+    /// copying them: how a call too big to keep is refused before it costs
+    /// a copy. Nil when they are within `limit` or of another type. An
+    /// `a(ayay)` no bigger than `limit` on the wire is not walked.
+    public func payloadBytes(at indices: Range<Int>, beyond limit: Int) -> Int? {
+        var total = 0
+        for index in indices {
+            guard let bytes = message.payloadBytes(at: index, limit: limit) else { return nil }
+            total += bytes
+        }
+        return total > limit ? total : nil
+    }
+
     /// The `ay` arguments at `indices`, one after another, as one buffer laid
     /// out as `lengthPrefixedPairs` lays out a pair (`Push`'s undo and redo
     /// payloads: one copy from the message); nil when one is no `ay`.

@@ -19,11 +19,12 @@ enum StackObject {
         return Undo1Interfaces.stack.binding(methods: [
             "Push": { [record, unowned service] (call: MethodCall) in
                 // The two payloads copied once, straight into the group's buffer.
-                push(call, hintsAt: 3, actions: { $0.lengthPrefixedByteArrays(at: 1..<3) }, record, service)
+                push(call, hintsAt: 3, payloadsAt: 1..<3, actions: { $0.lengthPrefixedByteArrays(at: 1..<3) },
+                     record, service)
             },
             "PushGroup": { [record, unowned service] (call: MethodCall) in
                 // Read as one buffer, no value for each action: a group may hold 100,000.
-                push(call, hintsAt: 2, actions: { $0.lengthPrefixedPairs(at: 1) }, record, service)
+                push(call, hintsAt: 2, payloadsAt: 1..<2, actions: { $0.lengthPrefixedPairs(at: 1) }, record, service)
             },
             "Undo": { [record, unowned service] (call: MethodCall) in apply(.undo, call, record, service) },
             "Redo": { [record, unowned service] (call: MethodCall) in apply(.redo, call, record, service) },
@@ -52,9 +53,17 @@ enum StackObject {
     }
 
     /// `Push` or `PushGroup`: the name first, the hints at `hintsAt`, the
-    /// actions as one `ActionCoding` buffer read by `actions`.
-    private static func push(_ call: MethodCall, hintsAt index: Int, actions read: (MethodCall) -> [UInt8]?,
-                             _ record: StackRecord, _ service: UndoService) {
+    /// actions as one `ActionCoding` buffer read by `actions`. Payloads (at
+    /// `payloadsAt`) that could never fit the stack are refused before
+    /// they are copied out of the message: a huge call costs no memory and
+    /// no time beyond what libdbus spent receiving it.
+    private static func push(_ call: MethodCall, hintsAt index: Int, payloadsAt payloads: Range<Int>,
+                             actions read: (MethodCall) -> [UInt8]?, _ record: StackRecord, _ service: UndoService) {
+        if let bytes = call.payloadBytes(at: payloads, beyond: service.maxBytes(of: record)) {
+            return service.refuseOversizedPush(record, caller: call.sender, bytes: UInt64(bytes)) {
+                call.answer($0, stack: record.displayName) { [.uint64($0.group)] }
+            }
+        }
         guard let hints = call.options(at: index, stack: record.displayName, PushHints.init) else { return }
         let actions = read(call).flatMap(EncodedActions.init(encoded:)) ?? EncodedActions([])
         service.push(record, caller: call.sender, name: call.argument(0)?.string ?? "", actions: actions,
