@@ -7,6 +7,10 @@
 set -euo pipefail
 bin="$1"
 
+# As undod itself does: DBUS_SESSION_BUS_ADDRESS, else $XDG_RUNTIME_DIR/bus.
+if [ -z "${DBUS_SESSION_BUS_ADDRESS:-}" ] && [ -n "${XDG_RUNTIME_DIR:-}" ] && [ -S "$XDG_RUNTIME_DIR/bus" ]; then
+  export DBUS_SESSION_BUS_ADDRESS="unix:path=$XDG_RUNTIME_DIR/bus"
+fi
 if [ -n "${DBUS_SESSION_BUS_ADDRESS:-}" ] && dbus-send --session --dest=org.freedesktop.DBus \
      --type=method_call --print-reply /org/freedesktop/DBus org.freedesktop.DBus.GetId >/dev/null 2>&1; then
   echo "undod: using the session bus at $DBUS_SESSION_BUS_ADDRESS"

@@ -90,14 +90,47 @@ public final class Connection {
         install()
     }
 
-    /// Opens a connection to the session bus that `environment`'s
-    /// `DBUS_SESSION_BUS_ADDRESS` names.
+    /// Opens a connection to the session bus: the one `environment`'s
+    /// `DBUS_SESSION_BUS_ADDRESS` names, else `$XDG_RUNTIME_DIR/bus` where
+    /// that socket exists (as sd-bus and GLib clients do).
     public static func session(loop: EventLoop, environment: Environment) throws(DBusError) -> Connection {
-        guard let address = environment.nonEmpty("DBUS_SESSION_BUS_ADDRESS") else {
-            throw DBusError(name: DBusError.Names.badAddress,
-                            message: "No session bus: DBUS_SESSION_BUS_ADDRESS is not set.")
+        guard let address = sessionAddress(in: environment) else {
+            throw DBusError(name: DBusError.Names.badAddress, message: "No session bus: DBUS_SESSION_BUS_ADDRESS "
+                + "is not set, and there is no socket at $XDG_RUNTIME_DIR/bus.")
         }
         return try Connection(address: address, loop: loop)
+    }
+
+    /// The session bus's address in `environment`: `DBUS_SESSION_BUS_ADDRESS`,
+    /// else `unix:path=$XDG_RUNTIME_DIR/bus` where that is a socket; nil
+    /// when there is neither.
+    public static func sessionAddress(in environment: Environment) -> String? {
+        if let address = environment.nonEmpty("DBUS_SESSION_BUS_ADDRESS") { return address }
+        guard let runtime = environment.nonEmpty("XDG_RUNTIME_DIR"), runtime.hasPrefix("/") else { return nil }
+        let path = (runtime.hasSuffix("/") ? String(runtime.dropLast()) : runtime) + "/bus"
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else { return nil }
+        return "unix:path=" + escapedAddressValue(path)
+    }
+
+    /// `value` as a D-Bus address value: bytes outside `[-0-9A-Za-z_/.\\*]`
+    /// written as `%XX`.
+    static func escapedAddressValue(_ value: String) -> String {
+        var escaped = ""
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "/"), UInt8(ascii: "."), UInt8(ascii: "\\"),
+                 UInt8(ascii: "*"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "a")...UInt8(ascii: "z"):
+                escaped.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789abcdef".unicodeScalars)
+                escaped += "%"
+                escaped.unicodeScalars.append(hex[Int(byte >> 4)])
+                escaped.unicodeScalars.append(hex[Int(byte & 0xF)])
+            }
+        }
+        return escaped
     }
 
     deinit {

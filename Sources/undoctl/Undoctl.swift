@@ -16,7 +16,7 @@ enum Undoctl {
     /// The options every command accepts, before or after the command word.
     static let globalOptions: [OptionSpec] = [
         OptionSpec("address", ["--address"], value: "ADDR",
-                   help: "use the D-Bus bus at ADDR instead of $DBUS_SESSION_BUS_ADDRESS"),
+                   help: "use the D-Bus bus at ADDR instead of the session bus ($DBUS_SESSION_BUS_ADDRESS, else $XDG_RUNTIME_DIR/bus)"),
         OptionSpec("json", ["--json"], help: "print JSON instead of text (see man undoctl)"),
         OptionSpec("help", ["-h", "--help"], help: "print help and exit"),
         OptionSpec("version", ["--version"], help: "print undoctl's version and exit"),

@@ -90,9 +90,32 @@ import Testing
         let missing = try runTool([CtlFixture.binary, "--address", "unix:path=/nonexistent/undod-test-bus", command])
         #expect(missing.status == 3)
         #expect(missing.errors.hasPrefix("undoctl: cannot reach the bus at"))
-        let unset = try runTool([CtlFixture.binary, command], environment: ["DBUS_SESSION_BUS_ADDRESS": ""])
+        let unset = try runTool([CtlFixture.binary, command],
+                                environment: ["DBUS_SESSION_BUS_ADDRESS": "", "XDG_RUNTIME_DIR": "/nonexistent"])
         #expect(unset.status == 3)
         #expect(unset.errors.contains("DBUS_SESSION_BUS_ADDRESS"))
+    }
+
+    /// Without `DBUS_SESSION_BUS_ADDRESS`, the session bus is the socket
+    /// `$XDG_RUNTIME_DIR/bus`, as sd-bus and GLib clients find it.
+    @Test func withoutTheAddressTheBusIsTheRuntimeDirectorysSocket() throws {
+        let f = try CtlFixture()
+        try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing"])
+        let runtime = FileManager.default.temporaryDirectory.appendingPathComponent("undod-runtime-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: runtime) }
+        let socket = String(f.bus.address.split(separator: ",")[0].dropFirst("unix:path=".count))
+        try FileManager.default.createSymbolicLink(atPath: runtime.appendingPathComponent("bus").path,
+                                                   withDestinationPath: socket)
+        let found = try f.undoctlBare(["list"], environment: ["DBUS_SESSION_BUS_ADDRESS": "",
+                                                              "XDG_RUNTIME_DIR": runtime.path])
+        #expect(found.status == 0, "\(found.errors)")
+        #expect(found.output.contains("Text Editor"))
+        // A runtime directory without the socket: no bus, said so.
+        let none = try f.undoctlBare(["list"], environment: ["DBUS_SESSION_BUS_ADDRESS": "",
+                                                             "XDG_RUNTIME_DIR": f.bus.directory.path + "/none"])
+        #expect(none.status == 3)
+        #expect(none.errors.contains("XDG_RUNTIME_DIR/bus"), "\(none.errors)")
     }
 
     @Test func aBusWithoutUndodExits3() throws {

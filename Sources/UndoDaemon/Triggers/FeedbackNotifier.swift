@@ -5,10 +5,11 @@ import Loop
 /// `org.freedesktop.Notifications`: one notification, replaced in place
 /// (`replaces_id`) rather than piled up, whose buttons carry an `Offer` (what
 /// pressing them does, decided by `TriggerHandler`). Every call out is
-/// asynchronous. Notifications are sent only where a notification server
-/// owns the name (followed by NameOwnerChanged) or the bus can start one:
-/// elsewhere nothing is built, nothing is sent, nothing waits. Confined to
-/// the loop.
+/// asynchronous. Notifications are sent only while a notification server
+/// owns the name (followed by NameOwnerChanged), and never start one by
+/// D-Bus activation (a server started headless has nowhere to show and
+/// may crash): elsewhere nothing is built, nothing is sent, nothing waits.
+/// Confined to the loop.
 final class FeedbackNotifier<Offer> {
     /// A button: the action key the server reports, and its label.
     struct Button {
@@ -61,9 +62,6 @@ final class FeedbackNotifier<Offer> {
     private var reportedAbsence = false
     /// Whether a notification server owns the name now.
     private var serverRuns = false
-    /// Whether the bus would start one (a service file names it), until
-    /// it fails to.
-    private var activatable = false
 
     /// A notifier that calls out on `connection`, following whether a
     /// notification server is there.
@@ -76,13 +74,10 @@ final class FeedbackNotifier<Offer> {
         ask("GetNameOwner", [.string(Self.serverName)]) { [weak self] reply in
             if reply.first?.string?.isEmpty == false { self?.serverRuns = true }
         }
-        ask("ListActivatableNames", []) { [weak self] reply in
-            self?.activatable = reply.first?.elements?.contains(.string(Self.serverName)) ?? false
-        }
     }
 
     /// Whether a notification can be shown at all.
-    var isAvailable: Bool { serverRuns || activatable }
+    var isAvailable: Bool { serverRuns }
 
     /// Whether a notification server runs now (one that could show a question).
     var isRunning: Bool { serverRuns }
@@ -135,14 +130,6 @@ final class FeedbackNotifier<Offer> {
                 self.reportedAbsence = false
             case .failure(let error):
                 self.current = nil
-                // A server the bus could not start stays unstarted: no
-                // further attempts (each would spawn one) until one appears.
-                if !self.serverRuns, self.activatable, error.name == DBusError.Names.serviceUnknown
-                    || error.name.hasPrefix("org.freedesktop.DBus.Error.Spawn.") {
-                    self.activatable = false
-                    self.log.notice("The bus could not start a notification server (\(error.message)); "
-                        + "no notifications until one runs.")
-                }
                 if !self.reportedAbsence {
                     self.reportedAbsence = true
                     self.log.debug("no notification shown (\(error.name): \(error.message)).")
@@ -172,6 +159,9 @@ final class FeedbackNotifier<Offer> {
             let message = try Message.methodCall(
                 destination: Self.serverName, path: "/org/freedesktop/Notifications",
                 interface: "org.freedesktop.Notifications", member: member, arguments: arguments)
+            // A server that left between NameOwnerChanged and this call is
+            // not started again by the bus.
+            message.setNoAutoStart()
             connection.call(message, timeoutMilliseconds: 5_000, reply: handler)
         } catch {
             handler(.failure(error))
