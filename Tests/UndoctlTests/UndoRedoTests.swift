@@ -102,13 +102,43 @@ import Testing
         #expect(try f.stackProperty(editor.stack, "UndoDepth") == .uint32(2), "the failed step changed nothing")
     }
 
+    /// `--last`: in a terminal the focused stack is the terminal's; the
+    /// stack changed most recently is usually what is meant.
+    @Test func lastActsOnTheStackChangedMostRecently() throws {
+        let f = try CtlFixture()
+        let editor = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing"])
+        let draw = try f.app("org.example.Draw", title: "Drawing", pushing: ["Line"])
+        // The editor changed last; undod's focus is another matter (pinned to Draw).
+        try editor.push("Paste")
+        #expect(try f.undoctl(["focus", "org.example.Draw:"]).status == 0)
+        let undone = try f.undoctl(["undo", "--last"])
+        #expect(undone.status == 0, "\(undone.errors)")
+        #expect(undone.output == "Undid \"Paste\" in Text Editor\n")
+        // Redo --last redoes what undo --last undid, though Draw's top is newer now.
+        try draw.push("Circle")
+        let redone = try f.undoctl(["redo", "--last"])
+        #expect(redone.output == "Redid \"Paste\" in Text Editor\n", "\(redone.errors)")
+        // The stack is chosen once; -n repeats there, as with a TARGET.
+        let twice = try f.undoctl(["undo", "--last", "-n", "2"])
+        #expect(twice.output == "Undid \"Circle\" in Drawing\nUndid \"Line\" in Drawing\n", "\(twice.errors)")
+        // With a TARGET too: a usage error; with nothing anywhere: refused.
+        #expect(try f.undoctl(["undo", "--last", "org.example.Editor:"]).status == 2)
+        let empty = try CtlFixture()
+        let none = try empty.undoctl(["redo", "--last"])
+        #expect(none.status == 1)
+        #expect(none.errors.contains("No stack has anything to redo."))
+    }
+
     @Test func refusalsExit1WithTheDaemonsSentence() throws {
         let f = try CtlFixture()
         let noFocus = try f.undoctl(["undo"])
         #expect(noFocus.status == 1)
         #expect(noFocus.errors.hasPrefix("undoctl: No stack has the focus"))
         #expect(noFocus.errors.contains("(see `undoctl list`)"), "the hint status gives: \(noFocus.errors)")
-        #expect(noFocus.errors == (try f.undoctl(["status"])).errors, "undo and status say the same")
+        // undo carries the daemon's reason; both point a shell user at --last.
+        #expect(noFocus.errors.contains("no application with undo history is active"), "\(noFocus.errors)")
+        #expect(noFocus.errors.contains("`undoctl undo --last`"))
+        #expect((try f.undoctl(["status"])).errors.contains("`undoctl undo --last`"))
         #expect(noFocus.output.isEmpty)
 
         let editor = try f.app("org.example.Editor", title: "Text Editor")

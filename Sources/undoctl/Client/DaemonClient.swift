@@ -156,8 +156,8 @@ final class DaemonClient {
                 return .unreachable("the bus could not start undod (\(reason))", errorName: error.name)
             }
             if error.name == Undo1ErrorName.noFocusedStack.rawValue {
-                // The daemon's sentence, with where to find a stack to name.
-                return CommandContext.noFocusedStack
+                // The daemon's sentence (why), with where to find a stack to name.
+                return CommandContext.noFocusedStack(saying: error.message.isEmpty ? nil : error.message)
             }
             return .refused(text, errorName: error.name)
         }

@@ -13,12 +13,16 @@ struct StepRunner {
     static let options = [
         OptionSpec("count", ["-n", "--count"], value: "N",
                    help: "repeat N times (default 1), stopping at the first failure"),
+        OptionSpec("last", ["--last"],
+                   help: "act on the stack changed most recently instead of the focused one"),
     ]
 
     /// Undo or redo.
     let direction: Direction
     /// The stack asked for, or nil for the focused one.
     let target: String?
+    /// `--last`: the stack changed most recently, instead of the focused one.
+    let last: Bool
     /// How many steps.
     let count: Int
 
@@ -26,6 +30,11 @@ struct StepRunner {
     init(_ direction: Direction, _ arguments: ParsedArguments, command: String) throws(CommandError) {
         self.direction = direction
         target = try arguments.optionalTarget(of: command)
+        last = arguments.has("last")
+        if last, let target {
+            throw .usage("--last picks the stack itself: give it or a TARGET (\(Format.quoted(target))), not both",
+                         command: command)
+        }
         if let text = arguments.value("count") {
             guard let count = Int(text), count >= 1 else {
                 throw .usage("-n needs a whole number of steps of at least 1, not \(Format.quoted(text))",
@@ -42,7 +51,7 @@ struct StepRunner {
     /// one, `Stack.Undo` (or `Redo`) on the stack it names.
     func run(_ context: CommandContext) throws(CommandError) {
         let client = try context.client()
-        let path = try target.map { (target) throws(CommandError) in
+        let path = try last ? lastChanged(client) : target.map { (target) throws(CommandError) in
             try TargetResolver.resolve(target, among: client.stacks()).path
         }
         var titles: [String: String] = [:]
@@ -77,6 +86,25 @@ struct StepRunner {
             ]).text)
         }
         if let failure { throw failure }
+    }
+
+    /// `--last`: the stack changed most recently that has something to move
+    /// this way, by time: for undo, the newest group on top of an undo side
+    /// (the last push); for redo, the newest on top of a redo side (the
+    /// group an `undo --last` just moved there).
+    private func lastChanged(_ client: DaemonClient) throws(CommandError) -> String {
+        var newest: (path: String, time: Int64)?
+        for stack in try client.stacks() where (direction == .undo ? stack.undoDepth : stack.redoDepth) > 0 {
+            let sides = try client.history(of: stack.path)
+            guard let top = (direction == .undo ? sides.undo : sides.redo).first else { continue }
+            if newest.map({ top.time > $0.time }) ?? true { newest = (stack.path, top.time) }
+        }
+        guard let newest else {
+            throw direction == .undo
+                ? .refused("No stack has anything to undo.", errorName: Undo1ErrorName.nothingToUndo.rawValue)
+                : .refused("No stack has anything to redo.", errorName: Undo1ErrorName.nothingToRedo.rawValue)
+        }
+        return newest.path
     }
 
     /// On a terminal: what to say when a step is slow to come back, naming

@@ -58,7 +58,15 @@ final class CommandContext {
 
     /// What undoctl says when a command needs the focused stack and none has
     /// the focus (the same sentence as the daemon's `NoFocusedStack`).
-    static let noFocusedStack = CommandError.refused(
-        "No stack has the focus: focus an application that uses undod, or name a stack (see `undoctl list`).",
-        errorName: Undo1ErrorName.noFocusedStack.rawValue)
+    static let noFocusedStack = noFocusedStack(saying: nil)
+
+    /// The same, with the daemon's own sentence (which says why nothing is
+    /// focused) when there is one, and what a shell user usually means: in
+    /// a terminal, the terminal is the window in front and has no history.
+    static func noFocusedStack(saying daemonSentence: String?) -> CommandError {
+        var sentence = daemonSentence ?? "No stack has the focus: focus an application that uses undod, or name a stack."
+        if sentence.hasSuffix(".") { sentence.removeLast() }
+        return .refused(sentence + " (see `undoctl list`). From a terminal, `undoctl undo --last` (or `redo --last`) "
+                        + "acts on the application changed last.", errorName: Undo1ErrorName.noFocusedStack.rawValue)
+    }
 }
