@@ -19,8 +19,8 @@ extension ServiceError {
             return named(.alreadyOwned, "\(subject) is already owned by \(owner): "
                 + "use another document name, or close the stack in the other connection first.")
         case .notDetached:
-            return named(.notDetached, "\(subject) still has a live owner: only its owner may delete it, "
-                + "with Close(true).")
+            return named(.notDetached, "\(subject) still has a running application: quit it (or have it close "
+                + "the stack, discarding the history), then forget the stack.")
         case .noFocusedStack(let why):
             return named(.noFocusedStack, "No stack has the focus\(why.map { " (\($0.clause))" } ?? ""): "
                 + "focus an application that uses undod, or name a stack.")
@@ -67,7 +67,7 @@ extension ServiceError {
                 + "so nothing was applied and \(more) removed from the history: \(way) again to go on from "
                 + "what is left, and check undod's log and the state directory's disk.")
         case .tooManyStacks(let limit):
-            return named(.tooManyStacks, "This connection already owns \(limit) stacks, as many as "
+            return named(.tooManyStacks, "This connection already owns \(limit == 1 ? "a stack" : "\(limit) stacks"), as many as "
                 + "limits.stacks_per_client allows, so \(subject) was not opened: close stacks it no longer "
                 + "needs (Close), or raise the limit in undod.conf.")
         case .awaitingLateAnswer(let direction, let name):

@@ -15,7 +15,7 @@ extension UndoService {
         announcer.unsubscribe(name)
         guard let owner = registry.ownerLeft(name, at: clock.now) else { return }
         applier.ownerLeft(owner)
-        log.debug("\(name) left the bus: its \(owner.stacks.count) stacks are detached.")
+        log.debug("\(name) left the bus: its \(owner.stacks.count == 1 ? "stack is" : "\(owner.stacks.count) stacks are") detached.")
         departed.append(contentsOf: owner.stacks)
         settleLater()
         announceFocus()

@@ -1,3 +1,4 @@
+import JSONText
 import Loop
 
 /// The `undoctl` tool: finds the command word, parses the global and the
@@ -30,6 +31,11 @@ enum Undoctl {
             return ExitCode.success.rawValue
         } catch {
             report(error)
+            // --json promises JSON on standard output: a command that failed
+            // before printing its object prints the error as one.
+            if arguments.prefix(while: { $0 != "--" }).contains("--json"), !Output.wroteResult {
+                Output.line(JSONValue.object(["error": error.json]).text)
+            }
             return error.code.rawValue
         }
     }

@@ -5,6 +5,22 @@ import Testing
 
 /// How a TARGET names a stack, and what happens when it names none or several.
 @Suite struct TargetTests {
+    /// `--json` promises JSON on standard output: a command that fails
+    /// before it has its object (an unknown target, say) prints the error
+    /// as one, as `undo` and `redo` print theirs.
+    @Test(arguments: [["status", "org.example.Nothing"], ["history", "org.example.Nothing"],
+                      ["focus", "org.example.Nothing"], ["forget", "org.example.Nothing"]])
+    func jsonFailuresPrintTheErrorObject(_ arguments: [String]) throws {
+        let f = try CtlFixture()
+        let result = try f.undoctl(["--json"] + arguments)
+        #expect(result.status == 1)
+        let object = try CtlFixture.object(result.output)
+        let error = object["error"] as? [String: Any]
+        #expect(error?["exit_status"] as? Int == 1)
+        #expect((error?["message"] as? String)?.contains("org.example.Nothing") == true, "\(result.output)")
+        #expect(!result.errors.isEmpty, "the sentence still goes to standard error")
+    }
+
     @Test func anAppIdWithSeveralStacksIsAmbiguousAndListsThem() throws {
         let f = try CtlFixture()
         let app = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing"])

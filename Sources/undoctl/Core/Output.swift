@@ -19,6 +19,11 @@ enum Output {
         write(texts.joined(separator: "\n") + "\n", to: 1)
     }
 
+    /// Whether anything was written to standard output: a `--json` run
+    /// that failed before printing its object prints the error as one.
+    nonisolated(unsafe) static var wroteResult = false
+    // nonisolated(unsafe): undoctl is single-threaded; only the loop's thread writes.
+
     /// Writes `text` and a newline to standard error.
     static func error(_ text: String) {
         write(text + "\n", to: 2)
@@ -46,6 +51,7 @@ enum Output {
     /// Writes every byte of `text` to `fd`, retrying after interruptions and
     /// partial writes. A reader that went away (EPIPE) ends the writing.
     private static func write(_ text: String, to fd: Int32) {
+        if fd == 1 { wroteResult = true }
         var text = text
         text.withUTF8 { buffer in
             guard var base = buffer.baseAddress else { return }

@@ -55,9 +55,8 @@ final class WatchSession {
             // Not running and the bus cannot start it: wait, as for a restart.
             early = nil
             emit(.focus, at: nil)
-            if isatty(2) != 0 {
-                Output.error("undoctl: undod is not running on this bus; waiting for it to start (Ctrl-C to stop)")
-            }
+            // Said on standard error (tty or not): a silent watch looks hung.
+            Output.error("undoctl: undod is not running on this bus; waiting for it to start (Ctrl-C to stop)")
         }
         while !stopped, failure == nil, !Output.readerGone {
             loop.runTurn(maxWaitMilliseconds: -1)
