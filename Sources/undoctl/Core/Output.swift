@@ -24,6 +24,12 @@ enum Output {
     nonisolated(unsafe) static var wroteResult = false
     // nonisolated(unsafe): undoctl is single-threaded; only the loop's thread writes.
 
+    /// Replaces the last line written to standard output (a terminal) with
+    /// `text`: the cursor goes up a line, which is cleared.
+    static func rewriteLastLine(_ text: String) {
+        write("\u{1B}[1A\u{1B}[2K" + text + "\n", to: 1)
+    }
+
     /// Writes `text` and a newline to standard error.
     static func error(_ text: String) {
         write(text + "\n", to: 2)

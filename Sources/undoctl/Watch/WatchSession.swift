@@ -217,7 +217,28 @@ final class WatchSession {
                          time: SystemTime.wallMicroseconds))
     }
 
+    /// The group whose push or merges the last text line reports on a
+    /// terminal, and how many changes went into it.
+    private var folding: (path: String?, group: UInt64, changes: Int)?
+
     private func print(_ event: WatchEvent) {
-        Output.line(json ? event.json.text : event.text)
+        if json { return Output.line(event.json.text) }
+        // On a terminal, a run of merges into one group (typing, say) is one
+        // line, rewritten in place with its count; piped, every event is a
+        // line. Only lines that fit the terminal's width fold (a wrapped
+        // line could not be rewritten).
+        let text = event.text
+        let width = Output.width(columns: nil) ?? 0
+        guard Output.isTerminal, case .pushed(let group, _, let merged) = event.kind, text.count + 16 < width else {
+            folding = nil
+            return Output.line(text)
+        }
+        if merged, let last = folding, last.path == event.path, last.group == group {
+            folding = (event.path, group, last.changes + 1)
+            Output.rewriteLastLine(text + ", \(last.changes + 1) changes")
+        } else {
+            folding = (event.path, group, 1)
+            Output.line(text)
+        }
     }
 }
