@@ -7,7 +7,13 @@ register a stack, export org.undod.Undo1.Client, push one group per edit
 whoever triggers them (Ctrl+Z here, the global key, `undoctl undo`), and keep
 working when undod is not running.
 
-  /usr/bin/python3 notes.py [--address BUS_ADDRESS] [--trace] [--app-id ID] [--title TITLE]
+  /usr/bin/python3 notes.py [--address BUS_ADDRESS] [--trace] [--app-id ID] [--title TITLE] [--file FILE]
+
+Each window edits one file (--file, by default
+$XDG_DATA_HOME/undod-notes/notes.txt), saved as you type; the file's path is
+the stack's document, so two windows on two files have two histories (as in
+an editor), and a second window on the same file is told so. Restarted on an
+unchanged file, Notes finds its history again: the state tag matches.
 
 Needs python3-gi, gir1.2-gtk-3.0 and python3-dbus (Debian). --trace prints
 JSON lines on stdout and reads commands on stdin ("print", "quit"); see
@@ -113,8 +119,8 @@ class Client(dbus.service.Object):
 
 
 class Notes:
-    def __init__(self, bus, app_id, title):
-        self.bus, self.app_id, self.title = bus, app_id, title
+    def __init__(self, bus, app_id, title, path):
+        self.bus, self.app_id, self.title, self.path = bus, app_id, title, path
         self.stack = None          # our stack's object path once registered
         self.registering = False   # a Register call is out
         self.again = False         # undod (re)appeared while it was out
@@ -125,11 +131,12 @@ class Notes:
         self.names = {"UndoName": "", "RedoName": ""}
         self.note = ""             # one-off message for the status line
 
-        self.window = Gtk.Window(title=title, default_width=560, default_height=380)
+        self.window = Gtk.Window(title=self.title, default_width=560, default_height=380)
         self.window.connect("destroy", Gtk.main_quit)
         self.view = Gtk.TextView(wrap_mode=Gtk.WrapMode.WORD_CHAR, monospace=True)
         self.view.connect("key-press-event", self.on_key)
         self.buffer = self.view.get_buffer()
+        self.buffer.set_text(self.load())     # before any handler: loading is no edit
         if self.buffer.find_property("enable-undo"):   # GTK 4 / GtkSourceView
             self.buffer.set_property("enable-undo", False)  # undod is the one undo
         # The default handlers of insert-text and delete-range make the change:
@@ -171,6 +178,21 @@ class Notes:
         self.bus.call_async(NAME, path, interface, method, signature, args,
                             reply or (lambda *_: None), error or self.on_error, byte_arrays=True)
 
+    # -- the file: read at start, written after every change ----------------
+    def load(self):
+        try:
+            with open(self.path, encoding="utf-8") as file:
+                return file.read()
+        except FileNotFoundError:
+            return ""
+
+    def save(self):
+        os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        scratch = self.path + ".saving"
+        with open(scratch, "w", encoding="utf-8") as file:
+            file.write(self.text())
+        os.replace(scratch, self.path)   # whole or not at all
+
     def text(self):
         return self.buffer.get_text(self.buffer.get_start_iter(), self.buffer.get_end_iter(), True)
 
@@ -186,7 +208,7 @@ class Notes:
             return
         self.registering, self.again = True, False
         xid = self.xid()
-        options = {"title": self.title, "state_tag": state_tag(self.text())}
+        options = {"title": self.title, "document": self.path, "state_tag": state_tag(self.text())}
         if xid is not None:   # lets the x11 focus strategy find this window
             options["windows"] = dbus.Array([dbus.UInt64(xid)], signature="t")
         self.call(MANAGER_PATH, MANAGER, "Register", "sa{sv}", (self.app_id, options),
@@ -206,6 +228,9 @@ class Notes:
             return self.register()
         if error.get_dbus_name() in NOT_RUNNING:
             self.show("undod is not running: editing works, undo does not")
+        elif error.get_dbus_name() == "org.undod.Undo1.Error.AlreadyOwned":
+            self.show(f"{os.path.basename(self.path)} is open in another Notes window: "
+                      "undo lives there (open another file with --file)")
         else:
             self.show(f"No undo: {error.get_dbus_message()}")
         trace(event="error", call="Register", name=error.get_dbus_name())
@@ -271,6 +296,7 @@ class Notes:
         if self.depth > 0 or not self.edits:
             return                   # wait for the end of the user action
         edits, self.edits = self.edits, []
+        self.save()
         # Keystrokes share merge_key "typing", so undod coalesces them into one
         # group (within its merge window, until an undo or redo intervenes).
         typed = any(kind == "insert" for kind, _, _ in edits)
@@ -346,6 +372,7 @@ class Notes:
                 self.buffer.place_cursor(self.buffer.get_iter_at_offset(cursor))
         finally:
             self.applying = False
+        self.save()
         self.view.scroll_mark_onscreen(self.buffer.get_insert())
         trace(event="applied", direction=direction, group=group, text=self.text())
         # undod moves the group once it has our reply; read the new names then.
@@ -381,11 +408,19 @@ def main():
                         help="print JSON lines on stdout; read print/quit on stdin")
     parser.add_argument("--app-id", default="org.undod.examples.Notes")
     parser.add_argument("--title", default="Notes")
+    data = os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share")
+    parser.add_argument("--file", default=os.path.join(data, "undod-notes", "notes.txt"),
+                        help="the file this window edits (default: %(default)s)")
     args = parser.parse_args()
     TRACE = args.trace
     dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
     bus = dbus.bus.BusConnection(args.address) if args.address else dbus.SessionBus()
-    notes = Notes(bus, args.app_id, args.title)
+    path = os.path.abspath(os.path.expanduser(args.file))
+    default = os.path.abspath(parser.get_default("file"))
+    # The title names the file when it is not the default one, so that two
+    # windows (and their notifications) tell their documents apart.
+    title = args.title if path == default else f"{args.title} \u2014 {os.path.basename(path)}"
+    notes = Notes(bus, args.app_id, title, path)
     if TRACE:
         on_stdin(notes, bytearray())
     Gtk.main()

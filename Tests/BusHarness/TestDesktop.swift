@@ -1,5 +1,5 @@
 public import DBus
-import Foundation
+public import Foundation
 public import Loop
 import Rig
 
@@ -55,6 +55,14 @@ public final class TestDesktop {
         }
         display = ":\(value)"
         if windowManager { try startWindowManager() }
+    }
+
+    /// A folder of the desktop's own, `name`, made when missing and removed
+    /// with the desktop: for what a test's applications write.
+    public func scratch(_ name: String) -> URL {
+        let folder = directory.appendingPathComponent(name)
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
     }
 
     deinit { stop() }
