@@ -36,7 +36,7 @@ BENCH_ARGS ?=
 N          ?= 100000
 SEED       ?= $(shell date +%s)
 
-.PHONY: all deps build release static run test coverage bench soak profile sanitize fuzz install uninstall deb clean
+.PHONY: all deps build release static run demo test coverage bench soak profile sanitize fuzz install uninstall deb clean
 
 all: build
 
@@ -59,6 +59,12 @@ static: deps
 ## a private bus that it starts and names.
 run: release
 	@bash scripts/run.sh "$(BIN)"
+
+## The global key tried without a desktop: a private bus, Xvfb, openbox,
+## dunst, undod and Notes of its own; types, undoes, redoes, says what
+## happened, and stays up for you until Ctrl+C (DEMO_ARGS=--once: stops).
+demo: release
+	@bash scripts/demo.sh "$(BIN)" $(DEMO_ARGS)
 
 ## Builds and passes every test, each suite on its own private bus.
 test: deps
