@@ -28,6 +28,9 @@ for n in 1 2; do
   for _ in $(seq 200); do "$bin/undoctl" --address "$address" list >/dev/null 2>&1 && break; sleep 0.05; done
   "$bin/undoctl" --address "$address" list >/dev/null || fail "undod of run $n does not answer"
   [ -f "$state/history.sqlite3" ] || fail "run $n has no store in $state"
+  # What it tells the user to type next works as printed.
+  export_line=$(grep "^  export DBUS_SESSION_BUS_ADDRESS=" "$work/run$n.out") || fail "run $n printed no export line"
+  (eval "$export_line"; "$bin/undoctl" status >/dev/null 2>&1; [ $? -ne 3 ]) || fail "run $n's export line reaches no undod"
   eval "state$n=\$state"
 done
 [ "$state1" != "$state2" ] || fail "both runs share $state1"

@@ -13,7 +13,13 @@ if [ -z "${DBUS_SESSION_BUS_ADDRESS:-}" ] && [ -n "${XDG_RUNTIME_DIR:-}" ] && [ 
 fi
 if [ -n "${DBUS_SESSION_BUS_ADDRESS:-}" ] && dbus-send --session --dest=org.freedesktop.DBus \
      --type=method_call --print-reply /org/freedesktop/DBus org.freedesktop.DBus.GetId >/dev/null 2>&1; then
-  echo "undod: using the session bus at $DBUS_SESSION_BUS_ADDRESS"
+  cat <<MSG
+undod: using the session bus at $DBUS_SESSION_BUS_ADDRESS
+From another terminal (undoctl is on your PATH after \`make install\`):
+  $bin/undoctl status          # the focused stack
+  $bin/undoctl watch           # what undod does, live
+  busctl --user tree org.undod.Undo1
+MSG
   exec "$bin/undod" --verbose
 fi
 
@@ -32,8 +38,12 @@ undod: no session bus here, so this started a private one:
   DBUS_SESSION_BUS_ADDRESS=$address
 Its history is kept in $state (not in your own
 ~/.local/state/undod), and goes with the bus when this stops.
-Point undoctl at it from another terminal with:
-  $bin/undoctl --address '$address' status
+Point undoctl (or busctl, or any client) at it from another terminal with:
+  export DBUS_SESSION_BUS_ADDRESS='$address'
+  $bin/undoctl status
+  busctl --address='$address' tree org.undod.Undo1
+(undoctl is on your PATH after \`make install\`; README's \`busctl --user\`
+lines need --address='$address' instead of --user for this bus.)
 Press Ctrl+C to stop undod and the bus.
 MSG
 "$bin/undod" --address "$address" --state-dir "$state" --verbose
