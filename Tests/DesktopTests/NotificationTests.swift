@@ -202,10 +202,11 @@ import Testing
     }
 }
 
-/// A notification server the bus would start on demand but cannot: tried
-/// once, not on every undo (each try would spawn a process).
+/// A notification server the bus would start on demand (but cannot): never
+/// asked, so never spawned, on any undo; undod notifies only a server that
+/// already runs (NoActivatedNotifierTests shows one that could start).
 @Suite struct UnstartableNotificationServerTests {
-    @Test func aServerTheBusCannotStartIsTriedOnce() throws {
+    @Test func aServerTheBusWouldStartIsNeverTried() throws {
         let services = FileManager.default.temporaryDirectory
             .appendingPathComponent("undod-services-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
@@ -215,15 +216,11 @@ import Testing
                    atomically: true, encoding: .utf8)
         let f = try DaemonFixture(services: services)
         let notes = try f.app("org.example.Notes", pushing: ["Edit 1", "Edit 2", "Edit 3"])
-        #expect(try f.manager("UndoFocused").first?.string == notes.stack)
-        #expect(f.wait { f.daemon.log.contains("The bus could not start a notification server") }, "\(f.daemon.log)")
-
-        #expect(try f.manager("UndoFocused").first?.string == notes.stack)
-        #expect(try f.manager("UndoFocused").first?.string == notes.stack)
-        // Logged after both undos: every line before it has been read.
+        for _ in 0..<3 { #expect(try f.manager("UndoFocused").first?.string == notes.stack) }
+        // Logged after the undos: every line before it has been read.
         _ = try f.app("org.example.Sentinel")
         #expect(f.wait { f.daemon.log.contains("for org.example.Sentinel.") })
-        #expect(f.daemon.log.components(separatedBy: "asking the notification server").count - 1 == 1)
-        #expect(f.daemon.log.components(separatedBy: "could not start a notification server").count - 1 == 1)
+        #expect(!f.daemon.log.contains("asking the notification server"), "\(f.daemon.log)")
+        #expect(!f.daemon.log.contains("no notification shown"))
     }
 }
