@@ -155,6 +155,42 @@ import Testing
     }
 }
 
+extension WatchTests {
+    /// Without undod, watch says on standard error that it waits (a silent
+    /// watch looks hung), terminal or not.
+    @Test func watchWithoutUndodSaysItIsWaiting() throws {
+        let f = try CtlFixture(daemon: false)
+        let watch = try WatchProcess(f, json: false, withErrors: true)
+        defer { watch.kill() }
+        let lines = [try watch.nextLine(), try watch.nextLine()]
+        #expect(lines.contains("undoctl: undod is not running on this bus; waiting for it to start (Ctrl-C to stop)"),
+                "\(lines)")
+    }
+
+    /// On a terminal, a run of merges into one group is one line, rewritten
+    /// in place with its count.
+    @Test func onATerminalMergesFoldIntoOneLineWithACount() throws {
+        let f = try CtlFixture()
+        let watch = try WatchProcess(f, json: false, onTerminal: true)
+        defer { watch.kill() }
+        #expect(try watch.nextLine().hasSuffix("focus    none"))
+        let editor = try f.app("org.example.Editor", title: "Text Editor")
+        _ = try watch.nextLine()   // added
+        _ = try watch.nextLine()   // focus
+        let typing: [String: DBusValue] = ["merge_key": .string("typing")]
+        for _ in 0..<3 { try editor.push("Typing", hints: typing) }
+        #expect(try watch.nextLine().contains("pushed   \"Typing\" in Text Editor"))
+        let rewrite = "\u{1B}[1A\u{1B}[2K"
+        let second = try watch.nextLine()
+        #expect(second.hasPrefix(rewrite) && second.hasSuffix("merged   \"Typing\" into group 1 in Text Editor (stack 1), 2 changes"),
+                "\(second.debugDescription)")
+        #expect(try watch.nextLine().hasSuffix(", 3 changes"))
+        try editor.push("Paste")
+        let paste = try watch.nextLine()
+        #expect(!paste.hasPrefix(rewrite) && paste.contains("pushed   \"Paste\""), "\(paste.debugDescription)")
+    }
+}
+
 /// `undoctl watch` running as a child whose standard output the test reads
 /// line by line, as it comes, while the loop serves the test's apps.
 final class WatchProcess {
@@ -168,12 +204,23 @@ final class WatchProcess {
     /// Marks watch's exit and wakes the loop (`ExitWatch`).
     private var exitWatch: ExitWatch?
 
-    init(_ fixture: CtlFixture, json: Bool) throws {
+    /// `undoctl watch` (with `--json` when `json`); its standard error
+    /// joins the lines read when `withErrors`; with `onTerminal`, it runs
+    /// on a terminal of its own, 200 columns wide (`script`), and the lines
+    /// read are what the terminal was sent, escape sequences included.
+    init(_ fixture: CtlFixture, json: Bool, withErrors: Bool = false, onTerminal: Bool = false) throws {
         self.fixture = fixture
-        process.executableURL = URL(fileURLWithPath: CtlFixture.binary)
-        process.arguments = ["--address", fixture.bus.address] + (json ? ["--json"] : []) + ["watch"]
+        let arguments = ["--address", fixture.bus.address] + (json ? ["--json"] : []) + ["watch"]
+        if onTerminal {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            process.arguments = ["-q", "-e", "-c", "stty cols 200; exec '\(CtlFixture.binary)' "
+                                 + arguments.map { "'\($0)'" }.joined(separator: " "), "/dev/null"]
+        } else {
+            process.executableURL = URL(fileURLWithPath: CtlFixture.binary)
+            process.arguments = arguments
+        }
         process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
+        process.standardError = withErrors ? pipe : FileHandle.nullDevice
         let loop = fixture.loop
         exitWatch = try ExitWatch(running: process, waking: loop)
         let fd = pipe.fileHandleForReading.fileDescriptor
@@ -194,7 +241,9 @@ final class WatchProcess {
             guard count > 0 else { return }
             buffer += chunk[0..<count]
             while let newline = buffer.firstIndex(of: 10) {
-                lines.append(String(decoding: buffer[..<newline], as: UTF8.self))
+                var line = String(decoding: buffer[..<newline], as: UTF8.self)
+                if line.hasSuffix("\r") { line.removeLast() }   // a terminal's line end
+                lines.append(line)
                 buffer.removeSubrange(...newline)
             }
         }
