@@ -40,48 +40,17 @@ struct KWinTests {
             }, "undod loads its script into the KWin that came: \(daemon.daemon.log)")
         }
 
-        /// An application with a window titled `title` (giving itself
-        /// `windowAppId` as its app id when set) and, with `appId`, a stack
-        /// that pushed `pushes` groups ("u1" … to undo).
-        func app(_ appId: String?, title: String, pushes: Int = 0, windowAppId: String? = nil) throws
-            -> (process: ScriptedProcess, pid: Int32, stack: String) {
-            let process = try ScriptedProcess(["/usr/bin/python3", Repository.client("x11_app.py"),
-                                               "--bus", daemon.bus.address], environment: kwin.environment, loop: loop)
-            let ready = try process.next(event: "ready")
-            var window: [String: Any] = ["cmd": "wl_window", "title": title]
-            if let windowAppId { window["app_id"] = windowAppId }
-            try process.command(window)
-            var stack = ""
-            if let appId {
-                stack = try process.command(["cmd": "register", "app_id": appId, "options": ["title": title]])["path"]
-                    as? String ?? ""
-                for index in 0..<pushes {
-                    try process.command(["cmd": "push", "name": "Edit \(index + 1)", "undo": "u\(index + 1)",
-                                         "redo": "r\(index + 1)"])
-                }
-            }
-            return (process, Int32(ready["pid"] as? Int ?? 0), stack)
+        /// An application with a window titled `title` and, with `appId`, a
+        /// stack that pushed `pushes` groups (see `WaylandApp`).
+        func app(_ appId: String?, title: String, pushes: Int = 0, windowAppId: String? = nil) throws -> WaylandApp {
+            try WaylandApp(bus: daemon.bus, environment: kwin.environment, loop: loop, appId: appId, title: title,
+                           pushes: pushes, windowAppId: windowAppId)
         }
 
-        /// Activates `pid`'s window and waits until undod's `FocusedStack`
-        /// is `path`. KWin may map a new window a moment after the app
-        /// showed it, so the activation is tried again (up to 20 times).
+        /// Activates `pid`'s window and waits until undod's `FocusedStack` is `path`.
         @discardableResult
         func focus(_ pid: Int32, expecting path: String) throws -> Bool {
-            for _ in 0..<20 {
-                try kwin.focus(pid: pid, loop: loop)
-                if daemon.wait(timeout: 1_000, until: { self.focusIsOn(pid, path) }) { return true }
-            }
-            return false
-        }
-
-        /// Whether undod focuses `path` because KWin reported `pid` in front
-        /// (for `/`, the refusal names `pid`).
-        private func focusIsOn(_ pid: Int32, _ path: String) -> Bool {
-            guard (try? daemon.managerProperty("FocusedStack")?.string) == path else { return false }
-            guard path == "/" else { return true }
-            let refused = errorOf { () throws(DBusError) in try daemon.manager("UndoFocused") }
-            return refused?.message.contains("(pid \(pid))") == true
+            try daemon.focus(pid, expecting: path) { try kwin.focus(pid: pid, loop: loop) }
         }
     }
 

@@ -50,32 +50,16 @@ struct SwayTests {
                     "undod finds the new sway by itself: \(daemon.daemon.log)")
         }
 
-        /// An application with a window titled `title` (giving itself `windowAppId`
-        /// as its app id when set) and, with `appId`, a stack that pushed
-        /// `pushes` groups ("u1" … to undo).
-        func app(_ appId: String?, title: String, pushes: Int = 0, windowAppId: String? = nil) throws
-            -> (process: ScriptedProcess, pid: Int32, stack: String) {
-            let process = try ScriptedProcess(["/usr/bin/python3", Repository.client("x11_app.py"),
-                                               "--bus", daemon.bus.address], environment: sway.environment, loop: loop)
-            let ready = try process.next(event: "ready")
-            var window: [String: Any] = ["cmd": "wl_window", "title": title]
-            if let windowAppId { window["app_id"] = windowAppId }
-            try process.command(window)
-            let pid = ready["pid"] as? Int ?? 0
-            // Focusable once sway has mapped it.
-            try windows.next(timeout: 10_000, "a new view of pid \(pid)") { line in
-                line["change"] as? String == "new" && (line["container"] as? [String: Any])?["pid"] as? Int == pid
-            }
-            var stack = ""
-            if let appId {
-                stack = try process.command(["cmd": "register", "app_id": appId, "options": ["title": title]])["path"]
-                    as? String ?? ""
-                for index in 0..<pushes {
-                    try process.command(["cmd": "push", "name": "Edit \(index + 1)", "undo": "u\(index + 1)",
-                                         "redo": "r\(index + 1)"])
+        /// An application with a window titled `title` and, with `appId`, a
+        /// stack that pushed `pushes` groups (see `WaylandApp`); focusable
+        /// once sway has mapped its view.
+        func app(_ appId: String?, title: String, pushes: Int = 0, windowAppId: String? = nil) throws -> WaylandApp {
+            try WaylandApp(bus: daemon.bus, environment: sway.environment, loop: loop, appId: appId, title: title,
+                           pushes: pushes, windowAppId: windowAppId) { pid in
+                try windows.next(timeout: 10_000, "a new view of pid \(pid)") { line in
+                    line["change"] as? String == "new" && (line["container"] as? [String: Any])?["pid"] as? Int == Int(pid)
                 }
             }
-            return (process, Int32(ready["pid"] as? Int ?? 0), stack)
         }
 
         /// Focuses `pid`'s view and waits until undod's `FocusedStack` is `path`.
