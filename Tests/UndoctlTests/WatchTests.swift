@@ -167,6 +167,29 @@ extension WatchTests {
                 "\(lines)")
     }
 
+    /// Piped, a run of merges into one group is one line with its count,
+    /// written when the run ends: at the next event, or after a second of quiet.
+    @Test func pipedMergesFoldIntoOneLineWhenTheRunEnds() throws {
+        let f = try CtlFixture()
+        let watch = try WatchProcess(f, json: false)
+        defer { watch.kill() }
+        #expect(try watch.nextLine().hasSuffix("focus    none"))
+        let editor = try f.app("org.example.Editor", title: "Text Editor")
+        _ = try watch.nextLine()   // added
+        _ = try watch.nextLine()   // focus
+        let typing: [String: DBusValue] = ["merge_key": .string("typing")]
+        for _ in 0..<3 { try editor.push("Typing", hints: typing) }
+        try editor.push("Paste")
+        #expect(try watch.nextLine().contains("pushed   \"Typing\" in Text Editor"))
+        #expect(try watch.nextLine().hasSuffix("merged   \"Typing\" into group 1 in Text Editor (stack 1), 3 changes"))
+        #expect(try watch.nextLine().contains("pushed   \"Paste\""))
+        // A run that goes quiet is written without another event.
+        try editor.push("More", hints: ["merge_key": .string("more")])
+        try editor.push("More", hints: ["merge_key": .string("more")])
+        #expect(try watch.nextLine().contains("pushed   \"More\""))
+        #expect(try watch.nextLine().hasSuffix(", 2 changes"))
+    }
+
     /// On a terminal, a run of merges into one group is one line, rewritten
     /// in place with its count.
     @Test func onATerminalMergesFoldIntoOneLineWithACount() throws {

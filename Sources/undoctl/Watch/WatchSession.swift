@@ -61,6 +61,7 @@ final class WatchSession {
         while !stopped, failure == nil, !Output.readerGone {
             loop.runTurn(maxWaitMilliseconds: -1)
         }
+        flushFolded()
         if let failure { throw failure }
     }
 
@@ -217,28 +218,51 @@ final class WatchSession {
                          time: SystemTime.wallMicroseconds))
     }
 
-    /// The group whose push or merges the last text line reports on a
-    /// terminal, and how many changes went into it.
-    private var folding: (path: String?, group: UInt64, changes: Int)?
+    /// The group a run of merges goes into (typing, say), the changes seen
+    /// in it, and, piped, the line that sums the run up, not yet written.
+    private var folding: (path: String?, group: UInt64, changes: Int, pending: String?)?
+    private var flushTimer: EventLoop.Token?
+    /// How long a piped run of merges may be quiet before its line is written.
+    static let foldQuietMilliseconds = 1_000
 
+    /// Text lines fold a run of merges into one group into one line with
+    /// its count: on a terminal rewritten in place at each merge; piped,
+    /// written once the run ends (another event, or a second of quiet).
+    /// The push that began the group is written at once. JSON lines: every
+    /// event, as it happens.
     private func print(_ event: WatchEvent) {
         if json { return Output.line(event.json.text) }
-        // On a terminal, a run of merges into one group (typing, say) is one
-        // line, rewritten in place with its count; piped, every event is a
-        // line. Only lines that fit the terminal's width fold (a wrapped
-        // line could not be rewritten).
         let text = event.text
-        let width = Output.width(columns: nil) ?? 0
-        guard Output.isTerminal, case .pushed(let group, _, let merged) = event.kind, text.count + 16 < width else {
+        guard case .pushed(let group, _, let merged) = event.kind else {
+            flushFolded()
             folding = nil
             return Output.line(text)
         }
-        if merged, let last = folding, last.path == event.path, last.group == group {
-            folding = (event.path, group, last.changes + 1)
-            Output.rewriteLastLine(text + ", \(last.changes + 1) changes")
-        } else {
-            folding = (event.path, group, 1)
-            Output.line(text)
+        guard merged, let last = folding, last.path == event.path, last.group == group else {
+            flushFolded()
+            folding = (event.path, group, 1, nil)
+            return Output.line(text)
         }
+        let line = text + ", \(last.changes + 1) changes"
+        // A line wider than the terminal wraps and could not be rewritten.
+        if Output.isTerminal, let width = Output.width(columns: nil), line.count < width {
+            folding = (event.path, group, last.changes + 1, nil)
+            return Output.rewriteLastLine(line)
+        }
+        folding = (event.path, group, last.changes + 1, line)
+        flushTimer.map(client.loop.remove)
+        flushTimer = client.loop.schedule(afterMilliseconds: Self.foldQuietMilliseconds) { [weak self] in
+            self?.flushTimer = nil
+            self?.flushFolded()
+        }
+    }
+
+    /// Writes the line of a piped run of merges, if one waits.
+    private func flushFolded() {
+        flushTimer.map(client.loop.remove)
+        flushTimer = nil
+        guard let pending = folding?.pending else { return }
+        folding?.pending = nil
+        Output.line(pending)
     }
 }
