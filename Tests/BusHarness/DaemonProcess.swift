@@ -174,5 +174,8 @@ public final class DaemonProcess {
         }
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        closeHarnessDescriptors([errorPipe.fileHandleForReading])
+    }
 }

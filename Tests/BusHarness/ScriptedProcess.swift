@@ -57,7 +57,11 @@ public final class ScriptedProcess {
         }
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        closeHarnessDescriptors([input.fileHandleForWriting, output.fileHandleForReading,
+                                 errorPipe.fileHandleForReading])
+    }
 
     /// Writes `object` as one JSON line to the process's stdin.
     public func send(_ object: Line) {

@@ -41,6 +41,7 @@ public final class TestBus: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         child = try ExitWatch(running: process, waking: nil)
         ChildReaper.watch(process.processIdentifier)
+        defer { closeHarnessDescriptors([output.fileHandleForReading]) }   // the bus prints its address once
         do {
             address = try BusAddressReader.read(from: output.fileHandleForReading.fileDescriptor, within: 10_000)
         } catch {

@@ -43,6 +43,7 @@ public final class TestDesktop {
         xvfb.arguments = (number.map { [":\($0)"] } ?? [])
             + ["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"]
         let output = Pipe()
+        defer { closeHarnessDescriptors([output.fileHandleForReading]) }   // Xvfb prints its number once
         xvfb.standardOutput = output
         xvfb.standardError = FileHandle.nullDevice
         server = try ExitWatch(running: xvfb, waking: nil)
@@ -80,7 +81,10 @@ public final class TestDesktop {
         spy.standardError = FileHandle.nullDevice
         let spyWatch = try ExitWatch(running: spy, waking: nil)
         ChildReaper.watch(spy.processIdentifier)
-        defer { Self.kill(spyWatch) }
+        defer {
+            Self.kill(spyWatch)
+            closeHarnessDescriptors([output.fileHandleForReading])
+        }
         let manager = Process()
         manager.executableURL = URL(fileURLWithPath: "/usr/bin/openbox")
         manager.arguments = ["--sm-disable"]

@@ -31,8 +31,14 @@ public func runTool(_ arguments: [String], loop: EventLoop? = nil, environment: 
     var env = ProcessInfo.processInfo.environment
     for (key, value) in environment { env[key] = value }
     process.environment = env
-    process.standardOutput = try FileHandle(forWritingTo: out)
-    process.standardError = try FileHandle(forWritingTo: err)
+    // Closed here, not when Foundation lets go of the Process (which can be
+    // late: see ExitWatch), so that descriptors do not pile up (see
+    // `closeHarnessDescriptors`).
+    let outHandle = try FileHandle(forWritingTo: out)
+    let errHandle = try FileHandle(forWritingTo: err)
+    defer { closeHarnessDescriptors([outHandle, errHandle]) }
+    process.standardOutput = outHandle
+    process.standardError = errHandle
     process.standardInput = FileHandle.nullDevice
     let loop = loop ?? EventLoop()
     let exitWatch = try ExitWatch(running: process, waking: loop)
