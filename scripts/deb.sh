@@ -62,8 +62,9 @@ Description: system-wide undo and redo for the Linux desktop
  the focused application back with the right payloads to apply.
  .
  This package holds undod, undoctl, their manual pages, the D-Bus
- activation file and interface, the systemd user unit, shell completions
- and the example configuration.
+ activation file and interface, the systemd user unit, shell completions,
+ the example configuration, undod's KWin script (loaded by undod under KDE)
+ and its GNOME Shell extension (undod@undod.org, enabled by the user).
 TEXT
 echo /etc/xdg/undod/undod.conf > "$root/DEBIAN/conffiles"
 (cd "$root" && find usr -type f -print0 | sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
