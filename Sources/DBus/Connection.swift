@@ -113,24 +113,12 @@ public final class Connection {
         return "unix:path=" + escapedAddressValue(path)
     }
 
-    /// `value` as a D-Bus address value: bytes outside `[-0-9A-Za-z_/.\\*]`
-    /// written as `%XX`.
+    /// `value` as a D-Bus address value, escaped by libdbus
+    /// (`dbus_address_escape_value`: bytes outside `[-0-9A-Za-z_/.\\*]` as `%XX`).
     static func escapedAddressValue(_ value: String) -> String {
-        var escaped = ""
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "/"), UInt8(ascii: "."), UInt8(ascii: "\\"),
-                 UInt8(ascii: "*"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "a")...UInt8(ascii: "z"):
-                escaped.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = Array("0123456789abcdef".unicodeScalars)
-                escaped += "%"
-                escaped.unicodeScalars.append(hex[Int(byte >> 4)])
-                escaped.unicodeScalars.append(hex[Int(byte & 0xF)])
-            }
-        }
-        return escaped
+        guard let escaped = dbus_address_escape_value(value) else { return value }
+        defer { dbus_free(escaped) }
+        return String(cString: escaped)
     }
 
     deinit {

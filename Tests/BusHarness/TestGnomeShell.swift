@@ -67,36 +67,19 @@ public final class TestGnomeShell {
     /// until it owns `org.gnome.Shell`.
     public func start(busAddress: String, loop: EventLoop) throws {
         self.busAddress = busAddress
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        shell.arguments = ["-i", "PATH=/usr/bin:/bin", "XDG_RUNTIME_DIR=\(runtime.path)", "HOME=\(home.path)",
-                           "DBUS_SESSION_BUS_ADDRESS=\(busAddress)", "DBUS_SYSTEM_BUS_ADDRESS=\(systemBus.address)",
-                           "GSETTINGS_BACKEND=keyfile", "XDG_CURRENT_DESKTOP=GNOME",
-                           "/usr/bin/gnome-shell", "--headless", "--virtual-monitor", "1024x768", "--wayland",
-                           "--no-x11", "--wayland-display", socketName]
-        shell.standardOutput = FileHandle.nullDevice
-        shell.standardError = FileHandle.nullDevice
-        if let log = ProcessInfo.processInfo.environment["UNDOD_GNOME_LOG"] {
-            FileManager.default.createFile(atPath: log, contents: nil)
-            shell.standardError = FileHandle(forWritingAtPath: log)
-        }
-        let watch = try ExitWatch(running: shell, waking: nil)
-        ChildReaper.watch(shell.processIdentifier)
-        server = watch
-        let waited = try runTool(["gdbus", "wait", "--session", "--timeout", "\(TestTime.milliseconds(30_000) / 1_000)",
-                                  "org.gnome.Shell"], loop: loop, environment: ["DBUS_SESSION_BUS_ADDRESS": busAddress],
-                                 timeout: 60)
-        guard waited.status == 0, !watch.hasExited else {
-            stop()
-            throw HarnessError("GNOME Shell did not start (it never took org.gnome.Shell): \(waited.errors)")
-        }
+        server = try CompositorLaunch.start(
+            "GNOME Shell", command: ["/usr/bin/gnome-shell", "--headless", "--virtual-monitor", "1024x768", "--wayland",
+                                     "--no-x11", "--wayland-display", socketName],
+            environment: ["XDG_RUNTIME_DIR=\(runtime.path)", "HOME=\(home.path)",
+                          "DBUS_SYSTEM_BUS_ADDRESS=\(systemBus.address)", "GSETTINGS_BACKEND=keyfile",
+                          "XDG_CURRENT_DESKTOP=GNOME"],
+            busName: "org.gnome.Shell", busAddress: busAddress, logVariable: "UNDOD_GNOME_LOG", loop: loop)
     }
 
     /// Kills the Shell (SIGKILL, as a crash would).
     public func stop() {
         guard let server else { return }
-        server.kill()
-        ChildReaper.forget(server.process.processIdentifier)
+        CompositorLaunch.stop(server)
         self.server = nil
         // The Shell's crash guard: a file that, left by a Shell killed in
         // its first minute, makes the next one start without extensions.

@@ -64,36 +64,18 @@ public final class TestKWin {
     /// until it owns `org.kde.KWin`.
     public func start(busAddress: String, loop: EventLoop) throws {
         self.busAddress = busAddress
-        let kwin = Process()
-        kwin.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        kwin.arguments = ["-i", "PATH=/usr/bin:/bin", "XDG_RUNTIME_DIR=\(runtime.path)",
-                          "HOME=\(directory.appendingPathComponent("home").path)",
-                          "DBUS_SESSION_BUS_ADDRESS=\(busAddress)", "QT_QPA_PLATFORM=wayland",
-                          try Self.binary(), "--virtual", "--socket", socketName, "--no-lockscreen",
-                          "--no-global-shortcuts"]
-        kwin.standardOutput = FileHandle.nullDevice
-        kwin.standardError = FileHandle.nullDevice
-        if let log = ProcessInfo.processInfo.environment["UNDOD_KWIN_LOG"] {
-            FileManager.default.createFile(atPath: log, contents: nil)
-            kwin.standardError = FileHandle(forWritingAtPath: log)
-        }
-        let watch = try ExitWatch(running: kwin, waking: nil)
-        ChildReaper.watch(kwin.processIdentifier)
-        server = watch
-        let waited = try runTool(["gdbus", "wait", "--session", "--timeout", "\(TestTime.milliseconds(30_000) / 1_000)",
-                                  "org.kde.KWin"], loop: loop, environment: ["DBUS_SESSION_BUS_ADDRESS": busAddress],
-                                 timeout: 60)
-        guard waited.status == 0, !watch.hasExited else {
-            stop()
-            throw HarnessError("KWin did not start (it never took org.kde.KWin): \(waited.errors)")
-        }
+        server = try CompositorLaunch.start(
+            "KWin", command: [try Self.binary(), "--virtual", "--socket", socketName, "--no-lockscreen",
+                              "--no-global-shortcuts"],
+            environment: ["XDG_RUNTIME_DIR=\(runtime.path)", "HOME=\(directory.appendingPathComponent("home").path)",
+                          "QT_QPA_PLATFORM=wayland"],
+            busName: "org.kde.KWin", busAddress: busAddress, logVariable: "UNDOD_KWIN_LOG", loop: loop)
     }
 
     /// Kills KWin (SIGKILL, as a crash would).
     public func stop() {
         guard let server else { return }
-        server.kill()
-        ChildReaper.forget(server.process.processIdentifier)
+        CompositorLaunch.stop(server)
         self.server = nil
         try? FileManager.default.removeItem(at: runtime.appendingPathComponent(socketName))
         try? FileManager.default.removeItem(at: runtime.appendingPathComponent(socketName + ".lock"))

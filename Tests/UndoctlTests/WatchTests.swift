@@ -167,18 +167,26 @@ extension WatchTests {
                 "\(lines)")
     }
 
-    /// Piped, a run of merges into one group is one line with its count,
-    /// written when the run ends: at the next event, or after a second of quiet.
-    @Test func pipedMergesFoldIntoOneLineWhenTheRunEnds() throws {
+    /// Text `watch` (on a terminal when `onTerminal`) from its first line,
+    /// and a Text Editor that registered and typed three merged "Typing"
+    /// changes; the fixture is returned to be kept alive.
+    static func watchingTyping(onTerminal: Bool) throws -> (CtlFixture, WatchProcess, TestApp) {
         let f = try CtlFixture()
-        let watch = try WatchProcess(f, json: false)
-        defer { watch.kill() }
+        let watch = try WatchProcess(f, json: false, onTerminal: onTerminal)
         #expect(try watch.nextLine().hasSuffix("focus    none"))
         let editor = try f.app("org.example.Editor", title: "Text Editor")
         _ = try watch.nextLine()   // added
         _ = try watch.nextLine()   // focus
         let typing: [String: DBusValue] = ["merge_key": .string("typing")]
         for _ in 0..<3 { try editor.push("Typing", hints: typing) }
+        return (f, watch, editor)
+    }
+
+    /// Piped, a run of merges into one group is one line with its count,
+    /// written when the run ends: at the next event, or after a second of quiet.
+    @Test func pipedMergesFoldIntoOneLineWhenTheRunEnds() throws {
+        let (f, watch, editor) = try Self.watchingTyping(onTerminal: false)
+        defer { withExtendedLifetime(f) { watch.kill() } }
         try editor.push("Paste")
         #expect(try watch.nextLine().contains("pushed   \"Typing\" in Text Editor"))
         #expect(try watch.nextLine().hasSuffix("merged   \"Typing\" into group 1 in Text Editor (stack 1), 3 changes"))
@@ -193,15 +201,8 @@ extension WatchTests {
     /// On a terminal, a run of merges into one group is one line, rewritten
     /// in place with its count.
     @Test func onATerminalMergesFoldIntoOneLineWithACount() throws {
-        let f = try CtlFixture()
-        let watch = try WatchProcess(f, json: false, onTerminal: true)
-        defer { watch.kill() }
-        #expect(try watch.nextLine().hasSuffix("focus    none"))
-        let editor = try f.app("org.example.Editor", title: "Text Editor")
-        _ = try watch.nextLine()   // added
-        _ = try watch.nextLine()   // focus
-        let typing: [String: DBusValue] = ["merge_key": .string("typing")]
-        for _ in 0..<3 { try editor.push("Typing", hints: typing) }
+        let (f, watch, editor) = try Self.watchingTyping(onTerminal: true)
+        defer { withExtendedLifetime(f) { watch.kill() } }
         #expect(try watch.nextLine().contains("pushed   \"Typing\" in Text Editor"))
         let rewrite = "\u{1B}[1A\u{1B}[2K"
         let second = try watch.nextLine()

@@ -162,7 +162,7 @@ final class Desktop {
         if kwinScript == nil, Self.wantsKWinScript(strategy, newer) {
             let script = KWinScript(environment: newer, connection: connection, loop: loop, log: log)
             kwinScript = script
-            if fire != nil { script.start() }
+            if fire != nil { script.start(following: reports) }
         }
         let (chosen, notes) = makeStrategy()
         for note in notes { log.write(note.level, note.text) }
@@ -199,10 +199,7 @@ final class Desktop {
                 self.focusSwitch.replace(with: chosen)
                 if let fire = self.fire, self.sway == nil, self.hotkey == nil,
                    self.config.hotkeyUndo != nil || self.config.hotkeyRedo != nil {
-                    let hotkey = HotkeyTrigger(session: session, undo: self.config.hotkeyUndo,
-                                               redo: self.config.hotkeyRedo, log: self.log)
-                    hotkey.start(on: self.loop, fire: fire)
-                    self.hotkey = hotkey
+                    self.grabKeys(on: session, fire: fire)
                 }
             }
         }
@@ -225,7 +222,7 @@ final class Desktop {
     /// sway's bindings, the X11 grab, or on Wayland the portal.
     func startKeys(fire: @escaping (Direction, String) -> Void) {
         self.fire = fire
-        kwinScript?.start()
+        kwinScript?.start(following: reports)
         guard config.hotkeyUndo != nil || config.hotkeyRedo != nil else { return }
         if let sway {
             bindSwayKeys(sway, fire: fire)
@@ -235,10 +232,15 @@ final class Desktop {
             portal.start(on: loop, fire: fire)
             self.portal = portal
         } else if let session, session.isLive {
-            let hotkey = HotkeyTrigger(session: session, undo: config.hotkeyUndo, redo: config.hotkeyRedo, log: log)
-            hotkey.start(on: loop, fire: fire)
-            self.hotkey = hotkey
+            grabKeys(on: session, fire: fire)
         }
+    }
+
+    /// Grabs the configured keys on the X display of `session`, firing `fire`.
+    private func grabKeys(on session: X11Session, fire: @escaping (Direction, String) -> Void) {
+        let hotkey = HotkeyTrigger(session: session, undo: config.hotkeyUndo, redo: config.hotkeyRedo, log: log)
+        hotkey.start(on: loop, fire: fire)
+        self.hotkey = hotkey
     }
 
     /// Binds the configured keys in `sway`, firing `fire`.

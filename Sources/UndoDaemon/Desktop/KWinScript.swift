@@ -28,7 +28,7 @@ final class KWinScript {
     private var loadedInto: String?
     private var retry: EventLoop.Token?
     private let loop: EventLoop
-    private var subscription: Int?
+    private var started = false
 
     /// Looks for the script in the data directories of `environment`.
     init(environment: Environment, connection: Connection, loop: EventLoop, log: Log) {
@@ -40,28 +40,19 @@ final class KWinScript {
             .first { access($0, R_OK) == 0 }
     }
 
-    /// Starts following KWin: the script is loaded into each KWin that
+    /// Starts following KWin through `reports` (which follows the owners
+    /// of the compositors' names): the script is loaded into each KWin that
     /// appears, the present one first.
-    func start() {
-        guard subscription == nil else { return }
+    func start(following reports: CompositorReports) {
+        guard !started else { return }
+        started = true
         guard let scriptPath else {
             log.warning("undod's KWin script is not installed (no \(Self.relativePath) under XDG_DATA_HOME or "
                 + "XDG_DATA_DIRS): KWin cannot tell undod which window is in front, and its keys are not bound.")
             return
         }
         log.debug("undod's KWin script is \(scriptPath).")
-        subscription = connection.onNameOwnerChanged { [weak self] name, _, owner in
-            guard let self, name == Compositor.kwin.busName else { return }
-            self.kwinChanged(to: owner)
-        }
-        guard let ask = try? Message.methodCall(
-            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-            member: "GetNameOwner", arguments: [.string(Compositor.kwin.busName)]) else { return }
-        connection.call(ask, timeoutMilliseconds: 5_000) { [weak self] answer in
-            guard let self, case .success(let reply) = answer, let owner = reply.arguments.first?.string,
-                  self.loadedInto == nil else { return }
-            self.kwinChanged(to: owner)
-        }
+        reports.followOwner(of: .kwin) { [weak self] owner in self?.kwinChanged(to: owner ?? "") }
     }
 
     /// Unloads the script from the KWin it is in (the message is written

@@ -39,16 +39,24 @@ final class CompositorReports {
     private let sources = Dictionary(uniqueKeysWithValues: Compositor.allCases.map { ($0, Source($0)) })
     /// The unique name owning each compositor's well-known name.
     private var owners: [Compositor: String] = [:]
+    /// Who follows each compositor's owner (`followOwner`).
+    private var followers: [Compositor: [(String?) -> Void]] = [:]
 
     /// Follows the owners of the compositors' names on `connection`.
     init(connection: Connection) {
         self.connection = connection
         connection.onNameOwnerChanged { [weak self] name, _, newOwner in
             guard let self, let compositor = Compositor.allCases.first(where: { $0.busName == name }) else { return }
-            self.owners[compositor] = newOwner.isEmpty ? nil : newOwner
-            self.update(compositor, front: nil)
+            self.ownerChanged(compositor, to: newOwner.isEmpty ? nil : newOwner)
         }
         for compositor in Compositor.allCases { askOwner(of: compositor) }
+    }
+
+    /// Calls `handler` with the unique name owning `compositor`'s bus name
+    /// whenever it changes (nil: it left), and at once when it is known now.
+    func followOwner(of compositor: Compositor, _ handler: @escaping (String?) -> Void) {
+        followers[compositor, default: []].append(handler)
+        if let owner = owners[compositor] { handler(owner) }
     }
 
     /// `compositor`'s reports as a source of the window in front.
@@ -63,6 +71,14 @@ final class CompositorReports {
             throw .notAllowed(caller: caller)
         }
         update(compositor, front: report)
+    }
+
+    /// A new owner (or none) for `compositor`'s name: its report goes, and
+    /// the followers are told.
+    private func ownerChanged(_ compositor: Compositor, to owner: String?) {
+        owners[compositor] = owner
+        update(compositor, front: nil)
+        for follower in followers[compositor] ?? [] { follower(owner) }
     }
 
     private func update(_ compositor: Compositor, front: WindowReport?) {
@@ -83,8 +99,7 @@ final class CompositorReports {
         connection.call(message, timeoutMilliseconds: 5_000) { [weak self] answer in
             guard let self, case .success(let reply) = answer, let owner = reply.arguments.first?.string,
                   self.owners[compositor] == nil else { return }
-            self.owners[compositor] = owner
-            self.update(compositor, front: nil)
+            self.ownerChanged(compositor, to: owner)
         }
     }
 }
