@@ -242,7 +242,12 @@ public final class EventLoop {
         if stop { stopRequested = true }
 
         var wait = maxWaitMilliseconds
-        let busy = !tasks.isEmpty || stopRequested || workHooks.values.contains { $0() }
+        // The work hooks first: what they queue now (a connection
+        // dispatching the last messages it read) is work too, even when
+        // they report nothing more to come. Asked after the tasks, a hook
+        // that queued its last messages left the loop asleep with them.
+        let hooksHaveMore = workHooks.values.contains { $0() }
+        let busy = hooksHaveMore || !tasks.isEmpty || stopRequested
         if busy {
             wait = 0
         } else if let next = timers.values.lazy.map(\.deadline).min() {

@@ -43,7 +43,7 @@ extension Bench {
             local.append(SystemTime.monotonicNanoseconds - start)
         }
 
-        let answered = Lock((done: 0, failure: String?.none))
+        let answered = Lock((done: 0, failed: 0, failure: String?.none))
         var queued: [Int64] = []
         queued.reserveCapacity(count)
         for _ in 0..<count {
@@ -51,7 +51,9 @@ extension Bench {
             stack.pushLater("Typing", actions: [action]) { result in
                 answered.withLock { state in
                     state.done += 1
-                    if case .failure(let error) = result, state.failure == nil { state.failure = error.description }
+                    guard case .failure(let error) = result else { return }
+                    state.failed += 1
+                    if state.failure == nil { state.failure = error.description }
                 }
             }
             queued.append(SystemTime.monotonicNanoseconds - start)
@@ -59,7 +61,10 @@ extension Bench {
         try loop.wait(for: "\(count) UndoKit pushes to be answered", timeoutMilliseconds: 60_000, child: undod.process) {
             answered.withLock { $0.done == count }
         }
-        if let failure = answered.withLock({ $0.failure }) { throw BenchError("An UndoKit push failed: \(failure)") }
+        let (failed, failure) = answered.withLock { ($0.failed, $0.failure) }
+        if let failure {
+            throw BenchError("An UndoKit push failed: \(failure) (\(failed) of \(count) failed).")
+        }
 
         let trips = try Self.blocking("1,000 awaited UndoKit pushes") { () async throws(UndoKitError) -> [Int64] in
             var times: [Int64] = []

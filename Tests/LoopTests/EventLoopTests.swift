@@ -27,6 +27,27 @@ import Testing
         #expect(order == ["small", "end"])
     }
 
+    /// A work hook that queues its last work before the turn waits (a
+    /// connection dispatching the last messages it read, reporting nothing
+    /// more) keeps the loop from sleeping: the work runs before a timer
+    /// 10 s away. It slept until the next wake-up once — the pipelined
+    /// pushes that got no answer within 25 s.
+    @Test func workAHookQueuesAsTheTurnBeginsRunsWithoutWaiting() {
+        let loop = EventLoop()
+        var order: [String] = []
+        var messagesLeft = 1
+        _ = loop.addWorkHook {
+            if messagesLeft > 0 {
+                messagesLeft -= 1
+                loop.soon { order.append("dispatched") }
+            }
+            return false
+        }
+        _ = loop.schedule(afterMilliseconds: 10_000) { order.append("timer") }
+        loop.runTurn(maxWaitMilliseconds: -1)
+        #expect(order == ["dispatched"])
+    }
+
     @Test func anAfterTurnHookRemovedByAnotherDoesNotRun() {
         let loop = EventLoop()
         var ran: [String] = []
