@@ -39,9 +39,10 @@ SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
 TEST_TUNABLES ?= glibc.malloc.mmap_threshold=16384
 BENCH_ARGS ?=
 N          ?= 100000
+LIBUNDOD_BUILD ?= .build/libundod
 SEED       ?= $(shell date +%s)
 
-.PHONY: all deps build release static run demo test coverage bench soak profile sanitize fuzz install uninstall deb clean
+.PHONY: all deps build release static run demo test libundod coverage bench soak profile sanitize fuzz install uninstall deb clean
 
 all: build
 
@@ -77,8 +78,18 @@ test: deps
 	$(SWIFT) build --build-tests
 	bash scripts/check-links.sh "$$($(SWIFT) build --show-bin-path)"
 	GLIBC_TUNABLES=$(TEST_TUNABLES) $(SWIFT) test --skip-build
+	$(MAKE) --no-print-directory libundod
+	meson test -C "$(LIBUNDOD_BUILD)" --print-errorlogs
 	bash scripts/run-test.sh "$$($(SWIFT) build --show-bin-path)"
 	bash scripts/package-test.sh
+
+## Builds libundod, the C/GObject client library, and its typelib
+## (Undod-1.0) with meson in $(LIBUNDOD_BUILD); its tests run the debug undod.
+libundod: deps
+	$(SWIFT) build --product undod
+	meson setup $$([ -f "$(LIBUNDOD_BUILD)/build.ninja" ] && echo --reconfigure) "$(LIBUNDOD_BUILD)" libundod \
+	  -Dundod="$$($(SWIFT) build --show-bin-path)/undod" >/dev/null
+	meson compile -C "$(LIBUNDOD_BUILD)"
 
 ## Prints line coverage of the UndoCore module.
 coverage: deps
@@ -163,3 +174,4 @@ deb: static
 
 clean:
 	$(SWIFT) package clean
+	rm -rf "$(LIBUNDOD_BUILD)"

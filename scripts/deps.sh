@@ -32,6 +32,11 @@ packages=(
   util-linux         # setpriv: the tests run sway as that user
   kwin-wayland       # the tests' KDE compositor (kwin_wayland --virtual), with undod's KWin script loaded
   gnome-shell        # the tests' GNOME compositor (--headless), with undod's Shell extension enabled
+  meson              # builds libundod, the C/GObject client library
+  ninja-build        # meson's backend
+  libglib2.0-dev     # GLib, GObject and GIO (GDBus), libundod's ground
+  gobject-introspection    # g-ir-scanner: libundod's Undod-1.0.gir
+  libgirepository1.0-dev   # the typelib's compiler and GObject-2.0.gir, Gio-2.0.gir
   dpkg-dev           # dpkg-shlibdeps: the .deb's Depends (make deb)
   binutils           # strip and readelf: the .deb's binaries and the package test
   lintian            # checks the .deb (make deb)

@@ -1,0 +1,364 @@
+/* test-client.c: libundod against a real undod on a private bus. Each test
+ * starts its own dbus-daemon (GTestDBus) and undod, and waits only for
+ * what it expects to see, within a bound. */
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <undod/undod.h>
+
+#define WAIT_MS 20000
+
+typedef struct {
+  GTestDBus *bus;
+  char *directory;
+  char *config;
+  GSubprocess *undod;
+  UndodClient *client;
+  /* What the apply handler saw and does. */
+  GPtrArray *applied;        /* "undo:<payload>" strings */
+  gboolean answer_later;
+  UndodApply *unanswered;
+  UndodStack *push_while_applying;
+  guint push_failures;
+} Fixture;
+
+static gboolean
+flag_timeout (gpointer flag)
+{
+  *(gboolean *) flag = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop until @cond holds, failing the test after WAIT_MS. */
+#define WAIT_FOR(cond)                                                     \
+  G_STMT_START                                                             \
+  {                                                                        \
+    gboolean timed_out_ = FALSE;                                           \
+    guint timer_ = g_timeout_add (WAIT_MS, flag_timeout, &timed_out_);    \
+    while (!(cond) && !timed_out_)                                         \
+      g_main_context_iteration (NULL, TRUE);                               \
+    if (!timed_out_)                                                       \
+      g_source_remove (timer_);                                            \
+    if (!(cond))                                                           \
+      g_error ("Gave up after %d ms waiting for: %s", WAIT_MS, #cond);     \
+  }                                                                        \
+  G_STMT_END
+
+static void
+start_undod (Fixture *f)
+{
+  const char *undod = g_getenv ("UNDOD");
+  g_assert_nonnull (undod);
+  g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_subprocess_launcher_unsetenv (launcher, "DISPLAY");
+  g_subprocess_launcher_unsetenv (launcher, "WAYLAND_DISPLAY");
+  g_subprocess_launcher_unsetenv (launcher, "SWAYSOCK");
+  g_autofree char *state = g_build_filename (f->directory, "state", NULL);
+  g_autoptr (GError) error = NULL;
+  f->undod = g_subprocess_launcher_spawn (launcher, &error, undod, "--address", g_test_dbus_get_bus_address (f->bus),
+                                          "--config", f->config, "--state-dir", state, NULL);
+  g_assert_no_error (error);
+}
+
+static void
+stop_undod (Fixture *f)
+{
+  g_subprocess_send_signal (f->undod, SIGTERM);
+  g_autoptr (GError) error = NULL;
+  g_subprocess_wait (f->undod, NULL, &error);
+  g_assert_no_error (error);
+  g_clear_object (&f->undod);
+}
+
+static void
+setup (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  f->directory = g_dir_make_tmp ("libundod-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->config = g_build_filename (f->directory, "undod.conf", NULL);
+  g_file_set_contents (f->config, "[apply]\ntimeout_ms = 60000\n", -1, &error);
+  g_assert_no_error (error);
+  f->bus = g_test_dbus_new (G_TEST_DBUS_NONE);
+  g_test_dbus_up (f->bus);
+  start_undod (f);
+  f->client = undod_client_new_sync (g_test_dbus_get_bus_address (f->bus), NULL, &error);
+  g_assert_no_error (error);
+  WAIT_FOR (undod_client_get_daemon_running (f->client));
+  f->applied = g_ptr_array_new_with_free_func (g_free);
+}
+
+static void
+teardown (Fixture *f, gconstpointer data)
+{
+  g_clear_object (&f->unanswered);
+  g_clear_object (&f->client);
+  if (f->undod != NULL)
+    stop_undod (f);
+  g_test_dbus_down (f->bus);
+  g_clear_object (&f->bus);
+  g_autofree char *command = g_strdup_printf ("rm -rf '%s'", f->directory);
+  g_spawn_command_line_sync (command, NULL, NULL, NULL, NULL);
+  g_ptr_array_unref (f->applied);
+  g_free (f->config);
+  g_free (f->directory);
+}
+
+static GBytes *
+text (const char *s)
+{
+  return g_bytes_new (s, strlen (s));
+}
+
+static gboolean
+on_apply (UndodStack *stack, UndodApply *apply, Fixture *f)
+{
+  GPtrArray *payloads = undod_apply_get_payloads (apply);
+  for (guint i = 0; i < payloads->len; i++)
+    {
+      gsize size = 0;
+      const char *data = g_bytes_get_data (g_ptr_array_index (payloads, i), &size);
+      g_ptr_array_add (f->applied, g_strdup_printf ("%s:%.*s",
+                                                    undod_apply_get_direction (apply) == UNDOD_DIRECTION_UNDO ? "undo" : "redo",
+                                                    (int) size, data));
+    }
+  if (f->push_while_applying != NULL)
+    {
+      g_autoptr (GBytes) undo = text ("u-during"), redo = text ("r-during");
+      undod_stack_push (f->push_while_applying, "During", undo, redo, NULL);
+    }
+  if (f->answer_later)
+    f->unanswered = g_object_ref (apply);
+  else
+    undod_apply_return_success (apply);
+  return TRUE;
+}
+
+static void
+on_push_failed (UndodStack *stack, const char *name, GError *error, Fixture *f)
+{
+  g_test_message ("push %s failed: %s", name, error->message);
+  f->push_failures++;
+}
+
+static void
+store_result (GObject *source, GAsyncResult *result, gpointer data)
+{
+  *(GAsyncResult **) data = g_object_ref (result);
+}
+
+static UndodStack *
+register_stack (Fixture *f, const char *app_id, UndodOptions *options)
+{
+  GAsyncResult *result = NULL;
+  undod_client_register (f->client, app_id, options, NULL, store_result, &result);
+  WAIT_FOR (result != NULL);
+  g_autoptr (GError) error = NULL;
+  UndodStack *stack = undod_client_register_finish (f->client, result, &error);
+  g_object_unref (result);
+  g_assert_no_error (error);
+  g_signal_connect (stack, "apply", G_CALLBACK (on_apply), f);
+  g_signal_connect (stack, "push-failed", G_CALLBACK (on_push_failed), f);
+  return stack;
+}
+
+/* Undoes on @stack; returns the group's name, or NULL with @error set. */
+static char *
+undo_on (UndodStack *stack, GError **error)
+{
+  GAsyncResult *result = NULL;
+  undod_stack_undo (stack, NULL, store_result, &result);
+  WAIT_FOR (result != NULL);
+  char *name = NULL;
+  guint64 group = undod_stack_undo_finish (stack, result, &name, error);
+  g_object_unref (result);
+  g_assert_true ((group != 0) == (name != NULL));
+  return name;
+}
+
+static void
+test_push_undo_redo (Fixture *f, gconstpointer data)
+{
+  g_autoptr (UndodStack) stack = register_stack (f, "org.undod.test.Editor", NULL);
+  g_autoptr (GBytes) u1 = text ("u1"), r1 = text ("r1"), u2 = text ("u2"), r2 = text ("r2");
+  undod_stack_push (stack, "Typing", u1, r1, NULL);
+  undod_stack_push (stack, "Paste", u2, r2, NULL);
+
+  g_autoptr (GError) error = NULL;
+  g_autofree char *first = undo_on (stack, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (first, ==, "Paste");
+
+  /* The focused stack is the one that registered last: the global path. */
+  GAsyncResult *result = NULL;
+  undod_client_undo_focused (f->client, NULL, store_result, &result);
+  WAIT_FOR (result != NULL);
+  g_autofree char *path = NULL, *name = NULL;
+  undod_client_undo_focused_finish (f->client, result, &path, &name, &error);
+  g_object_unref (result);
+  g_assert_no_error (error);
+  g_assert_cmpstr (name, ==, "Typing");
+  g_assert_cmpstr (path, ==, undod_stack_get_path (stack));
+
+  result = NULL;
+  undod_stack_redo (stack, NULL, store_result, &result);
+  WAIT_FOR (result != NULL);
+  g_autofree char *redone = NULL;
+  undod_stack_redo_finish (stack, result, &redone, &error);
+  g_object_unref (result);
+  g_assert_no_error (error);
+  g_assert_cmpstr (redone, ==, "Typing");
+
+  g_assert_cmpuint (f->applied->len, ==, 3);
+  g_assert_cmpstr (g_ptr_array_index (f->applied, 0), ==, "undo:u2");
+  g_assert_cmpstr (g_ptr_array_index (f->applied, 1), ==, "undo:u1");
+  g_assert_cmpstr (g_ptr_array_index (f->applied, 2), ==, "redo:r1");
+  g_assert_cmpuint (f->push_failures, ==, 0);
+}
+
+static void
+test_errors_carry_their_codes (Fixture *f, gconstpointer data)
+{
+  g_autoptr (UndodStack) stack = register_stack (f, "org.undod.test.Empty", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *name = undo_on (stack, &error);
+  g_assert_null (name);
+  g_assert_error (error, UNDOD_ERROR, UNDOD_ERROR_NOTHING_TO_UNDO);
+  g_assert_false (g_str_has_prefix (error->message, "GDBus.Error:"));
+
+  GAsyncResult *result = NULL;
+  undod_client_register (f->client, "not an app id", NULL, NULL, store_result, &result);
+  WAIT_FOR (result != NULL);
+  g_clear_error (&error);
+  g_autoptr (UndodStack) none = undod_client_register_finish (f->client, result, &error);
+  g_object_unref (result);
+  g_assert_null (none);
+  g_assert_error (error, UNDOD_ERROR, UNDOD_ERROR_INVALID_APP_ID);
+}
+
+/* A push made while the app applies an undo waits for the apply's answer
+ * (undod would refuse it with Busy), then leaves, in order. */
+static void
+test_push_during_apply_waits (Fixture *f, gconstpointer data)
+{
+  g_autoptr (UndodStack) stack = register_stack (f, "org.undod.test.Busy", NULL);
+  g_autoptr (GBytes) u = text ("u-a"), r = text ("r-a");
+  undod_stack_push (stack, "A", u, r, NULL);
+  f->answer_later = TRUE;
+  f->push_while_applying = stack;
+
+  GAsyncResult *result = NULL;
+  undod_stack_undo (stack, NULL, store_result, &result);
+  WAIT_FOR (f->unanswered != NULL);
+  f->push_while_applying = NULL;
+  f->answer_later = FALSE;
+  /* A second push from the main loop, still during the apply. */
+  g_autoptr (GBytes) u2 = text ("u-after"), r2 = text ("r-after");
+  undod_stack_push (stack, "After", u2, r2, NULL);
+  undod_apply_return_success (f->unanswered);
+  g_clear_object (&f->unanswered);
+  WAIT_FOR (result != NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *undone = NULL;
+  undod_stack_undo_finish (stack, result, &undone, &error);
+  g_object_unref (result);
+  g_assert_no_error (error);
+  g_assert_cmpstr (undone, ==, "A");
+
+  g_autofree char *second = undo_on (stack, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (second, ==, "After");
+  g_autofree char *third = undo_on (stack, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (third, ==, "During");
+  g_assert_cmpuint (f->push_failures, ==, 0);
+  g_assert_cmpuint (f->applied->len, ==, 3);
+  g_assert_cmpstr (g_ptr_array_index (f->applied, 1), ==, "undo:u-after");
+  g_assert_cmpstr (g_ptr_array_index (f->applied, 2), ==, "undo:u-during");
+}
+
+static void
+on_running_changed (GObject *object, GParamSpec *pspec, guint *changes)
+{
+  (*changes)++;
+}
+
+/* undod restarts under a live stack: the stack registers again, adopts its
+ * stored history, and calls made meanwhile go to the new undod. */
+static void
+test_restart_registers_again (Fixture *f, gconstpointer data)
+{
+  g_autoptr (UndodOptions) options = undod_options_new ();
+  undod_options_set_persist (options, TRUE);
+  g_autoptr (UndodStack) stack = register_stack (f, "org.undod.test.Restart", options);
+  g_autoptr (GBytes) u = text ("u-before"), r = text ("r-before");
+  UndodAction *action = undod_action_new (u, r);
+  GAsyncResult *result = NULL;
+  undod_stack_push_group (stack, "Before", &action, 1, NULL, NULL, store_result, &result);
+  WAIT_FOR (result != NULL);
+  g_autoptr (GError) error = NULL;
+  g_assert_cmpuint (undod_stack_push_group_finish (stack, result, &error), >, 0);
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  undod_action_free (action);
+
+  guint changes = 0;
+  g_signal_connect (f->client, "notify::daemon-running", G_CALLBACK (on_running_changed), &changes);
+  stop_undod (f);
+  WAIT_FOR (!undod_client_get_daemon_running (f->client));
+  start_undod (f);
+  WAIT_FOR (undod_client_get_daemon_running (f->client));
+  g_assert_cmpuint (changes, ==, 2);
+
+  g_autofree char *undone = undo_on (stack, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (undone, ==, "Before");
+  g_assert_cmpuint (f->applied->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (f->applied, 0), ==, "undo:u-before");
+}
+
+/* Only undod may call the app's Apply: anyone else is refused, and the
+ * app's handler never runs. */
+static void
+test_apply_only_from_undod (Fixture *f, gconstpointer data)
+{
+  g_autoptr (UndodStack) stack = register_stack (f, "org.undod.test.Guarded", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDBusConnection) stranger = g_dbus_connection_new_for_address_sync (
+    g_test_dbus_get_bus_address (f->bus),
+    G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION, NULL, NULL, &error);
+  g_assert_no_error (error);
+  const char *client_name = NULL;
+  /* The client's unique name: the stack's Owner property in undod. */
+  g_autoptr (GVariant) owner = g_dbus_connection_call_sync (
+    stranger, "org.undod.Undo1", undod_stack_get_path (stack), "org.freedesktop.DBus.Properties", "Get",
+    g_variant_new ("(ss)", "org.undod.Undo1.Stack", "Owner"), G_VARIANT_TYPE ("(v)"), 0, WAIT_MS, NULL, &error);
+  g_assert_no_error (error);
+  g_autoptr (GVariant) value = NULL;
+  g_variant_get (owner, "(v)", &value);
+  client_name = g_variant_get_string (value, NULL);
+  g_autoptr (GVariant) payloads = g_variant_new_array (G_VARIANT_TYPE ("ay"), NULL, 0);
+  /* Asynchronously: the app answers from this thread's main loop. */
+  GAsyncResult *result = NULL;
+  g_dbus_connection_call (stranger, client_name, "/org/undod/Undo1/Client", "org.undod.Undo1.Client", "Apply",
+                          g_variant_new ("(ots@aay)", undod_stack_get_path (stack), (guint64) 1, "undo",
+                                         g_variant_ref_sink (payloads)),
+                          NULL, 0, WAIT_MS, NULL, store_result, &result);
+  WAIT_FOR (result != NULL);
+  g_autoptr (GVariant) reply = g_dbus_connection_call_finish (stranger, result, &error);
+  g_object_unref (result);
+  g_assert_null (reply);
+  g_assert_error (error, G_DBUS_ERROR, G_DBUS_ERROR_ACCESS_DENIED);
+  g_assert_cmpuint (f->applied->len, ==, 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add ("/client/push-undo-redo", Fixture, NULL, setup, test_push_undo_redo, teardown);
+  g_test_add ("/client/errors-carry-their-codes", Fixture, NULL, setup, test_errors_carry_their_codes, teardown);
+  g_test_add ("/client/push-during-apply-waits", Fixture, NULL, setup, test_push_during_apply_waits, teardown);
+  g_test_add ("/client/restart-registers-again", Fixture, NULL, setup, test_restart_registers_again, teardown);
+  g_test_add ("/client/apply-only-from-undod", Fixture, NULL, setup, test_apply_only_from_undod, teardown);
+  return g_test_run ();
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/python3
+"""libundod from Python through its typelib: register, push, undo focused,
+the apply handler's payloads. Runs undod ($UNDOD) on a private bus."""
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+
+import gi
+gi.require_version("Undod", "1.0")
+from gi.repository import GLib, Gio, Undod  # noqa: E402
+
+WAIT_MS = 20000
+
+
+def wait_for(condition, what):
+    timed_out = []
+    timer = GLib.timeout_add(WAIT_MS, lambda: timed_out.append(True) and False)
+    context = GLib.MainContext.default()
+    while not condition() and not timed_out:
+        context.iteration(True)
+    if not timed_out:
+        GLib.source_remove(timer)
+    if not condition():
+        sys.exit(f"Gave up after {WAIT_MS} ms waiting for {what}")
+
+
+def main():
+    bus = Gio.TestDBus.new(Gio.TestDBusFlags.NONE)
+    bus.up()
+    directory = tempfile.mkdtemp(prefix="libundod-py-")
+    config = os.path.join(directory, "undod.conf")
+    with open(config, "w") as f:
+        f.write("")
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SWAYSOCK")}
+    undod = subprocess.Popen([os.environ["UNDOD"], "--address", bus.get_bus_address(), "--config", config,
+                              "--state-dir", os.path.join(directory, "state")], env=env)
+    try:
+        client = Undod.Client.new_sync(bus.get_bus_address(), None)
+        wait_for(client.get_daemon_running, "undod")
+
+        results = []
+        client.register("org.undod.test.Python", Undod.Options(document="notes.txt"), None,
+                        lambda c, r: results.append(c.register_finish(r)))
+        wait_for(lambda: results, "Register")
+        stack = results.pop()
+
+        applied = []
+
+        def on_apply(stack, apply):
+            applied.extend((apply.props.direction, bytes(p.get_data())) for p in apply.get_payloads())
+            apply.return_success()
+            return True
+
+        stack.connect("apply", on_apply)
+        stack.push("Typing", GLib.Bytes.new(b"delete 'hi'"), GLib.Bytes.new(b"insert 'hi'"), "typing")
+        client.undo_focused(None, lambda c, r: results.append(c.undo_focused_finish(r)))
+        wait_for(lambda: results, "UndoFocused")
+        group, path, name = results.pop()
+        assert name == "Typing", name
+        assert path == stack.get_path(), (path, stack.get_path())
+        assert group > 0
+        assert applied == [(Undod.Direction.UNDO, b"delete 'hi'")], applied
+
+        stack.undo(None, lambda s, r: results.append(r))
+        wait_for(lambda: results, "Undo")
+        try:
+            stack.undo_finish(results.pop())
+            sys.exit("an undo of an empty stack succeeded")
+        except GLib.Error as error:
+            assert error.matches(Undod.error_quark(), Undod.Error.NOTHING_TO_UNDO), error
+        print("ok: libundod works from Python through its typelib")
+    finally:
+        undod.send_signal(signal.SIGTERM)
+        undod.wait(timeout=30)
+        bus.down()
+
+
+if __name__ == "__main__":
+    main()

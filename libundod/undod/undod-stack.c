@@ -1,0 +1,663 @@
+/* undod-stack.c: one registered stack. Its calls leave in the order the
+ * app makes them; while an Apply is being answered, or while the stack
+ * registers again after undod restarted, they wait, then leave in order
+ * (to the stack's new path). */
+#include "undod-stack.h"
+#include "undod-error.h"
+#include "undod-private.h"
+
+/**
+ * UndodStack:
+ *
+ * One undo stack the app owns in undod, made by undod_client_register().
+ * Push a group after each change the user makes, with the payloads that
+ * undo and redo it; answer #UndodStack::apply when undod hands a group
+ * back (the global key, `undoctl undo`, or undod_stack_undo()).
+ */
+struct _UndodStack {
+  GObject parent_instance;
+  UndodClient *client;
+  char *path;
+  char *app_id;
+  UndodOptions *options;
+  /* Reasons to hold calls back: an Apply being answered, registering again. */
+  guint holds;
+  GQueue waiting;
+  gboolean closed;
+};
+
+G_DEFINE_FINAL_TYPE (UndodStack, undod_stack, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_PATH,
+  N_PROPS
+};
+
+enum {
+  SIGNAL_APPLY,
+  SIGNAL_PUSH_FAILED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+/* A call waiting for its turn. Without a task, a failure is reported by
+ * #UndodStack::push-failed. */
+typedef struct {
+  char *method;
+  char *group_name;
+  GVariant *parameters;
+  const GVariantType *reply_type;
+  int timeout_ms;
+  GTask *task;
+} StackCall;
+
+static void
+stack_call_free (StackCall *call)
+{
+  g_free (call->method);
+  g_free (call->group_name);
+  g_clear_pointer (&call->parameters, g_variant_unref);
+  g_clear_object (&call->task);
+  g_free (call);
+}
+
+static void
+fail_call (UndodStack *self, StackCall *call, GError *error)
+{
+  if (call->task != NULL)
+    g_task_return_error (call->task, error);
+  else
+    {
+      g_signal_emit (self, signals[SIGNAL_PUSH_FAILED], 0, call->group_name, error);
+      g_error_free (error);
+    }
+  stack_call_free (call);
+}
+
+static void
+undod_stack_dispose (GObject *object)
+{
+  UndodStack *self = UNDOD_STACK (object);
+  StackCall *call;
+  while ((call = g_queue_pop_head (&self->waiting)) != NULL)
+    {
+      GError *error = g_error_new_literal (UNDOD_ERROR, UNDOD_ERROR_CLOSED, "The stack was let go of before the call left.");
+      if (call->task != NULL)
+        g_task_return_error (call->task, error);
+      else
+        g_error_free (error);
+      stack_call_free (call);
+    }
+  if (self->client != NULL)
+    {
+      undod_client_forget_stack (self->client, self);
+      g_clear_object (&self->client);
+    }
+  g_clear_object (&self->options);
+  G_OBJECT_CLASS (undod_stack_parent_class)->dispose (object);
+}
+
+static void
+undod_stack_finalize (GObject *object)
+{
+  UndodStack *self = UNDOD_STACK (object);
+  g_free (self->path);
+  g_free (self->app_id);
+  G_OBJECT_CLASS (undod_stack_parent_class)->finalize (object);
+}
+
+static void
+undod_stack_get_property (GObject *object, guint id, GValue *value, GParamSpec *pspec)
+{
+  UndodStack *self = UNDOD_STACK (object);
+  switch (id)
+    {
+    case PROP_PATH: g_value_set_string (value, self->path); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
+    }
+}
+
+static void
+undod_stack_class_init (UndodStackClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  object_class->dispose = undod_stack_dispose;
+  object_class->finalize = undod_stack_finalize;
+  object_class->get_property = undod_stack_get_property;
+
+  /**
+   * UndodStack:path:
+   *
+   * The stack's object path in undod; it changes when undod restarts and
+   * the stack registers again.
+   */
+  properties[PROP_PATH] = g_param_spec_string ("path", NULL, NULL, NULL,
+                                               G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * UndodStack::apply:
+   * @stack: the stack
+   * @apply: the group's payloads, and where to answer
+   *
+   * undod hands back a group to undo or redo. Apply its payloads in the
+   * order given, then call undod_apply_return_success(), or
+   * undod_apply_return_error() if they could not be applied (the stack
+   * then stays as it was). The answer may come later; keep a reference.
+   *
+   * Returns: %TRUE if the handler answers (now or later)
+   */
+  signals[SIGNAL_APPLY] = g_signal_new ("apply", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                        g_signal_accumulator_true_handled, NULL, NULL,
+                                        G_TYPE_BOOLEAN, 1, UNDOD_TYPE_APPLY);
+  /**
+   * UndodStack::push-failed:
+   * @stack: the stack
+   * @name: the name of the group that was not pushed
+   * @error: why
+   *
+   * A push made with undod_stack_push() failed (undod is not running, the
+   * group is too large…). Pushes with a callback report there instead.
+   */
+  signals[SIGNAL_PUSH_FAILED] = g_signal_new ("push-failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                              NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_ERROR);
+}
+
+static void
+undod_stack_init (UndodStack *self)
+{
+  g_queue_init (&self->waiting);
+}
+
+UndodStack *
+undod_stack_new_registered (UndodClient *client, const char *path, const char *app_id, UndodOptions *options)
+{
+  UndodStack *self = g_object_new (UNDOD_TYPE_STACK, NULL);
+  self->client = g_object_ref (client);
+  self->path = g_strdup (path);
+  self->app_id = g_strdup (app_id);
+  self->options = options != NULL ? g_object_ref (options) : undod_options_new ();
+  return self;
+}
+
+const char *
+undod_stack_get_app_id (UndodStack *stack)
+{
+  return stack->app_id;
+}
+
+UndodOptions *
+undod_stack_get_options (UndodStack *stack)
+{
+  return stack->options;
+}
+
+/**
+ * undod_stack_get_path:
+ * @stack: the stack
+ *
+ * Returns: the stack's object path in undod (`/org/undod/Undo1/stack/<n>`)
+ */
+const char *
+undod_stack_get_path (UndodStack *stack)
+{
+  g_return_val_if_fail (UNDOD_IS_STACK (stack), NULL);
+  return stack->path;
+}
+
+void
+undod_stack_set_path (UndodStack *stack, const char *path)
+{
+  if (g_strcmp0 (stack->path, path) == 0)
+    return;
+  g_free (stack->path);
+  stack->path = g_strdup (path);
+  g_object_notify_by_pspec (G_OBJECT (stack), properties[PROP_PATH]);
+}
+
+/* A call with a task: its answer goes to the task. */
+static void
+call_answered (GObject *source, GAsyncResult *result, gpointer data)
+{
+  StackCall *call = data;
+  GError *error = NULL;
+  GVariant *reply = undod_client_call_finish (result, &error);
+  if (reply != NULL)
+    g_task_return_pointer (call->task, reply, (GDestroyNotify) g_variant_unref);
+  else
+    g_task_return_error (call->task, error);
+  stack_call_free (call);
+}
+
+/* A push without a callback: a failure is told while the stack lives. */
+typedef struct {
+  GWeakRef stack;
+  char *group_name;
+} PushWithoutCallback;
+
+static void
+push_answered (GObject *source, GAsyncResult *result, gpointer data)
+{
+  PushWithoutCallback *push = data;
+  GError *error = NULL;
+  GVariant *reply = undod_client_call_finish (result, &error);
+  g_autoptr (UndodStack) self = g_weak_ref_get (&push->stack);
+  if (reply == NULL && self != NULL)
+    g_signal_emit (self, signals[SIGNAL_PUSH_FAILED], 0, push->group_name, error);
+  g_clear_pointer (&reply, g_variant_unref);
+  g_clear_error (&error);
+  g_weak_ref_clear (&push->stack);
+  g_free (push->group_name);
+  g_free (push);
+}
+
+static void
+send_call (UndodStack *self, StackCall *call)
+{
+  if (call->task != NULL)
+    {
+      GCancellable *cancellable = g_task_get_cancellable (call->task);
+      undod_client_call (self->client, self->path, UNDOD_STACK_INTERFACE, call->method,
+                         g_steal_pointer (&call->parameters), call->reply_type, call->timeout_ms, cancellable,
+                         call_answered, call);
+      return;
+    }
+  PushWithoutCallback *push = g_new0 (PushWithoutCallback, 1);
+  g_weak_ref_init (&push->stack, self);
+  push->group_name = g_steal_pointer (&call->group_name);
+  undod_client_call (self->client, self->path, UNDOD_STACK_INTERFACE, call->method,
+                     g_steal_pointer (&call->parameters), call->reply_type, call->timeout_ms, NULL,
+                     push_answered, push);
+  stack_call_free (call);
+}
+
+/* Sends @call now, or queues it behind the calls already waiting. */
+static void
+enqueue (UndodStack *self, StackCall *call)
+{
+  if (self->closed)
+    return fail_call (self, call, g_error_new (UNDOD_ERROR, UNDOD_ERROR_CLOSED,
+                                               "The stack %s was closed.", self->path));
+  if (self->holds > 0 || !g_queue_is_empty (&self->waiting))
+    g_queue_push_tail (&self->waiting, call);
+  else
+    send_call (self, call);
+}
+
+void
+undod_stack_hold (UndodStack *stack)
+{
+  stack->holds++;
+}
+
+void
+undod_stack_release (UndodStack *stack)
+{
+  g_return_if_fail (stack->holds > 0);
+  if (--stack->holds > 0)
+    return;
+  StackCall *call;
+  while (stack->holds == 0 && (call = g_queue_pop_head (&stack->waiting)) != NULL)
+    send_call (stack, call);
+}
+
+static void
+apply_finished (UndodApply *apply, gpointer data)
+{
+  g_autoptr (UndodStack) self = data;
+  undod_stack_release (self);
+}
+
+/* Hands @apply to the app; answers it with an error when no handler takes it. */
+gboolean
+undod_stack_dispatch_apply (UndodStack *stack, UndodApply *apply)
+{
+  undod_stack_hold (stack);
+  undod_apply_set_finished_func (apply, G_CALLBACK (apply_finished), g_object_ref (stack));
+  gboolean handled = FALSE;
+  g_signal_emit (stack, signals[SIGNAL_APPLY], 0, apply, &handled);
+  if (!handled && !undod_apply_get_finished (apply))
+    {
+      g_autoptr (GError) error = g_error_new (UNDOD_ERROR, UNDOD_ERROR_FAILED,
+                                              "The application has no apply handler for the stack %s.", stack->path);
+      undod_apply_return_error (apply, error);
+    }
+  return handled;
+}
+
+static GVariant *
+hints_for (const char *merge_key)
+{
+  GVariantBuilder hints;
+  g_variant_builder_init (&hints, G_VARIANT_TYPE_VARDICT);
+  if (merge_key != NULL)
+    g_variant_builder_add (&hints, "{sv}", "merge_key", g_variant_new_string (merge_key));
+  return g_variant_builder_end (&hints);
+}
+
+static GVariant *
+bytes_variant (GBytes *bytes)
+{
+  return g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING, bytes, TRUE);
+}
+
+static StackCall *
+new_call (const char *method, GVariant *parameters, const GVariantType *reply_type, int timeout_ms, GTask *task)
+{
+  StackCall *call = g_new0 (StackCall, 1);
+  call->method = g_strdup (method);
+  call->parameters = g_variant_ref_sink (parameters);
+  call->reply_type = reply_type;
+  call->timeout_ms = timeout_ms;
+  call->task = task;
+  return call;
+}
+
+/**
+ * undod_stack_push:
+ * @stack: the stack
+ * @name: the group's name, as menus show it ("Typing")
+ * @undo: the bytes that undo the change
+ * @redo: the bytes that redo it
+ * @merge_key: (nullable): pushes with the same key coalesce into the top group
+ *
+ * Records a group of one action. Returns at once: the push leaves in order
+ * with the stack's other calls; a failure is reported by
+ * #UndodStack::push-failed.
+ */
+void
+undod_stack_push (UndodStack *stack, const char *name, GBytes *undo, GBytes *redo, const char *merge_key)
+{
+  g_return_if_fail (UNDOD_IS_STACK (stack));
+  g_return_if_fail (name != NULL && undo != NULL && redo != NULL);
+  GVariant *parameters = g_variant_new ("(s@ay@ay@a{sv})", name, bytes_variant (undo), bytes_variant (redo),
+                                        hints_for (merge_key));
+  StackCall *call = new_call ("Push", parameters, G_VARIANT_TYPE ("(t)"), UNDOD_CALL_TIMEOUT_MS, NULL);
+  call->group_name = g_strdup (name);
+  enqueue (stack, call);
+}
+
+/**
+ * undod_stack_push_group:
+ * @stack: the stack
+ * @name: the group's name
+ * @actions: (array length=n_actions): the actions, in the order they were done
+ * @n_actions: how many
+ * @merge_key: (nullable): pushes with the same key coalesce into the top group
+ * @cancellable: (nullable): cancels the push while it has not left
+ * @callback: (scope async) (nullable): called with the group's id
+ * @user_data: for @callback
+ *
+ * Records a group of several actions, undone and redone as one.
+ */
+void
+undod_stack_push_group (UndodStack *stack, const char *name, UndodAction **actions, guint n_actions,
+                        const char *merge_key, GCancellable *cancellable, GAsyncReadyCallback callback,
+                        gpointer user_data)
+{
+  g_return_if_fail (UNDOD_IS_STACK (stack));
+  g_return_if_fail (name != NULL);
+  GVariantBuilder list;
+  g_variant_builder_init (&list, G_VARIANT_TYPE ("a(ayay)"));
+  for (guint i = 0; i < n_actions; i++)
+    g_variant_builder_add (&list, "(@ay@ay)", bytes_variant (undod_action_get_undo (actions[i])),
+                           bytes_variant (undod_action_get_redo (actions[i])));
+  GVariant *parameters = g_variant_new ("(s@a(ayay)@a{sv})", name, g_variant_builder_end (&list),
+                                        hints_for (merge_key));
+  GTask *task = callback != NULL ? g_task_new (stack, cancellable, callback, user_data) : NULL;
+  if (task != NULL)
+    g_task_set_source_tag (task, undod_stack_push_group);
+  StackCall *call = new_call ("PushGroup", parameters, G_VARIANT_TYPE ("(t)"), UNDOD_CALL_TIMEOUT_MS, task);
+  call->group_name = g_strdup (name);
+  enqueue (stack, call);
+}
+
+static GVariant *
+finish_reply (UndodStack *stack, GAsyncResult *result, gpointer tag, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, stack), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == tag, NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * undod_stack_push_group_finish:
+ * @stack: the stack
+ * @result: the result
+ * @error: where a failure goes
+ *
+ * Returns: the group's id, or 0 on failure
+ */
+guint64
+undod_stack_push_group_finish (UndodStack *stack, GAsyncResult *result, GError **error)
+{
+  g_autoptr (GVariant) reply = finish_reply (stack, result, undod_stack_push_group, error);
+  guint64 group = 0;
+  if (reply != NULL)
+    g_variant_get (reply, "(t)", &group);
+  return group;
+}
+
+static void
+call_simple (UndodStack *stack, const char *method, GVariant *parameters, const GVariantType *reply_type,
+             int timeout_ms, gpointer tag, GCancellable *cancellable, GAsyncReadyCallback callback,
+             gpointer user_data)
+{
+  GTask *task = g_task_new (stack, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tag);
+  enqueue (stack, new_call (method, parameters != NULL ? parameters : g_variant_new ("()"), reply_type, timeout_ms, task));
+}
+
+static guint64
+finish_applied (UndodStack *stack, GAsyncResult *result, gpointer tag, char **name, GError **error)
+{
+  g_autoptr (GVariant) reply = finish_reply (stack, result, tag, error);
+  guint64 group = 0;
+  const char *group_name = "";
+  if (reply != NULL)
+    g_variant_get (reply, "(t&s)", &group, &group_name);
+  if (name != NULL)
+    *name = reply != NULL ? g_strdup (group_name) : NULL;
+  return group;
+}
+
+/**
+ * undod_stack_undo:
+ * @stack: the stack
+ * @cancellable: (nullable): cancels the call while it has not left
+ * @callback: (scope async): called once the group is undone
+ * @user_data: for @callback
+ *
+ * Undoes the top group: undod emits #UndodStack::apply with its undo
+ * payloads, and answers once the app applied them.
+ */
+void
+undod_stack_undo (UndodStack *stack, GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_return_if_fail (UNDOD_IS_STACK (stack));
+  call_simple (stack, "Undo", NULL, G_VARIANT_TYPE ("(ts)"), UNDOD_APPLY_TIMEOUT_MS, undod_stack_undo,
+               cancellable, callback, user_data);
+}
+
+/**
+ * undod_stack_undo_finish:
+ * @stack: the stack
+ * @result: the result
+ * @name: (out) (optional) (transfer full): the group's name
+ * @error: where a failure goes (%UNDOD_ERROR_NOTHING_TO_UNDO, say)
+ *
+ * Returns: the id of the group undone, or 0 on failure
+ */
+guint64
+undod_stack_undo_finish (UndodStack *stack, GAsyncResult *result, char **name, GError **error)
+{
+  return finish_applied (stack, result, undod_stack_undo, name, error);
+}
+
+/**
+ * undod_stack_redo:
+ * @stack: the stack
+ * @cancellable: (nullable): cancels the call while it has not left
+ * @callback: (scope async): called once the group is redone
+ * @user_data: for @callback
+ *
+ * Redoes the top redo group.
+ */
+void
+undod_stack_redo (UndodStack *stack, GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_return_if_fail (UNDOD_IS_STACK (stack));
+  call_simple (stack, "Redo", NULL, G_VARIANT_TYPE ("(ts)"), UNDOD_APPLY_TIMEOUT_MS, undod_stack_redo,
+               cancellable, callback, user_data);
+}
+
+/**
+ * undod_stack_redo_finish:
+ * @stack: the stack
+ * @result: the result
+ * @name: (out) (optional) (transfer full): the group's name
+ * @error: where a failure goes
+ *
+ * Returns: the id of the group redone, or 0 on failure
+ */
+guint64
+undod_stack_redo_finish (UndodStack *stack, GAsyncResult *result, char **name, GError **error)
+{
+  return finish_applied (stack, result, undod_stack_redo, name, error);
+}
+
+static gboolean
+finish_simple (UndodStack *stack, GAsyncResult *result, gpointer tag, GError **error)
+{
+  g_autoptr (GVariant) reply = finish_reply (stack, result, tag, error);
+  return reply != NULL;
+}
+
+#define SIMPLE_CALL(fn, method, doc)                                                                   \
+  void undod_stack_##fn (UndodStack *stack, GCancellable *cancellable, GAsyncReadyCallback callback,  \
+                         gpointer user_data)                                                           \
+  {                                                                                                    \
+    g_return_if_fail (UNDOD_IS_STACK (stack));                                                         \
+    call_simple (stack, method, NULL, G_VARIANT_TYPE_UNIT, UNDOD_CALL_TIMEOUT_MS, undod_stack_##fn,    \
+                 cancellable, callback, user_data);                                                    \
+  }                                                                                                    \
+  gboolean undod_stack_##fn##_finish (UndodStack *stack, GAsyncResult *result, GError **error)        \
+  {                                                                                                    \
+    return finish_simple (stack, result, undod_stack_##fn, error);                                     \
+  }
+
+/**
+ * undod_stack_set_clean:
+ * @stack: the stack
+ * @cancellable: (nullable): cancels the call while it has not left
+ * @callback: (scope async) (nullable): called once undod marked it
+ * @user_data: for @callback
+ *
+ * Marks the present state as clean (saved).
+ */
+/**
+ * undod_stack_set_clean_finish:
+ * @stack: the stack
+ * @result: the result
+ * @error: where a failure goes
+ *
+ * Returns: whether undod marked it
+ */
+SIMPLE_CALL (set_clean, "SetClean", "")
+
+/**
+ * undod_stack_activate:
+ * @stack: the stack
+ * @cancellable: (nullable): cancels the call while it has not left
+ * @callback: (scope async) (nullable): called once undod knows
+ * @user_data: for @callback
+ *
+ * Tells undod this app now has the user's focus (a window of the
+ * document's came to the front).
+ */
+/**
+ * undod_stack_activate_finish:
+ * @stack: the stack
+ * @result: the result
+ * @error: where a failure goes
+ *
+ * Returns: whether undod took it
+ */
+SIMPLE_CALL (activate, "Activate", "")
+
+/**
+ * undod_stack_deactivate:
+ * @stack: the stack
+ * @cancellable: (nullable): cancels the call while it has not left
+ * @callback: (scope async) (nullable): called once undod knows
+ * @user_data: for @callback
+ *
+ * Tells undod the app's windows lost the user's focus.
+ */
+/**
+ * undod_stack_deactivate_finish:
+ * @stack: the stack
+ * @result: the result
+ * @error: where a failure goes
+ *
+ * Returns: whether undod took it
+ */
+SIMPLE_CALL (deactivate, "Deactivate", "")
+
+/**
+ * undod_stack_clear:
+ * @stack: the stack
+ * @cancellable: (nullable): cancels the call while it has not left
+ * @callback: (scope async) (nullable): called once the history is gone
+ * @user_data: for @callback
+ *
+ * Drops the whole history, both sides.
+ */
+/**
+ * undod_stack_clear_finish:
+ * @stack: the stack
+ * @result: the result
+ * @error: where a failure goes
+ *
+ * Returns: whether undod dropped it
+ */
+SIMPLE_CALL (clear, "Clear", "")
+
+/**
+ * undod_stack_close:
+ * @stack: the stack
+ * @discard: %TRUE: delete the stack; %FALSE: keep it for a later register to adopt
+ * @cancellable: (nullable): cancels the call while it has not left
+ * @callback: (scope async) (nullable): called once undod let go
+ * @user_data: for @callback
+ *
+ * Gives the stack up. Calls made after it fail with %UNDOD_ERROR_CLOSED.
+ */
+void
+undod_stack_close (UndodStack *stack, gboolean discard, GCancellable *cancellable, GAsyncReadyCallback callback,
+                   gpointer user_data)
+{
+  g_return_if_fail (UNDOD_IS_STACK (stack));
+  call_simple (stack, "Close", g_variant_new ("(b)", discard), G_VARIANT_TYPE_UNIT, UNDOD_CALL_TIMEOUT_MS,
+               undod_stack_close, cancellable, callback, user_data);
+  stack->closed = TRUE;
+  if (stack->client != NULL)
+    undod_client_forget_stack (stack->client, stack);
+}
+
+/**
+ * undod_stack_close_finish:
+ * @stack: the stack
+ * @result: the result
+ * @error: where a failure goes
+ *
+ * Returns: whether undod let go of it
+ */
+gboolean
+undod_stack_close_finish (UndodStack *stack, GAsyncResult *result, GError **error)
+{
+  return finish_simple (stack, result, undod_stack_close, error);
+}
