@@ -53,6 +53,10 @@ start_undod (Fixture *f)
   g_subprocess_launcher_unsetenv (launcher, "WAYLAND_DISPLAY");
   g_subprocess_launcher_unsetenv (launcher, "SWAYSOCK");
   g_autofree char *state = g_build_filename (f->directory, "state", NULL);
+  /* undod's log in a file: a child holding the test's stderr would keep
+   * meson waiting after a failed test aborted. */
+  g_autofree char *log = g_build_filename (f->directory, "undod.log", NULL);
+  g_subprocess_launcher_set_stderr_file_path (launcher, log);
   g_autoptr (GError) error = NULL;
   f->undod = g_subprocess_launcher_spawn (launcher, &error, undod, "--address", g_test_dbus_get_bus_address (f->bus),
                                           "--config", f->config, "--state-dir", state, NULL);
@@ -276,6 +280,85 @@ test_push_during_apply_waits (Fixture *f, gconstpointer data)
   g_assert_cmpstr (g_ptr_array_index (f->applied, 2), ==, "undo:u-during");
 }
 
+/* The client's connection (the library's own, for a filter that sees what
+ * arrives before the main loop does). */
+GDBusConnection *undod_client_get_connection (UndodClient *client);
+
+typedef struct {
+  gint applies_arrived;
+  gint busy_answers;
+} Arrivals;
+
+static GDBusMessage *
+count_arrivals (GDBusConnection *connection, GDBusMessage *message, gboolean incoming, gpointer data)
+{
+  Arrivals *arrivals = data;
+  if (!incoming)
+    return message;
+  if (g_strcmp0 (g_dbus_message_get_member (message), "Apply") == 0)
+    g_atomic_int_inc (&arrivals->applies_arrived);
+  if (g_strcmp0 (g_dbus_message_get_error_name (message), "org.undod.Undo1.Error.Busy") == 0)
+    g_atomic_int_inc (&arrivals->busy_answers);
+  return message;
+}
+
+/* A push that reaches undod while it waits for the app's Apply answer is
+ * refused with Busy; the stack sends it again once the app answered, before
+ * the pushes made after it, and nothing fails. */
+static void
+test_push_refused_busy_is_sent_again_in_order (Fixture *f, gconstpointer data)
+{
+  g_autoptr (UndodStack) stack = register_stack (f, "org.undod.test.Retry", NULL);
+  g_autoptr (GBytes) u = text ("u-first"), r = text ("r-first");
+  UndodAction *action = undod_action_new (u, r);
+  GAsyncResult *pushed = NULL;
+  undod_stack_push_group (stack, "First", &action, 1, NULL, NULL, store_result, &pushed);
+  undod_action_free (action);
+  WAIT_FOR (pushed != NULL);
+  g_clear_object (&pushed);
+  Arrivals arrivals = { 0, 0 };
+  GDBusConnection *connection = undod_client_get_connection (f->client);
+  guint filter = g_dbus_connection_add_filter (connection, count_arrivals, &arrivals, NULL);
+
+  /* Someone else undoes; the Apply reaches this process, not yet its loop. */
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDBusConnection) stranger = g_dbus_connection_new_for_address_sync (
+    g_test_dbus_get_bus_address (f->bus),
+    G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION, NULL, NULL, &error);
+  g_assert_no_error (error);
+  GAsyncResult *undone = NULL;
+  g_dbus_connection_call (stranger, "org.undod.Undo1", undod_stack_get_path (stack), "org.undod.Undo1.Stack", "Undo",
+                          NULL, G_VARIANT_TYPE ("(ts)"), 0, WAIT_MS, NULL, store_result, &undone);
+  gint64 deadline = g_get_monotonic_time () + WAIT_MS * 1000;
+  /* Without running the main loop, which would hand the Apply to the app. */
+  while (g_atomic_int_get (&arrivals.applies_arrived) == 0 && g_get_monotonic_time () < deadline)
+    g_usleep (1000);
+  g_assert_cmpint (g_atomic_int_get (&arrivals.applies_arrived), ==, 1);
+
+  /* Pushed now, the first is refused (undod is applying); the second waits for it. */
+  g_autoptr (GBytes) u2 = text ("u-second"), r2 = text ("r-second"), u3 = text ("u-third"), r3 = text ("r-third");
+  f->answer_later = TRUE;
+  undod_stack_push (stack, "Second", u2, r2, NULL);
+  undod_stack_push (stack, "Third", u3, r3, NULL);
+  WAIT_FOR (g_atomic_int_get (&arrivals.busy_answers) >= 1 && f->unanswered != NULL);
+  f->answer_later = FALSE;
+  undod_apply_return_success (f->unanswered);
+  g_clear_object (&f->unanswered);
+  WAIT_FOR (undone != NULL);
+  g_autoptr (GVariant) reply = g_dbus_connection_call_finish (stranger, undone, &error);
+  g_object_unref (undone);
+  g_assert_no_error (error);
+  g_dbus_connection_remove_filter (connection, filter);
+
+  g_autofree char *last = undo_on (stack, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (last, ==, "Third");
+  g_autofree char *before = undo_on (stack, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (before, ==, "Second");
+  g_assert_cmpuint (f->push_failures, ==, 0);
+}
+
 static void
 on_running_changed (GObject *object, GParamSpec *pspec, guint *changes)
 {
@@ -358,6 +441,8 @@ main (int argc, char **argv)
   g_test_add ("/client/push-undo-redo", Fixture, NULL, setup, test_push_undo_redo, teardown);
   g_test_add ("/client/errors-carry-their-codes", Fixture, NULL, setup, test_errors_carry_their_codes, teardown);
   g_test_add ("/client/push-during-apply-waits", Fixture, NULL, setup, test_push_during_apply_waits, teardown);
+  g_test_add ("/client/push-refused-busy-is-sent-again-in-order", Fixture, NULL, setup,
+              test_push_refused_busy_is_sent_again_in_order, teardown);
   g_test_add ("/client/restart-registers-again", Fixture, NULL, setup, test_restart_registers_again, teardown);
   g_test_add ("/client/apply-only-from-undod", Fixture, NULL, setup, test_apply_only_from_undod, teardown);
   return g_test_run ();

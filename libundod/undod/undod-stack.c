@@ -22,9 +22,19 @@ struct _UndodStack {
   UndodOptions *options;
   /* Reasons to hold calls back: an Apply being answered, registering again. */
   guint holds;
+  /* Calls wait here and leave one at a time, each once the one before it
+   * is answered: a mutation refused with Busy (undod was applying) is sent
+   * again before those after it, so they stay in order. */
   GQueue waiting;
+  struct _StackCall *out;
+  guint retry_timer;
   gboolean closed;
 };
+
+/* A mutation refused with Busy is sent again after this long, doubling up
+ * to RETRY_MOST_MS, for as long as undo itself may take. */
+#define RETRY_FIRST_MS 10
+#define RETRY_MOST_MS 500
 
 G_DEFINE_FINAL_TYPE (UndodStack, undod_stack, G_TYPE_OBJECT)
 
@@ -43,15 +53,21 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-/* A call waiting for its turn. Without a task, a failure is reported by
+/* A call waiting for its turn, or out. It keeps its stack alive until it
+ * is answered. Without a task, a failure is reported by
  * #UndodStack::push-failed. */
-typedef struct {
+typedef struct _StackCall {
+  UndodStack *stack;
   char *method;
   char *group_name;
   GVariant *parameters;
   const GVariantType *reply_type;
   int timeout_ms;
   GTask *task;
+  /* A mutation: Busy means "not now", and it is sent again. */
+  gboolean retries_when_busy;
+  gint64 first_sent;
+  guint retry_ms;
 } StackCall;
 
 static void
@@ -61,19 +77,23 @@ stack_call_free (StackCall *call)
   g_free (call->group_name);
   g_clear_pointer (&call->parameters, g_variant_unref);
   g_clear_object (&call->task);
+  g_clear_object (&call->stack);
   g_free (call);
 }
 
+/* Ends @call with its answer: the task's, or push-failed for an error. */
 static void
-fail_call (UndodStack *self, StackCall *call, GError *error)
+complete_call (StackCall *call, GVariant *reply, GError *error)
 {
   if (call->task != NULL)
-    g_task_return_error (call->task, error);
-  else
     {
-      g_signal_emit (self, signals[SIGNAL_PUSH_FAILED], 0, call->group_name, error);
-      g_error_free (error);
+      if (reply != NULL)
+        g_task_return_pointer (call->task, g_variant_ref (reply), (GDestroyNotify) g_variant_unref);
+      else
+        g_task_return_error (call->task, g_error_copy (error));
     }
+  else if (reply == NULL)
+    g_signal_emit (call->stack, signals[SIGNAL_PUSH_FAILED], 0, call->group_name, error);
   stack_call_free (call);
 }
 
@@ -81,16 +101,7 @@ static void
 undod_stack_dispose (GObject *object)
 {
   UndodStack *self = UNDOD_STACK (object);
-  StackCall *call;
-  while ((call = g_queue_pop_head (&self->waiting)) != NULL)
-    {
-      GError *error = g_error_new_literal (UNDOD_ERROR, UNDOD_ERROR_CLOSED, "The stack was let go of before the call left.");
-      if (call->task != NULL)
-        g_task_return_error (call->task, error);
-      else
-        g_error_free (error);
-      stack_call_free (call);
-    }
+  g_clear_handle_id (&self->retry_timer, g_source_remove);
   if (self->client != NULL)
     {
       undod_client_forget_stack (self->client, self);
@@ -218,73 +229,67 @@ undod_stack_set_path (UndodStack *stack, const char *path)
   g_object_notify_by_pspec (G_OBJECT (stack), properties[PROP_PATH]);
 }
 
-/* A call with a task: its answer goes to the task. */
+static void send_next (UndodStack *self);
+
+static gboolean
+retry_now (gpointer data)
+{
+  UndodStack *self = data;
+  self->retry_timer = 0;
+  send_next (self);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 call_answered (GObject *source, GAsyncResult *result, gpointer data)
 {
   StackCall *call = data;
-  GError *error = NULL;
-  GVariant *reply = undod_client_call_finish (result, &error);
-  if (reply != NULL)
-    g_task_return_pointer (call->task, reply, (GDestroyNotify) g_variant_unref);
-  else
-    g_task_return_error (call->task, error);
-  stack_call_free (call);
-}
-
-/* A push without a callback: a failure is told while the stack lives. */
-typedef struct {
-  GWeakRef stack;
-  char *group_name;
-} PushWithoutCallback;
-
-static void
-push_answered (GObject *source, GAsyncResult *result, gpointer data)
-{
-  PushWithoutCallback *push = data;
-  GError *error = NULL;
-  GVariant *reply = undod_client_call_finish (result, &error);
-  g_autoptr (UndodStack) self = g_weak_ref_get (&push->stack);
-  if (reply == NULL && self != NULL)
-    g_signal_emit (self, signals[SIGNAL_PUSH_FAILED], 0, push->group_name, error);
-  g_clear_pointer (&reply, g_variant_unref);
-  g_clear_error (&error);
-  g_weak_ref_clear (&push->stack);
-  g_free (push->group_name);
-  g_free (push);
-}
-
-static void
-send_call (UndodStack *self, StackCall *call)
-{
-  if (call->task != NULL)
+  g_autoptr (UndodStack) self = g_object_ref (call->stack);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GVariant) reply = undod_client_call_finish (result, &error);
+  self->out = NULL;
+  gint64 waited_ms = (g_get_monotonic_time () - call->first_sent) / 1000;
+  if (reply == NULL && call->retries_when_busy && g_error_matches (error, UNDOD_ERROR, UNDOD_ERROR_BUSY) &&
+      waited_ms < UNDOD_APPLY_TIMEOUT_MS)
     {
-      GCancellable *cancellable = g_task_get_cancellable (call->task);
-      undod_client_call (self->client, self->path, UNDOD_STACK_INTERFACE, call->method,
-                         g_steal_pointer (&call->parameters), call->reply_type, call->timeout_ms, cancellable,
-                         call_answered, call);
+      g_queue_push_head (&self->waiting, call);
+      self->retry_timer = g_timeout_add (call->retry_ms, retry_now, self);
+      call->retry_ms = MIN (call->retry_ms * 2, RETRY_MOST_MS);
       return;
     }
-  PushWithoutCallback *push = g_new0 (PushWithoutCallback, 1);
-  g_weak_ref_init (&push->stack, self);
-  push->group_name = g_steal_pointer (&call->group_name);
-  undod_client_call (self->client, self->path, UNDOD_STACK_INTERFACE, call->method,
-                     g_steal_pointer (&call->parameters), call->reply_type, call->timeout_ms, NULL,
-                     push_answered, push);
-  stack_call_free (call);
+  complete_call (call, reply, error);
+  send_next (self);
 }
 
-/* Sends @call now, or queues it behind the calls already waiting. */
+/* Sends the next waiting call, unless one is out, held or about to be retried. */
+static void
+send_next (UndodStack *self)
+{
+  if (self->out != NULL || self->holds > 0 || self->retry_timer != 0 || self->client == NULL)
+    return;
+  StackCall *call = g_queue_pop_head (&self->waiting);
+  if (call == NULL)
+    return;
+  self->out = call;
+  if (call->first_sent == 0)
+    call->first_sent = g_get_monotonic_time ();
+  undod_client_call (self->client, self->path, UNDOD_STACK_INTERFACE, call->method, g_variant_ref (call->parameters),
+                     call->reply_type, call->timeout_ms, call->task != NULL ? g_task_get_cancellable (call->task) : NULL,
+                     call_answered, call);
+}
+
+/* Queues @call behind the stack's others. */
 static void
 enqueue (UndodStack *self, StackCall *call)
 {
+  call->stack = g_object_ref (self);
   if (self->closed)
-    return fail_call (self, call, g_error_new (UNDOD_ERROR, UNDOD_ERROR_CLOSED,
-                                               "The stack %s was closed.", self->path));
-  if (self->holds > 0 || !g_queue_is_empty (&self->waiting))
-    g_queue_push_tail (&self->waiting, call);
-  else
-    send_call (self, call);
+    {
+      g_autoptr (GError) error = g_error_new (UNDOD_ERROR, UNDOD_ERROR_CLOSED, "The stack %s was closed.", self->path);
+      return complete_call (call, NULL, error);
+    }
+  g_queue_push_tail (&self->waiting, call);
+  send_next (self);
 }
 
 void
@@ -299,9 +304,9 @@ undod_stack_release (UndodStack *stack)
   g_return_if_fail (stack->holds > 0);
   if (--stack->holds > 0)
     return;
-  StackCall *call;
-  while (stack->holds == 0 && (call = g_queue_pop_head (&stack->waiting)) != NULL)
-    send_call (stack, call);
+  /* A mutation refused while the app applied may go now. */
+  g_clear_handle_id (&stack->retry_timer, g_source_remove);
+  send_next (stack);
 }
 
 static void
@@ -353,6 +358,9 @@ new_call (const char *method, GVariant *parameters, const GVariantType *reply_ty
   call->reply_type = reply_type;
   call->timeout_ms = timeout_ms;
   call->task = task;
+  call->retry_ms = RETRY_FIRST_MS;
+  call->retries_when_busy = g_str_has_prefix (method, "Push") || g_str_equal (method, "SetClean") ||
+                            g_str_equal (method, "Clear") || g_str_equal (method, "Close");
   return call;
 }
 
