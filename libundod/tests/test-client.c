@@ -59,7 +59,7 @@ start_undod (Fixture *f)
   g_subprocess_launcher_set_stderr_file_path (launcher, log);
   g_autoptr (GError) error = NULL;
   f->undod = g_subprocess_launcher_spawn (launcher, &error, undod, "--address", g_test_dbus_get_bus_address (f->bus),
-                                          "--config", f->config, "--state-dir", state, NULL);
+                                          "--config", f->config, "--state-dir", state, "--verbose", NULL);
   g_assert_no_error (error);
 }
 
@@ -335,12 +335,17 @@ test_push_refused_busy_is_sent_again_in_order (Fixture *f, gconstpointer data)
     g_usleep (1000);
   g_assert_cmpint (g_atomic_int_get (&arrivals.applies_arrived), ==, 1);
 
-  /* Pushed now, the first is refused (undod is applying); the second waits for it. */
+  /* Pushed now, the first is refused (undod is applying); the second waits
+   * for it. The pushes leave from the client's own thread: still without
+   * running the main loop, wait for the refusal. */
   g_autoptr (GBytes) u2 = text ("u-second"), r2 = text ("r-second"), u3 = text ("u-third"), r3 = text ("r-third");
   f->answer_later = TRUE;
   undod_stack_push (stack, "Second", u2, r2, NULL);
   undod_stack_push (stack, "Third", u3, r3, NULL);
-  WAIT_FOR (g_atomic_int_get (&arrivals.busy_answers) >= 1 && f->unanswered != NULL);
+  while (g_atomic_int_get (&arrivals.busy_answers) == 0 && g_get_monotonic_time () < deadline)
+    g_usleep (1000);
+  g_assert_cmpint (g_atomic_int_get (&arrivals.busy_answers), >=, 1);
+  WAIT_FOR (f->unanswered != NULL);
   f->answer_later = FALSE;
   undod_apply_return_success (f->unanswered);
   g_clear_object (&f->unanswered);

@@ -5,6 +5,7 @@
 #include "undod-client.h"
 #include "undod-error.h"
 #include "undod-private.h"
+#include "undod-sender.h"
 
 /**
  * UndodClient:
@@ -25,29 +26,9 @@ struct _UndodClient {
   char *registered_with;
   /* Live stacks, not owned: each forgets itself when it goes. */
   GPtrArray *stacks;
-  /* Calls sent and not yet answered, and those waiting for one to be: the
-   * bus refuses a connection's calls past its max_replies_per_connection. */
-  guint in_flight;
-  GQueue waiting;
+  /* Where the calls to undod leave from (its own thread). */
+  UndodSender *sender;
 };
-
-/* The most calls a client has unanswered at once; the rest wait, in order.
- * dbus-daemon's own default for max_replies_per_connection is 128 (a
- * GTestDBus bus has it; session.conf raises it to 50000): half of it leaves
- * room for the app's other calls, and at a quarter-millisecond round trip
- * still carries 250,000 calls a second. */
-#define UNDOD_MAX_IN_FLIGHT 64
-
-/* A call waiting for its turn to be sent. */
-typedef struct {
-  char *path;
-  const char *interface;
-  char *method;
-  GVariant *parameters;
-  const GVariantType *reply_type;
-  int timeout_ms;
-  GTask *task;
-} ClientCall;
 
 G_DEFINE_FINAL_TYPE (UndodClient, undod_client, G_TYPE_OBJECT)
 
@@ -178,6 +159,7 @@ undod_client_finalize (GObject *object)
   g_free (self->daemon);
   g_free (self->registered_with);
   g_ptr_array_unref (self->stacks);
+  g_clear_pointer (&self->sender, undod_sender_close);
   G_OBJECT_CLASS (undod_client_parent_class)->finalize (object);
 }
 
@@ -214,7 +196,6 @@ static void
 undod_client_init (UndodClient *self)
 {
   self->stacks = g_ptr_array_new ();
-  g_queue_init (&self->waiting);
 }
 
 /**
@@ -244,6 +225,7 @@ undod_client_new_sync (const char *address, GCancellable *cancellable, GError **
   g_autoptr (GDBusNodeInfo) node = g_dbus_node_info_new_for_xml (client_xml, NULL);
   UndodClient *self = g_object_new (UNDOD_TYPE_CLIENT, NULL);
   self->connection = g_steal_pointer (&connection);
+  self->sender = undod_sender_new (self->connection);
   self->object_id = g_dbus_connection_register_object (self->connection, UNDOD_CLIENT_PATH, node->interfaces[0],
                                                        &client_vtable, self, NULL, error);
   if (self->object_id == 0)
@@ -275,97 +257,42 @@ undod_client_get_connection (UndodClient *client)
   return client->connection;
 }
 
+UndodSender *
+undod_client_get_sender (UndodClient *client)
+{
+  return client->sender;
+}
+
 void
 undod_client_forget_stack (UndodClient *client, UndodStack *stack)
 {
   g_ptr_array_remove (client->stacks, stack);
 }
 
-/* undod's answer as an #UndodError: a bus without undod is DAEMON_UNAVAILABLE,
- * and the remote name prefix is stripped from the message. */
-static GError *
-daemon_error (GError *error)
-{
-  if (g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_SERVICE_UNKNOWN) ||
-      g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_NAME_HAS_NO_OWNER))
-    {
-      GError *unavailable = g_error_new (UNDOD_ERROR, UNDOD_ERROR_DAEMON_UNAVAILABLE,
-                                         "undod is not running on this bus.");
-      g_error_free (error);
-      return unavailable;
-    }
-  g_dbus_error_strip_remote_error (error);
-  return error;
-}
-
-static void send_next (UndodClient *self);
-
 static void
 call_done (GObject *source, GAsyncResult *result, gpointer data)
 {
   GTask *task = data;
-  UndodClient *self = g_task_get_source_object (task);
   GError *error = NULL;
   GVariant *reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result, &error);
-  self->in_flight--;
-  send_next (self);
   if (reply != NULL)
     g_task_return_pointer (task, reply, (GDestroyNotify) g_variant_unref);
   else
-    g_task_return_error (task, daemon_error (error));
+    g_task_return_error (task, undod_daemon_error (error));
   g_object_unref (task);
 }
 
+/* Calls the manager's @method from this thread at once (Register: it goes
+ * before the stack's own calls, which wait for it). */
 static void
-send_call (UndodClient *self, ClientCall *call)
-{
-  self->in_flight++;
-  g_dbus_connection_call (self->connection, UNDOD_BUS_NAME, call->path, call->interface, call->method,
-                          call->parameters, call->reply_type, G_DBUS_CALL_FLAGS_NONE, call->timeout_ms,
-                          g_task_get_cancellable (call->task), call_done, call->task);
-  g_clear_pointer (&call->parameters, g_variant_unref);
-  g_free (call->path);
-  g_free (call->method);
-  g_free (call);
-}
-
-/* Sends the calls that waited, in order, while the bus takes more. */
-static void
-send_next (UndodClient *self)
-{
-  ClientCall *call;
-  while (self->in_flight < UNDOD_MAX_IN_FLIGHT && (call = g_queue_pop_head (&self->waiting)) != NULL)
-    send_call (self, call);
-}
-
-/* Calls undod (taking @parameters); the reply is collected with
- * undod_client_call_finish(). Calls leave in the order made; past
- * UNDOD_MAX_IN_FLIGHT unanswered ones, they wait for answers. */
-void
-undod_client_call (UndodClient *client, const char *path, const char *interface, const char *method,
-                   GVariant *parameters, const GVariantType *reply_type, int timeout_ms,
-                   GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
+call_manager (UndodClient *self, const char *method, GVariant *parameters, const GVariantType *reply_type,
+              GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
 {
   (void) UNDOD_ERROR; /* registers the error names before any reply */
-  ClientCall *call = g_new0 (ClientCall, 1);
-  call->path = g_strdup (path);
-  call->interface = interface;
-  call->method = g_strdup (method);
-  call->parameters = parameters;
-  call->reply_type = reply_type;
-  call->timeout_ms = timeout_ms;
-  call->task = g_task_new (client, cancellable, callback, user_data);
-  g_task_set_source_tag (call->task, undod_client_call);
-  if (client->in_flight < UNDOD_MAX_IN_FLIGHT && g_queue_is_empty (&client->waiting))
-    send_call (client, call);
-  else
-    g_queue_push_tail (&client->waiting, call);
-}
-
-GVariant *
-undod_client_call_finish (GAsyncResult *result, GError **error)
-{
-  return g_task_propagate_pointer (G_TASK (result), error);
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  g_dbus_connection_call (self->connection, UNDOD_BUS_NAME, UNDOD_MANAGER_PATH, UNDOD_MANAGER_INTERFACE, method,
+                          parameters, reply_type, G_DBUS_CALL_FLAGS_NONE, UNDOD_CALL_TIMEOUT_MS, cancellable,
+                          call_done, task);
 }
 
 typedef struct {
@@ -388,7 +315,7 @@ registered (GObject *source, GAsyncResult *result, gpointer data)
   UndodClient *self = g_task_get_source_object (task);
   Registration *registration = g_task_get_task_data (task);
   GError *error = NULL;
-  g_autoptr (GVariant) reply = undod_client_call_finish (result, &error);
+  g_autoptr (GVariant) reply = g_task_propagate_pointer (G_TASK (result), &error);
   if (reply == NULL)
     return g_task_return_error (task, error);
   const char *path = NULL;
@@ -429,9 +356,8 @@ undod_client_register (UndodClient *client, const char *app_id, UndodOptions *op
   registration->app_id = g_strdup (app_id);
   registration->options = options != NULL ? g_object_ref (options) : NULL;
   g_task_set_task_data (task, registration, (GDestroyNotify) registration_free);
-  undod_client_call (client, UNDOD_MANAGER_PATH, UNDOD_MANAGER_INTERFACE, "Register",
-                     g_variant_ref_sink (g_variant_new ("(s@a{sv})", app_id, undod_options_to_variant (options))),
-                     G_VARIANT_TYPE ("(o)"), UNDOD_CALL_TIMEOUT_MS, cancellable, registered, task);
+  call_manager (client, "Register", g_variant_new ("(s@a{sv})", app_id, undod_options_to_variant (options)),
+                G_VARIANT_TYPE ("(o)"), cancellable, registered, task);
 }
 
 /**
@@ -454,7 +380,7 @@ registered_again (GObject *source, GAsyncResult *result, gpointer data)
 {
   g_autoptr (UndodStack) stack = data;
   g_autoptr (GError) error = NULL;
-  g_autoptr (GVariant) reply = undod_client_call_finish (result, &error);
+  g_autoptr (GVariant) reply = g_task_propagate_pointer (G_TASK (result), &error);
   if (reply != NULL)
     {
       const char *path = NULL;
@@ -480,33 +406,22 @@ register_again (UndodClient *self)
       undod_stack_hold (stack);
       const char *app_id = undod_stack_get_app_id (stack);
       UndodOptions *options = undod_stack_get_options (stack);
-      undod_client_call (self, UNDOD_MANAGER_PATH, UNDOD_MANAGER_INTERFACE, "Register",
-                         g_variant_ref_sink (g_variant_new ("(s@a{sv})", app_id, undod_options_to_variant (options))),
-                         G_VARIANT_TYPE ("(o)"), UNDOD_CALL_TIMEOUT_MS, NULL, registered_again,
-                         g_object_ref (stack));
+      call_manager (self, "Register", g_variant_new ("(s@a{sv})", app_id, undod_options_to_variant (options)),
+                    G_VARIANT_TYPE ("(o)"), NULL, registered_again, g_object_ref (stack));
     }
 }
 
-static void
-applied_focused (GObject *source, GAsyncResult *result, gpointer data)
-{
-  g_autoptr (GTask) task = data;
-  GError *error = NULL;
-  GVariant *reply = undod_client_call_finish (result, &error);
-  if (reply != NULL)
-    g_task_return_pointer (task, reply, (GDestroyNotify) g_variant_unref);
-  else
-    g_task_return_error (task, error);
-}
-
+/* UndoFocused and RedoFocused leave once every call the app made before
+ * them is answered, so that they undo its last push. */
 static void
 apply_focused (UndodClient *client, const char *method, gpointer tag, GCancellable *cancellable,
                GAsyncReadyCallback callback, gpointer user_data)
 {
+  (void) UNDOD_ERROR;
   GTask *task = g_task_new (client, cancellable, callback, user_data);
   g_task_set_source_tag (task, tag);
-  undod_client_call (client, UNDOD_MANAGER_PATH, UNDOD_MANAGER_INTERFACE, method, NULL, G_VARIANT_TYPE ("(ots)"),
-                     UNDOD_APPLY_TIMEOUT_MS, cancellable, applied_focused, task);
+  undod_sender_call_ordered (client->sender, UNDOD_MANAGER_PATH, UNDOD_MANAGER_INTERFACE, method, NULL,
+                             G_VARIANT_TYPE ("(ots)"), UNDOD_APPLY_TIMEOUT_MS, task);
 }
 
 static guint64

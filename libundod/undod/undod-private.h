@@ -39,12 +39,7 @@ UndodApply *undod_apply_new_for_invocation (GDBusMethodInvocation *invocation, U
 void        undod_apply_set_finished_func  (UndodApply *apply, GCallback func, gpointer data);
 
 GDBusConnection *undod_client_get_connection (UndodClient *client);
+struct _UndodSender *undod_client_get_sender (UndodClient *client);
 void             undod_client_forget_stack   (UndodClient *client, UndodStack *stack);
-void             undod_client_call           (UndodClient *client, const char *path, const char *interface,
-                                              const char *method, GVariant *parameters,
-                                              const GVariantType *reply_type, int timeout_ms,
-                                              GCancellable *cancellable, GAsyncReadyCallback callback,
-                                              gpointer user_data);
-GVariant        *undod_client_call_finish    (GAsyncResult *result, GError **error);
 
 G_END_DECLS

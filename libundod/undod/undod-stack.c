@@ -1,10 +1,11 @@
 /* undod-stack.c: one registered stack. Its calls leave in the order the
- * app makes them; while an Apply is being answered, or while the stack
- * registers again after undod restarted, they wait, then leave in order
- * (to the stack's new path). */
+ * app makes them, from the client's sender thread (undod-sender.c); while
+ * an Apply is being answered, or while the stack registers again after
+ * undod restarted, they wait, then leave in order (to the stack's new path). */
 #include "undod-stack.h"
 #include "undod-error.h"
 #include "undod-private.h"
+#include "undod-sender.h"
 
 /**
  * UndodStack:
@@ -20,21 +21,10 @@ struct _UndodStack {
   char *path;
   char *app_id;
   UndodOptions *options;
-  /* Reasons to hold calls back: an Apply being answered, registering again. */
-  guint holds;
-  /* Calls wait here and leave one at a time, each once the one before it
-   * is answered: a mutation refused with Busy (undod was applying) is sent
-   * again before those after it, so they stay in order. */
-  GQueue waiting;
-  struct _StackCall *out;
-  guint retry_timer;
+  /* Where its calls wait and leave (undod-sender.c). */
+  UndodSendQueue *queue;
   gboolean closed;
 };
-
-/* A mutation refused with Busy is sent again after this long, doubling up
- * to RETRY_MOST_MS, for as long as undo itself may take. */
-#define RETRY_FIRST_MS 10
-#define RETRY_MOST_MS 500
 
 G_DEFINE_FINAL_TYPE (UndodStack, undod_stack, G_TYPE_OBJECT)
 
@@ -53,55 +43,11 @@ enum {
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-/* A call waiting for its turn, or out. It keeps its stack alive until it
- * is answered. Without a task, a failure is reported by
- * #UndodStack::push-failed. */
-typedef struct _StackCall {
-  UndodStack *stack;
-  char *method;
-  char *group_name;
-  GVariant *parameters;
-  const GVariantType *reply_type;
-  int timeout_ms;
-  GTask *task;
-  /* A mutation: Busy means "not now", and it is sent again. */
-  gboolean retries_when_busy;
-  gint64 first_sent;
-  guint retry_ms;
-} StackCall;
-
-static void
-stack_call_free (StackCall *call)
-{
-  g_free (call->method);
-  g_free (call->group_name);
-  g_clear_pointer (&call->parameters, g_variant_unref);
-  g_clear_object (&call->task);
-  g_clear_object (&call->stack);
-  g_free (call);
-}
-
-/* Ends @call with its answer: the task's, or push-failed for an error. */
-static void
-complete_call (StackCall *call, GVariant *reply, GError *error)
-{
-  if (call->task != NULL)
-    {
-      if (reply != NULL)
-        g_task_return_pointer (call->task, g_variant_ref (reply), (GDestroyNotify) g_variant_unref);
-      else
-        g_task_return_error (call->task, g_error_copy (error));
-    }
-  else if (reply == NULL)
-    g_signal_emit (call->stack, signals[SIGNAL_PUSH_FAILED], 0, call->group_name, error);
-  stack_call_free (call);
-}
-
 static void
 undod_stack_dispose (GObject *object)
 {
   UndodStack *self = UNDOD_STACK (object);
-  g_clear_handle_id (&self->retry_timer, g_source_remove);
+  g_clear_pointer (&self->queue, undod_send_queue_free);
   if (self->client != NULL)
     {
       undod_client_forget_stack (self->client, self);
@@ -180,7 +126,12 @@ undod_stack_class_init (UndodStackClass *klass)
 static void
 undod_stack_init (UndodStack *self)
 {
-  g_queue_init (&self->waiting);
+}
+
+static void
+push_failed (GObject *owner, const char *group_name, const GError *error)
+{
+  g_signal_emit (owner, signals[SIGNAL_PUSH_FAILED], 0, group_name, error);
 }
 
 UndodStack *
@@ -191,6 +142,7 @@ undod_stack_new_registered (UndodClient *client, const char *path, const char *a
   self->path = g_strdup (path);
   self->app_id = g_strdup (app_id);
   self->options = options != NULL ? g_object_ref (options) : undod_options_new ();
+  self->queue = undod_send_queue_new (undod_client_get_sender (client), path, G_OBJECT (self), push_failed);
   return self;
 }
 
@@ -226,87 +178,47 @@ undod_stack_set_path (UndodStack *stack, const char *path)
     return;
   g_free (stack->path);
   stack->path = g_strdup (path);
+  undod_send_queue_set_path (stack->queue, path);
   g_object_notify_by_pspec (G_OBJECT (stack), properties[PROP_PATH]);
 }
 
-static void send_next (UndodStack *self);
-
-static gboolean
-retry_now (gpointer data)
-{
-  UndodStack *self = data;
-  self->retry_timer = 0;
-  send_next (self);
-  return G_SOURCE_REMOVE;
-}
-
+/* Queues a call to the stack, in order with its others. */
 static void
-call_answered (GObject *source, GAsyncResult *result, gpointer data)
+enqueue (UndodStack *self, const char *method, GVariant *parameters, const GVariantType *reply_type,
+         int timeout_ms, GTask *task, const char *group_name)
 {
-  StackCall *call = data;
-  g_autoptr (UndodStack) self = g_object_ref (call->stack);
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GVariant) reply = undod_client_call_finish (result, &error);
-  self->out = NULL;
-  gint64 waited_ms = (g_get_monotonic_time () - call->first_sent) / 1000;
-  if (reply == NULL && call->retries_when_busy && g_error_matches (error, UNDOD_ERROR, UNDOD_ERROR_BUSY) &&
-      waited_ms < UNDOD_APPLY_TIMEOUT_MS)
-    {
-      g_queue_push_head (&self->waiting, call);
-      self->retry_timer = g_timeout_add (call->retry_ms, retry_now, self);
-      call->retry_ms = MIN (call->retry_ms * 2, RETRY_MOST_MS);
-      return;
-    }
-  complete_call (call, reply, error);
-  send_next (self);
-}
-
-/* Sends the next waiting call, unless one is out, held or about to be retried. */
-static void
-send_next (UndodStack *self)
-{
-  if (self->out != NULL || self->holds > 0 || self->retry_timer != 0 || self->client == NULL)
-    return;
-  StackCall *call = g_queue_pop_head (&self->waiting);
-  if (call == NULL)
-    return;
-  self->out = call;
-  if (call->first_sent == 0)
-    call->first_sent = g_get_monotonic_time ();
-  undod_client_call (self->client, self->path, UNDOD_STACK_INTERFACE, call->method, g_variant_ref (call->parameters),
-                     call->reply_type, call->timeout_ms, call->task != NULL ? g_task_get_cancellable (call->task) : NULL,
-                     call_answered, call);
-}
-
-/* Queues @call behind the stack's others. */
-static void
-enqueue (UndodStack *self, StackCall *call)
-{
-  call->stack = g_object_ref (self);
   if (self->closed)
     {
-      g_autoptr (GError) error = g_error_new (UNDOD_ERROR, UNDOD_ERROR_CLOSED, "The stack %s was closed.", self->path);
-      return complete_call (call, NULL, error);
+      GError *error = g_error_new (UNDOD_ERROR, UNDOD_ERROR_CLOSED, "The stack %s was closed.", self->path);
+      g_variant_unref (g_variant_ref_sink (parameters));
+      if (task != NULL)
+        {
+          g_task_return_error (task, error);
+          g_object_unref (task);
+        }
+      else
+        {
+          g_signal_emit (self, signals[SIGNAL_PUSH_FAILED], 0, group_name, error);
+          g_error_free (error);
+        }
+      return;
     }
-  g_queue_push_tail (&self->waiting, call);
-  send_next (self);
+  /* Mutations wait out an Apply (Busy) and go again. */
+  gboolean mutation = g_str_has_prefix (method, "Push") || g_str_equal (method, "SetClean") ||
+                      g_str_equal (method, "Clear") || g_str_equal (method, "Close");
+  undod_send_queue_call (self->queue, method, parameters, reply_type, timeout_ms, mutation, task, group_name);
 }
 
 void
 undod_stack_hold (UndodStack *stack)
 {
-  stack->holds++;
+  undod_send_queue_hold (stack->queue);
 }
 
 void
 undod_stack_release (UndodStack *stack)
 {
-  g_return_if_fail (stack->holds > 0);
-  if (--stack->holds > 0)
-    return;
-  /* A mutation refused while the app applied may go now. */
-  g_clear_handle_id (&stack->retry_timer, g_source_remove);
-  send_next (stack);
+  undod_send_queue_release (stack->queue);
 }
 
 static void
@@ -349,21 +261,6 @@ bytes_variant (GBytes *bytes)
   return g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING, bytes, TRUE);
 }
 
-static StackCall *
-new_call (const char *method, GVariant *parameters, const GVariantType *reply_type, int timeout_ms, GTask *task)
-{
-  StackCall *call = g_new0 (StackCall, 1);
-  call->method = g_strdup (method);
-  call->parameters = g_variant_ref_sink (parameters);
-  call->reply_type = reply_type;
-  call->timeout_ms = timeout_ms;
-  call->task = task;
-  call->retry_ms = RETRY_FIRST_MS;
-  call->retries_when_busy = g_str_has_prefix (method, "Push") || g_str_equal (method, "SetClean") ||
-                            g_str_equal (method, "Clear") || g_str_equal (method, "Close");
-  return call;
-}
-
 /**
  * undod_stack_push:
  * @stack: the stack
@@ -383,9 +280,7 @@ undod_stack_push (UndodStack *stack, const char *name, GBytes *undo, GBytes *red
   g_return_if_fail (name != NULL && undo != NULL && redo != NULL);
   GVariant *parameters = g_variant_new ("(s@ay@ay@a{sv})", name, bytes_variant (undo), bytes_variant (redo),
                                         hints_for (merge_key));
-  StackCall *call = new_call ("Push", parameters, G_VARIANT_TYPE ("(t)"), UNDOD_CALL_TIMEOUT_MS, NULL);
-  call->group_name = g_strdup (name);
-  enqueue (stack, call);
+  enqueue (stack, "Push", parameters, G_VARIANT_TYPE ("(t)"), UNDOD_CALL_TIMEOUT_MS, NULL, name);
 }
 
 /**
@@ -418,9 +313,7 @@ undod_stack_push_group (UndodStack *stack, const char *name, UndodAction **actio
   GTask *task = callback != NULL ? g_task_new (stack, cancellable, callback, user_data) : NULL;
   if (task != NULL)
     g_task_set_source_tag (task, undod_stack_push_group);
-  StackCall *call = new_call ("PushGroup", parameters, G_VARIANT_TYPE ("(t)"), UNDOD_CALL_TIMEOUT_MS, task);
-  call->group_name = g_strdup (name);
-  enqueue (stack, call);
+  enqueue (stack, "PushGroup", parameters, G_VARIANT_TYPE ("(t)"), UNDOD_CALL_TIMEOUT_MS, task, name);
 }
 
 static GVariant *
@@ -456,7 +349,7 @@ call_simple (UndodStack *stack, const char *method, GVariant *parameters, const 
 {
   GTask *task = g_task_new (stack, cancellable, callback, user_data);
   g_task_set_source_tag (task, tag);
-  enqueue (stack, new_call (method, parameters != NULL ? parameters : g_variant_new ("()"), reply_type, timeout_ms, task));
+  enqueue (stack, method, parameters != NULL ? parameters : g_variant_new ("()"), reply_type, timeout_ms, task, method);
 }
 
 static guint64
