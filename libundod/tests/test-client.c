@@ -404,6 +404,61 @@ test_restart_registers_again (Fixture *f, gconstpointer data)
   g_assert_cmpstr (g_ptr_array_index (f->applied, 0), ==, "undo:u-before");
 }
 
+static char *
+redo_on (UndodStack *stack, GError **error)
+{
+  GAsyncResult *result = NULL;
+  undod_stack_redo (stack, NULL, store_result, &result);
+  WAIT_FOR (result != NULL);
+  char *name = NULL;
+  undod_stack_redo_finish (stack, result, &name, error);
+  g_object_unref (result);
+  return name;
+}
+
+/* Without undod, a stack keeps a local history: pushes, undo and redo work
+ * through the app's apply handler; when undod appears the stack registers
+ * and its undo side goes to undod (the redo side, which undod cannot take,
+ * is dropped). */
+static void
+test_local_history_while_undod_is_absent (Fixture *f, gconstpointer data)
+{
+  stop_undod (f);
+  WAIT_FOR (!undod_client_get_daemon_running (f->client));
+  g_autoptr (UndodStack) stack = register_stack (f, "org.undod.test.Local", NULL);
+  g_assert_null (undod_stack_get_path (stack));
+  g_autoptr (GBytes) u1 = text ("u1"), r1 = text ("r1"), u2 = text ("u2"), r2 = text ("r2");
+  undod_stack_push (stack, "One", u1, r1, NULL);
+  undod_stack_push (stack, "Two", u2, r2, NULL);
+
+  g_autoptr (GError) error = NULL;
+  g_autofree char *undone = undo_on (stack, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (undone, ==, "Two");
+  g_autofree char *redone = redo_on (stack, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (redone, ==, "Two");
+  g_autofree char *again = undo_on (stack, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (again, ==, "Two");
+
+  start_undod (f);
+  WAIT_FOR (undod_client_get_daemon_running (f->client) && undod_stack_get_path (stack) != NULL);
+  g_autofree char *from_undod = undo_on (stack, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (from_undod, ==, "One");
+  g_autofree char *nothing = undo_on (stack, &error);
+  g_assert_error (error, UNDOD_ERROR, UNDOD_ERROR_NOTHING_TO_UNDO);
+  g_assert_null (nothing);
+
+  g_assert_cmpuint (f->applied->len, ==, 4);
+  g_assert_cmpstr (g_ptr_array_index (f->applied, 0), ==, "undo:u2");
+  g_assert_cmpstr (g_ptr_array_index (f->applied, 1), ==, "redo:r2");
+  g_assert_cmpstr (g_ptr_array_index (f->applied, 2), ==, "undo:u2");
+  g_assert_cmpstr (g_ptr_array_index (f->applied, 3), ==, "undo:u1");
+  g_assert_cmpuint (f->push_failures, ==, 0);
+}
+
 /* Only undod may call the app's Apply: anyone else is refused, and the
  * app's handler never runs. */
 static void
@@ -449,6 +504,8 @@ main (int argc, char **argv)
   g_test_add ("/client/push-refused-busy-is-sent-again-in-order", Fixture, NULL, setup,
               test_push_refused_busy_is_sent_again_in_order, teardown);
   g_test_add ("/client/restart-registers-again", Fixture, NULL, setup, test_restart_registers_again, teardown);
+  g_test_add ("/client/local-history-while-undod-is-absent", Fixture, NULL, setup,
+              test_local_history_while_undod_is_absent, teardown);
   g_test_add ("/client/apply-only-from-undod", Fixture, NULL, setup, test_apply_only_from_undod, teardown);
   return g_test_run ();
 }

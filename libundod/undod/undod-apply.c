@@ -21,6 +21,8 @@ struct _UndodApply {
   guint64 group;
   GPtrArray *payloads;
   gboolean finished;
+  /* A local request's outcome (no invocation: undod is absent). */
+  GError *error;
   GCallback finished_func;
   gpointer finished_data;
 };
@@ -54,6 +56,7 @@ undod_apply_finalize (GObject *object)
 {
   UndodApply *self = UNDOD_APPLY (object);
   g_clear_pointer (&self->payloads, g_ptr_array_unref);
+  g_clear_error (&self->error);
   G_OBJECT_CLASS (undod_apply_parent_class)->finalize (object);
 }
 
@@ -108,6 +111,20 @@ undod_apply_new_for_invocation (GDBusMethodInvocation *invocation, UndodDirectio
   self->group = group;
   self->payloads = g_ptr_array_ref (payloads);
   return self;
+}
+
+/* A request for a group of the stack's local history (undod absent). */
+UndodApply *
+undod_apply_new_local (UndodDirection direction, guint64 group, GPtrArray *payloads)
+{
+  return undod_apply_new_for_invocation (NULL, direction, group, payloads);
+}
+
+/* A local request's error once answered (NULL: applied). */
+const GError *
+undod_apply_get_local_error (UndodApply *apply)
+{
+  return apply->error;
 }
 
 /* Called once, with the apply, when it has been answered. */
@@ -190,7 +207,8 @@ undod_apply_return_success (UndodApply *apply)
 {
   g_return_if_fail (UNDOD_IS_APPLY (apply));
   g_return_if_fail (!apply->finished);
-  g_dbus_method_invocation_return_value (apply->invocation, NULL);
+  if (apply->invocation != NULL)
+    g_dbus_method_invocation_return_value (apply->invocation, NULL);
   finish (apply);
 }
 
@@ -210,7 +228,10 @@ undod_apply_return_error (UndodApply *apply, const GError *error)
   g_return_if_fail (error != NULL);
   g_return_if_fail (!apply->finished);
   (void) UNDOD_ERROR; /* registers the domain's D-Bus names */
-  g_dbus_method_invocation_return_gerror (apply->invocation, error);
+  if (apply->invocation != NULL)
+    g_dbus_method_invocation_return_gerror (apply->invocation, error);
+  else
+    apply->error = g_error_copy (error);
   finish (apply);
 }
 

@@ -7,6 +7,8 @@
 #include "undod-private.h"
 #include "undod-sender.h"
 
+#include <string.h>
+
 /**
  * UndodClient:
  *
@@ -113,7 +115,7 @@ apply_called (GDBusConnection *connection, const char *sender, const char *objec
 
 static const GDBusInterfaceVTable client_vtable = { apply_called, NULL, NULL, { 0 } };
 
-static void register_again (UndodClient *self);
+static void register_again (UndodClient *self, gboolean all);
 
 static void
 daemon_appeared (GDBusConnection *connection, const char *name, const char *owner, gpointer user_data)
@@ -121,10 +123,11 @@ daemon_appeared (GDBusConnection *connection, const char *name, const char *owne
   UndodClient *self = user_data;
   g_free (self->daemon);
   self->daemon = g_strdup (owner);
-  if (self->registered_with == NULL)
-    self->registered_with = g_strdup (owner);
-  else if (g_strcmp0 (self->registered_with, owner) != 0)
-    register_again (self);
+  /* A new undod (or the first, for stacks made while it was absent). */
+  gboolean restarted = self->registered_with != NULL && g_strcmp0 (self->registered_with, owner) != 0;
+  g_free (self->registered_with);
+  self->registered_with = g_strdup (owner);
+  register_again (self, restarted);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DAEMON_RUNNING]);
 }
 
@@ -316,9 +319,17 @@ registered (GObject *source, GAsyncResult *result, gpointer data)
   Registration *registration = g_task_get_task_data (task);
   GError *error = NULL;
   g_autoptr (GVariant) reply = g_task_propagate_pointer (G_TASK (result), &error);
+  const char *path = NULL;
+  if (reply == NULL && g_error_matches (error, UNDOD_ERROR, UNDOD_ERROR_DAEMON_UNAVAILABLE))
+    {
+      /* No undod: a stack with a local history, registered when undod appears. */
+      g_clear_error (&error);
+      UndodStack *stack = undod_stack_new_registered (self, NULL, registration->app_id, registration->options);
+      g_ptr_array_add (self->stacks, stack);
+      return g_task_return_pointer (task, stack, g_object_unref);
+    }
   if (reply == NULL)
     return g_task_return_error (task, error);
-  const char *path = NULL;
   g_variant_get (reply, "(&o)", &path);
   UndodStack *stack = stack_at (self, path);
   if (stack != NULL)
@@ -329,6 +340,20 @@ registered (GObject *source, GAsyncResult *result, gpointer data)
       g_ptr_array_add (self->stacks, stack);
     }
   g_task_return_pointer (task, stack, g_object_unref);
+}
+
+/* The contract's rule for app ids, checked here too: a stack made while
+ * undod is absent must be one it will take. */
+static gboolean
+app_id_is_valid (const char *app_id)
+{
+  gsize length = strlen (app_id);
+  if (length == 0 || length > 255)
+    return FALSE;
+  for (const char *c = app_id; *c != '\0'; c++)
+    if (!g_ascii_isalnum (*c) && *c != '.' && *c != '_' && *c != '-')
+      return FALSE;
+  return TRUE;
 }
 
 /**
@@ -352,6 +377,13 @@ undod_client_register (UndodClient *client, const char *app_id, UndodOptions *op
   g_return_if_fail (app_id != NULL);
   GTask *task = g_task_new (client, cancellable, callback, user_data);
   g_task_set_source_tag (task, undod_client_register);
+  if (!app_id_is_valid (app_id))
+    {
+      g_task_return_new_error (task, UNDOD_ERROR, UNDOD_ERROR_INVALID_APP_ID,
+                               "The app id must be 1 to 255 characters of letters, digits, '.', '_' and '-'.");
+      g_object_unref (task);
+      return;
+    }
   Registration *registration = g_new0 (Registration, 1);
   registration->app_id = g_strdup (app_id);
   registration->options = options != NULL ? g_object_ref (options) : NULL;
@@ -386,23 +418,24 @@ registered_again (GObject *source, GAsyncResult *result, gpointer data)
       const char *path = NULL;
       g_variant_get (reply, "(&o)", &path);
       undod_stack_set_path (stack, path);
+      undod_stack_catch_up (stack);
     }
   else
-    g_warning ("The stack of %s could not register again with the new undod: %s",
-               undod_stack_get_app_id (stack), error->message);
+    g_warning ("The stack of %s could not register with undod: %s", undod_stack_get_app_id (stack), error->message);
   undod_stack_release (stack);
 }
 
-/* undod restarted: every live stack registers again (adopting its stored
- * history), its calls waiting meanwhile. */
+/* undod appeared: with @all (it restarted) every live stack registers again
+ * (adopting its stored history), else those made while it was absent; their
+ * calls wait meanwhile, and their local history goes to undod first. */
 static void
-register_again (UndodClient *self)
+register_again (UndodClient *self, gboolean all)
 {
-  g_free (self->registered_with);
-  self->registered_with = g_strdup (self->daemon);
   for (guint i = 0; i < self->stacks->len; i++)
     {
       UndodStack *stack = g_ptr_array_index (self->stacks, i);
+      if (!all && undod_stack_get_path (stack) != NULL)
+        continue;
       undod_stack_hold (stack);
       const char *app_id = undod_stack_get_app_id (stack);
       UndodOptions *options = undod_stack_get_options (stack);

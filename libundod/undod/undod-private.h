@@ -28,6 +28,7 @@ GVariant *undod_options_to_variant (UndodOptions *options);
 UndodStack *undod_stack_new_registered (UndodClient *client, const char *path, const char *app_id,
                                         UndodOptions *options);
 void        undod_stack_set_path       (UndodStack *stack, const char *path);
+void        undod_stack_catch_up       (UndodStack *stack);
 void        undod_stack_hold           (UndodStack *stack);
 void        undod_stack_release        (UndodStack *stack);
 gboolean    undod_stack_dispatch_apply (UndodStack *stack, UndodApply *apply);
@@ -36,6 +37,8 @@ UndodOptions *undod_stack_get_options  (UndodStack *stack);
 
 UndodApply *undod_apply_new_for_invocation (GDBusMethodInvocation *invocation, UndodDirection direction,
                                             guint64 group, GPtrArray *payloads);
+UndodApply *undod_apply_new_local          (UndodDirection direction, guint64 group, GPtrArray *payloads);
+const GError *undod_apply_get_local_error  (UndodApply *apply);
 void        undod_apply_set_finished_func  (UndodApply *apply, GCallback func, gpointer data);
 
 GDBusConnection *undod_client_get_connection (UndodClient *client);

@@ -124,7 +124,8 @@ send_call_free (SendCall *call)
 /* A failure without a task, told in the client's context. */
 typedef struct {
   UndodSendQueue *queue;
-  char *group_name;
+  char *method;
+  GVariant *body;
   GError *error;
 } FailureReport;
 
@@ -135,11 +136,12 @@ report_failure (gpointer data)
   GObject *owner = g_weak_ref_get (&report->queue->owner);
   if (owner != NULL)
     {
-      report->queue->failed (owner, report->group_name, report->error);
+      report->queue->failed (owner, report->method, report->body, report->error);
       g_object_unref (owner);
     }
   queue_unref (report->queue);
-  g_free (report->group_name);
+  g_free (report->method);
+  g_variant_unref (report->body);
   g_error_free (report->error);
   g_free (report);
   return G_SOURCE_REMOVE;
@@ -187,7 +189,8 @@ complete (UndodSender *self, SendCall *call, GVariant *reply, GError *error)
           FailureReport *report = g_new0 (FailureReport, 1);
           report->queue = call->queue;
           g_atomic_int_inc (&call->queue->refs);
-          report->group_name = g_strdup (call->group_name);
+          report->method = g_strdup (call->method);
+          report->body = g_variant_ref (call->parameters);
           report->error = error;
           g_main_context_invoke (self->app_context, report_failure, report);
         }
@@ -267,8 +270,10 @@ send_now (UndodSender *self, SendCall *call, const char *path)
   self->in_flight++;
   if (call->first_sent == 0)
     call->first_sent = g_get_monotonic_time ();
+  /* A stack's calls go to the undod it registered with: never start one. */
+  GDBusCallFlags flags = call->queue != NULL ? G_DBUS_CALL_FLAGS_NO_AUTO_START : G_DBUS_CALL_FLAGS_NONE;
   g_dbus_connection_call (self->connection, UNDOD_BUS_NAME, path, call->interface, call->method,
-                          g_variant_ref (call->parameters), call->reply_type, G_DBUS_CALL_FLAGS_NONE,
+                          g_variant_ref (call->parameters), call->reply_type, flags,
                           call->timeout_ms, call->task != NULL ? g_task_get_cancellable (call->task) : NULL,
                           answered, call);
 }
@@ -535,5 +540,24 @@ undod_send_queue_call (UndodSendQueue *queue, const char *method, GVariant *para
   g_queue_push_tail (&queue->waiting, call);
   if (may_leave_now)
     kick (sender);
+  g_mutex_unlock (&sender->lock);
+}
+
+/* Queues a mutation ahead of every call waiting on the stack (the local
+ * history catching up, while the stack is held for registering): queue
+ * the newest first. It counts as made before everything else. */
+void
+undod_send_queue_call_ahead (UndodSendQueue *queue, const char *method, GVariant *parameters,
+                             const GVariantType *reply_type, int timeout_ms, const char *group_name)
+{
+  UndodSender *sender = queue->sender;
+  SendCall *call = new_send_call (sender, UNDOD_STACK_INTERFACE, method, parameters, reply_type, timeout_ms, NULL);
+  call->retries_when_busy = TRUE;
+  call->group_name = g_strdup (group_name);
+  g_atomic_int_inc (&queue->refs);
+  call->queue = queue;
+  g_mutex_lock (&sender->lock);
+  call->sequence = 0;
+  g_queue_push_head (&queue->waiting, call);
   g_mutex_unlock (&sender->lock);
 }

@@ -15,8 +15,9 @@ typedef struct _UndodSender UndodSender;
  * before is answered; a mutation refused with Busy is sent again first. */
 typedef struct _UndodSendQueue UndodSendQueue;
 
-/* Called in the app's context when a call without a task failed. */
-typedef void (*UndodSendFailedFunc) (GObject *owner, const char *group_name, const GError *error);
+/* Called in the app's context when a call without a task failed; @body is
+ * the call's parameters, for a push undod could not take. */
+typedef void (*UndodSendFailedFunc) (GObject *owner, const char *method, GVariant *body, const GError *error);
 
 UndodSender    *undod_sender_new          (GDBusConnection *connection);
 void            undod_sender_close        (UndodSender *sender);
@@ -33,6 +34,9 @@ void            undod_send_queue_release  (UndodSendQueue *queue);
 void            undod_send_queue_call     (UndodSendQueue *queue, const char *method, GVariant *parameters,
                                            const GVariantType *reply_type, int timeout_ms, gboolean retries_when_busy,
                                            GTask *task, const char *group_name);
+
+void            undod_send_queue_call_ahead (UndodSendQueue *queue, const char *method, GVariant *parameters,
+                                             const GVariantType *reply_type, int timeout_ms, const char *group_name);
 
 GError         *undod_daemon_error        (GError *error);
 

@@ -24,7 +24,27 @@ struct _UndodStack {
   /* Where its calls wait and leave (undod-sender.c). */
   UndodSendQueue *queue;
   gboolean closed;
+  /* The local history: groups kept while undod is absent (LocalGroup, top
+   * last), sent to undod when it appears. */
+  GQueue local_undo;
+  GQueue local_redo;
+  guint64 last_local_id;
 };
+
+/* A group kept in the app while undod is absent. */
+typedef struct {
+  guint64 id;
+  char *name;
+  GPtrArray *actions; /* UndodAction */
+} LocalGroup;
+
+static void
+local_group_free (LocalGroup *group)
+{
+  g_free (group->name);
+  g_ptr_array_unref (group->actions);
+  g_free (group);
+}
 
 G_DEFINE_FINAL_TYPE (UndodStack, undod_stack, G_TYPE_OBJECT)
 
@@ -48,6 +68,8 @@ undod_stack_dispose (GObject *object)
 {
   UndodStack *self = UNDOD_STACK (object);
   g_clear_pointer (&self->queue, undod_send_queue_free);
+  g_queue_clear_full (&self->local_undo, (GDestroyNotify) local_group_free);
+  g_queue_clear_full (&self->local_redo, (GDestroyNotify) local_group_free);
   if (self->client != NULL)
     {
       undod_client_forget_stack (self->client, self);
@@ -126,12 +148,97 @@ undod_stack_class_init (UndodStackClass *klass)
 static void
 undod_stack_init (UndodStack *self)
 {
+  g_queue_init (&self->local_undo);
+  g_queue_init (&self->local_redo);
 }
 
-static void
-push_failed (GObject *owner, const char *group_name, const GError *error)
+/* Keeps a group locally (undod is absent): a push clears the redo side, as
+ * undod's does. Returns its local id. */
+static guint64
+keep_locally (UndodStack *self, const char *name, GPtrArray *actions)
 {
-  g_signal_emit (owner, signals[SIGNAL_PUSH_FAILED], 0, group_name, error);
+  LocalGroup *group = g_new0 (LocalGroup, 1);
+  group->id = ++self->last_local_id;
+  group->name = g_strdup (name);
+  group->actions = g_ptr_array_ref (actions);
+  g_queue_push_tail (&self->local_undo, group);
+  g_queue_clear_full (&self->local_redo, (GDestroyNotify) local_group_free);
+  return group->id;
+}
+
+/* The actions of a Push or PushGroup body. */
+static GPtrArray *
+actions_of (const char *method, GVariant *body, const char **name)
+{
+  GPtrArray *actions = g_ptr_array_new_with_free_func ((GDestroyNotify) undod_action_free);
+  if (g_str_equal (method, "Push"))
+    {
+      g_autoptr (GVariant) undo = NULL, redo = NULL;
+      g_variant_get (body, "(&s@ay@ay@a{sv})", name, &undo, &redo, NULL);
+      g_autoptr (GBytes) u = g_variant_get_data_as_bytes (undo), r = g_variant_get_data_as_bytes (redo);
+      g_ptr_array_add (actions, undod_action_new (u, r));
+      return actions;
+    }
+  g_autoptr (GVariant) list = NULL;
+  g_variant_get (body, "(&s@a(ayay)@a{sv})", name, &list, NULL);
+  for (gsize i = 0; i < g_variant_n_children (list); i++)
+    {
+      g_autoptr (GVariant) pair = g_variant_get_child_value (list, i);
+      g_autoptr (GVariant) undo = g_variant_get_child_value (pair, 0), redo = g_variant_get_child_value (pair, 1);
+      g_autoptr (GBytes) u = g_variant_get_data_as_bytes (undo), r = g_variant_get_data_as_bytes (redo);
+      g_ptr_array_add (actions, undod_action_new (u, r));
+    }
+  return actions;
+}
+
+/* A call without a callback failed: a push undod was not there to take is
+ * kept locally; anything else is told by push-failed. */
+static void
+push_failed (GObject *owner, const char *method, GVariant *body, const GError *error)
+{
+  UndodStack *self = UNDOD_STACK (owner);
+  const char *name = NULL;
+  g_autoptr (GPtrArray) actions = g_str_has_prefix (method, "Push") ? actions_of (method, body, &name) : NULL;
+  if (actions != NULL && g_error_matches (error, UNDOD_ERROR, UNDOD_ERROR_DAEMON_UNAVAILABLE))
+    {
+      keep_locally (self, name, actions);
+      return;
+    }
+  g_signal_emit (self, signals[SIGNAL_PUSH_FAILED], 0, name != NULL ? name : method, error);
+}
+
+/* Whether the stack's calls reach an undod now: else its history is local. */
+static gboolean
+is_local (UndodStack *self)
+{
+  return self->path == NULL || self->client == NULL || !undod_client_get_daemon_running (self->client);
+}
+
+/* undod is back and the stack registered: its local undo side goes to undod
+ * ahead of every call made meanwhile, oldest first; the local redo side,
+ * which undod cannot take, is dropped. */
+void
+undod_stack_catch_up (UndodStack *stack)
+{
+  for (GList *link = stack->local_undo.tail; link != NULL; link = link->prev)
+    {
+      LocalGroup *group = link->data;
+      GVariantBuilder list;
+      g_variant_builder_init (&list, G_VARIANT_TYPE ("a(ayay)"));
+      for (guint i = 0; i < group->actions->len; i++)
+        {
+          UndodAction *action = g_ptr_array_index (group->actions, i);
+          g_variant_builder_add (&list, "(@ay@ay)",
+                                 g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING, undod_action_get_undo (action), TRUE),
+                                 g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING, undod_action_get_redo (action), TRUE));
+        }
+      GVariant *body = g_variant_new ("(s@a(ayay)@a{sv})", group->name, g_variant_builder_end (&list),
+                                      g_variant_new_array (G_VARIANT_TYPE ("{sv}"), NULL, 0));
+      undod_send_queue_call_ahead (stack->queue, "PushGroup", body, G_VARIANT_TYPE ("(t)"), UNDOD_CALL_TIMEOUT_MS,
+                                   group->name);
+    }
+  g_queue_clear_full (&stack->local_undo, (GDestroyNotify) local_group_free);
+  g_queue_clear_full (&stack->local_redo, (GDestroyNotify) local_group_free);
 }
 
 UndodStack *
@@ -280,6 +387,14 @@ undod_stack_push (UndodStack *stack, const char *name, GBytes *undo, GBytes *red
   g_return_if_fail (name != NULL && undo != NULL && redo != NULL);
   GVariant *parameters = g_variant_new ("(s@ay@ay@a{sv})", name, bytes_variant (undo), bytes_variant (redo),
                                         hints_for (merge_key));
+  if (is_local (stack) && !stack->closed)
+    {
+      g_autoptr (GVariant) body = g_variant_ref_sink (parameters);
+      const char *ignored = NULL;
+      g_autoptr (GPtrArray) actions = actions_of ("Push", body, &ignored);
+      keep_locally (stack, name, actions);
+      return;
+    }
   enqueue (stack, "Push", parameters, G_VARIANT_TYPE ("(t)"), UNDOD_CALL_TIMEOUT_MS, NULL, name);
 }
 
@@ -313,6 +428,19 @@ undod_stack_push_group (UndodStack *stack, const char *name, UndodAction **actio
   GTask *task = callback != NULL ? g_task_new (stack, cancellable, callback, user_data) : NULL;
   if (task != NULL)
     g_task_set_source_tag (task, undod_stack_push_group);
+  if (is_local (stack) && !stack->closed)
+    {
+      g_autoptr (GVariant) body = g_variant_ref_sink (parameters);
+      const char *ignored = NULL;
+      g_autoptr (GPtrArray) kept = actions_of ("PushGroup", body, &ignored);
+      guint64 id = keep_locally (stack, name, kept);
+      if (task != NULL)
+        {
+          g_task_return_pointer (task, g_variant_ref_sink (g_variant_new ("(t)", id)), (GDestroyNotify) g_variant_unref);
+          g_object_unref (task);
+        }
+      return;
+    }
   enqueue (stack, "PushGroup", parameters, G_VARIANT_TYPE ("(t)"), UNDOD_CALL_TIMEOUT_MS, task, name);
 }
 
@@ -352,6 +480,81 @@ call_simple (UndodStack *stack, const char *method, GVariant *parameters, const 
   enqueue (stack, method, parameters != NULL ? parameters : g_variant_new ("()"), reply_type, timeout_ms, task, method);
 }
 
+/* An undo or redo of the local history: the app applies the group, and on
+ * success it moves to the other side. */
+typedef struct {
+  UndodStack *stack;
+  GTask *task;
+  UndodDirection direction;
+  LocalGroup *group;
+} LocalApply;
+
+static void
+local_apply_finished (UndodApply *apply, gpointer data)
+{
+  LocalApply *local = data;
+  UndodStack *self = local->stack;
+  const GError *error = undod_apply_get_local_error (apply);
+  GQueue *from = local->direction == UNDOD_DIRECTION_UNDO ? &self->local_undo : &self->local_redo;
+  GQueue *to = local->direction == UNDOD_DIRECTION_UNDO ? &self->local_redo : &self->local_undo;
+  if (error != NULL)
+    g_task_return_error (local->task, g_error_new (UNDOD_ERROR, UNDOD_ERROR_CLIENT_FAILED,
+                                                   "The application could not apply “%s”: %s", local->group->name,
+                                                   error->message));
+  else
+    {
+      /* Still the top of its side: the app changed nothing meanwhile. */
+      if (g_queue_peek_tail (from) == local->group)
+        g_queue_push_tail (to, g_queue_pop_tail (from));
+      g_task_return_pointer (local->task, g_variant_ref_sink (g_variant_new ("(ts)", local->group->id, local->group->name)),
+                             (GDestroyNotify) g_variant_unref);
+    }
+  undod_stack_release (self);
+  g_object_unref (local->task);
+  g_object_unref (self);
+  g_free (local);
+}
+
+static void
+apply_locally (UndodStack *self, UndodDirection direction, GTask *task)
+{
+  GQueue *side = direction == UNDOD_DIRECTION_UNDO ? &self->local_undo : &self->local_redo;
+  LocalGroup *group = g_queue_peek_tail (side);
+  if (group == NULL)
+    {
+      g_task_return_new_error (task, UNDOD_ERROR, UNDOD_ERROR_DAEMON_UNAVAILABLE,
+                               "undod is not running, and the local history has nothing to %s.",
+                               direction == UNDOD_DIRECTION_UNDO ? "undo" : "redo");
+      g_object_unref (task);
+      return;
+    }
+  /* Undo applies the actions last first; redo first first (the contract's order). */
+  g_autoptr (GPtrArray) payloads = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  for (guint i = 0; i < group->actions->len; i++)
+    {
+      UndodAction *action = g_ptr_array_index (group->actions,
+                                               direction == UNDOD_DIRECTION_UNDO ? group->actions->len - 1 - i : i);
+      GBytes *bytes = direction == UNDOD_DIRECTION_UNDO ? undod_action_get_undo (action) : undod_action_get_redo (action);
+      g_ptr_array_add (payloads, g_bytes_ref (bytes));
+    }
+  LocalApply *local = g_new0 (LocalApply, 1);
+  local->stack = g_object_ref (self);
+  local->task = task;
+  local->direction = direction;
+  local->group = group;
+  g_autoptr (UndodApply) apply = undod_apply_new_local (direction, group->id, payloads);
+  undod_stack_hold (self);
+  undod_apply_set_finished_func (apply, G_CALLBACK (local_apply_finished), local);
+  gboolean handled = FALSE;
+  g_signal_emit (self, signals[SIGNAL_APPLY], 0, apply, &handled);
+  if (!handled && !undod_apply_get_finished (apply))
+    {
+      g_autoptr (GError) error = g_error_new_literal (UNDOD_ERROR, UNDOD_ERROR_FAILED,
+                                                      "The application has no apply handler.");
+      undod_apply_return_error (apply, error);
+    }
+}
+
 static guint64
 finish_applied (UndodStack *stack, GAsyncResult *result, gpointer tag, char **name, GError **error)
 {
@@ -379,6 +582,12 @@ void
 undod_stack_undo (UndodStack *stack, GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
 {
   g_return_if_fail (UNDOD_IS_STACK (stack));
+  if (is_local (stack) && !stack->closed)
+    {
+      GTask *task = g_task_new (stack, cancellable, callback, user_data);
+      g_task_set_source_tag (task, undod_stack_undo);
+      return apply_locally (stack, UNDOD_DIRECTION_UNDO, task);
+    }
   call_simple (stack, "Undo", NULL, G_VARIANT_TYPE ("(ts)"), UNDOD_APPLY_TIMEOUT_MS, undod_stack_undo,
                cancellable, callback, user_data);
 }
@@ -411,6 +620,12 @@ void
 undod_stack_redo (UndodStack *stack, GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
 {
   g_return_if_fail (UNDOD_IS_STACK (stack));
+  if (is_local (stack) && !stack->closed)
+    {
+      GTask *task = g_task_new (stack, cancellable, callback, user_data);
+      g_task_set_source_tag (task, undod_stack_redo);
+      return apply_locally (stack, UNDOD_DIRECTION_REDO, task);
+    }
   call_simple (stack, "Redo", NULL, G_VARIANT_TYPE ("(ts)"), UNDOD_APPLY_TIMEOUT_MS, undod_stack_redo,
                cancellable, callback, user_data);
 }
