@@ -77,8 +77,8 @@ test: deps
 	/usr/bin/python3 scripts/check-layers.py
 	$(SWIFT) build --build-tests
 	bash scripts/check-links.sh "$$($(SWIFT) build --show-bin-path)"
-	GLIBC_TUNABLES=$(TEST_TUNABLES) $(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory libundod
+	GLIBC_TUNABLES=$(TEST_TUNABLES) $(SWIFT) test --skip-build
 	meson test -C "$(LIBUNDOD_BUILD)" --print-errorlogs
 	bash scripts/run-test.sh "$$($(SWIFT) build --show-bin-path)"
 	bash scripts/package-test.sh

@@ -1,0 +1,57 @@
+import BusHarness
+import DBus
+import Foundation
+import Testing
+
+/// libundod's GTK 4 text bridge, whole, on the example editor
+/// (`Examples/gtk4-editor.py`, Python on the typelibs `make libundod`
+/// builds): typed into with xdotool, undone by the global key and by the
+/// editor's own Ctrl+Z, one history between them.
+@Suite struct Gtk4EditorExampleTests {
+    @Test func theGlobalKeyAndTheEditorsCtrlZWalkOneHistory() throws {
+        let typelib = Repository.root.appendingPathComponent(".build/libundod/undod-gtk/UndodGtk-1.0.typelib")
+        try #require(FileManager.default.fileExists(atPath: typelib.path),
+                     "libundod is not built: run `make libundod` (make test does)")
+        let f = try DesktopFixture()
+        let signals = try f.daemon.recordSignals()
+        let editor = try ScriptedProcess(
+            ["/usr/bin/python3", Repository.root.appendingPathComponent("Examples/gtk4-editor.py").path,
+             "--address", f.bus.address, "--trace"],
+            environment: f.desktop.environment.merging(["NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory",
+                                                        "GDK_BACKEND": "x11", "GSK_RENDERER": "cairo"]) { $1 },
+            loop: f.loop)
+        defer { editor.stop() }
+        let registered = try editor.next(event: "registered", timeout: 30_000)
+        let stack = try #require(registered["path"] as? String)
+        try f.desktop.activate(try #require(registered["xid"] as? Int), loop: f.loop)
+        #expect(try f.waitForFocus(stack))
+
+        // Five keystrokes, five pushes with the merge key: one "Typing" group.
+        try f.desktop.xdotool(["type", "--delay", "40", "hello"], loop: f.loop)
+        #expect(f.daemon.wait(timeout: 10_000) { signals.arguments(of: "Pushed").count == 5 })
+        #expect(try f.daemon.stackProperty(stack, "UndoName")?.string == "Typing")
+        #expect(try f.daemon.stackProperty(stack, "UndoDepth")?.uint32 == 1, "the keystrokes merged into one group")
+
+        try f.desktop.press("ctrl+alt+z", loop: f.loop)
+        let undone = try editor.next(event: "applied")
+        #expect(undone["direction"] as? String == "undo")
+        #expect(undone["text"] as? String == "")
+
+        try f.desktop.press("ctrl+alt+shift+z", loop: f.loop)
+        let redone = try editor.next(event: "applied")
+        #expect(redone["direction"] as? String == "redo")
+        #expect(redone["text"] as? String == "hello")
+
+        // The editor's own Ctrl+Z undoes the same group, through undod.
+        try f.desktop.press("ctrl+z", loop: f.loop)
+        let local = try editor.next(event: "applied")
+        #expect(local["direction"] as? String == "undo")
+        #expect(local["text"] as? String == "")
+        #expect(try f.daemon.stackProperty(stack, "UndoDepth")?.uint32 == 0)
+        #expect(try f.daemon.stackProperty(stack, "RedoDepth")?.uint32 == 1)
+
+        // And the global key redoes what the editor undid.
+        try f.desktop.press("ctrl+alt+shift+z", loop: f.loop)
+        #expect(try editor.next(event: "applied")["text"] as? String == "hello")
+    }
+}
