@@ -1,6 +1,7 @@
 import BusHarness
 import DBus
 import Foundation
+import Rig
 import Testing
 
 /// libundod's GTK 4 text bridge, whole, on the example editor
@@ -53,5 +54,61 @@ import Testing
         // And the global key redoes what the editor undid.
         try f.desktop.press("ctrl+alt+shift+z", loop: f.loop)
         #expect(try editor.next(event: "applied")["text"] as? String == "hello")
+    }
+
+    /// A random walk of typing, the editor's Ctrl+Z / Ctrl+Shift+Z and the
+    /// global keys, checked against a model of one history. Merging is off
+    /// (`merge.window_ms = 0`): each keystroke is a group of its own.
+    @Test func aRandomWalkOfLocalAndGlobalKeysKeepsOneHistory() throws {
+        let typelib = Repository.root.appendingPathComponent(".build/libundod/undod-gtk/UndodGtk-1.0.typelib")
+        try #require(FileManager.default.fileExists(atPath: typelib.path),
+                     "libundod is not built: run `make libundod` (make test does)")
+        let seed = ProcessInfo.processInfo.environment["UNDOD_WALK_SEED"].flatMap(UInt64.init)
+            ?? UInt64(Date().timeIntervalSince1970)
+        var random = SplitMix64(seed: seed)
+        let f = try DesktopFixture(config: "[merge]\nwindow_ms = 0\n")
+        let signals = try f.daemon.recordSignals()
+        let editor = try ScriptedProcess(
+            ["/usr/bin/python3", Repository.root.appendingPathComponent("Examples/gtk4-editor.py").path,
+             "--address", f.bus.address, "--trace"],
+            environment: f.desktop.environment.merging(["NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory",
+                                                        "GDK_BACKEND": "x11", "GSK_RENDERER": "cairo"]) { $1 },
+            loop: f.loop)
+        defer { editor.stop() }
+        let registered = try editor.next(event: "registered", timeout: 30_000)
+        let stack = try #require(registered["path"] as? String)
+        try f.desktop.activate(try #require(registered["xid"] as? Int), loop: f.loop)
+        #expect(try f.waitForFocus(stack))
+
+        var done: [Character] = []    // the undo side, oldest first
+        var undone: [Character] = []  // the redo side, next redo last
+        var steps: [String] = []
+        for _ in 0..<40 {
+            let choice = random.weighted([4, done.isEmpty ? 0 : 2, done.isEmpty ? 0 : 2,
+                                          undone.isEmpty ? 0 : 1, undone.isEmpty ? 0 : 1])
+            switch choice {
+            case 0:
+                let letter = random.pick(Array("abcdefghij"))
+                steps.append("type \(letter)")
+                let pushed = signals.arguments(of: "Pushed").count
+                try f.desktop.xdotool(["type", String(letter)], loop: f.loop)
+                try #require(f.daemon.wait { signals.arguments(of: "Pushed").count == pushed + 1 },
+                             "seed \(seed): no push after \(steps)")
+                done.append(letter)
+                undone.removeAll()
+            default:
+                let undo = choice == 1 || choice == 2
+                let keys = [1: "ctrl+alt+z", 2: "ctrl+z", 3: "ctrl+alt+shift+z", 4: "ctrl+shift+z"][choice]!
+                steps.append(keys)
+                try f.desktop.press(keys, loop: f.loop)
+                let applied = try editor.next(event: "applied")
+                if undo { undone.append(done.removeLast()) } else { done.append(undone.removeLast()) }
+                try #require(applied["direction"] as? String == (undo ? "undo" : "redo"), "seed \(seed): \(steps)")
+                try #require(applied["text"] as? String == String(done),
+                             "seed \(seed): after \(steps) the text is \(applied["text"] ?? "none"), not \(String(done))")
+            }
+        }
+        #expect(try f.daemon.stackProperty(stack, "UndoDepth")?.uint32 == UInt32(done.count), "seed \(seed)")
+        #expect(try f.daemon.stackProperty(stack, "RedoDepth")?.uint32 == UInt32(undone.count), "seed \(seed)")
     }
 }
