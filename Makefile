@@ -40,9 +40,10 @@ TEST_TUNABLES ?= glibc.malloc.mmap_threshold=16384
 BENCH_ARGS ?=
 N          ?= 100000
 LIBUNDOD_BUILD ?= .build/libundod
+UNDOD_QT_BUILD ?= .build/undod-qt
 SEED       ?= $(shell date +%s)
 
-.PHONY: all deps build release static run demo test libundod coverage bench soak profile sanitize fuzz install uninstall deb clean
+.PHONY: all deps build release static run demo test libundod undod-qt coverage bench soak profile sanitize fuzz install uninstall deb clean
 
 all: build
 
@@ -77,9 +78,10 @@ test: deps
 	/usr/bin/python3 scripts/check-layers.py
 	$(SWIFT) build --build-tests
 	bash scripts/check-links.sh "$$($(SWIFT) build --show-bin-path)"
-	$(MAKE) --no-print-directory libundod
+	$(MAKE) --no-print-directory libundod undod-qt
 	GLIBC_TUNABLES=$(TEST_TUNABLES) $(SWIFT) test --skip-build
 	meson test -C "$(LIBUNDOD_BUILD)" --print-errorlogs
+	ctest --test-dir "$(UNDOD_QT_BUILD)" --output-on-failure
 	bash scripts/run-test.sh "$$($(SWIFT) build --show-bin-path)"
 	bash scripts/package-test.sh
 
@@ -90,6 +92,13 @@ libundod: deps
 	meson setup $$([ -f "$(LIBUNDOD_BUILD)/build.ninja" ] && echo --reconfigure) "$(LIBUNDOD_BUILD)" libundod \
 	  -Dundod="$$($(SWIFT) build --show-bin-path)/undod" >/dev/null
 	meson compile -C "$(LIBUNDOD_BUILD)"
+
+## Builds UndodQt, the QUndoStack bridge (C++, Qt 5, CMake), its test and
+## the qt-shapes example in $(UNDOD_QT_BUILD).
+undod-qt: deps
+	$(SWIFT) build --product undod
+	cmake -S undod-qt -B "$(UNDOD_QT_BUILD)" -DUNDOD="$$($(SWIFT) build --show-bin-path)/undod" >/dev/null
+	cmake --build "$(UNDOD_QT_BUILD)" -j2
 
 ## Prints line coverage of the UndoCore module.
 coverage: deps
@@ -174,4 +183,4 @@ deb: static
 
 clean:
 	$(SWIFT) package clean
-	rm -rf "$(LIBUNDOD_BUILD)"
+	rm -rf "$(LIBUNDOD_BUILD)" "$(UNDOD_QT_BUILD)"
