@@ -43,10 +43,20 @@ export DBUS_SESSION_BUS_ADDRESS=$(head -n1 "$dir/bus.address")
 say "bus      $DBUS_SESSION_BUS_ADDRESS"
 
 # 2. A screen: Xvfb picks a free display and names it once it takes clients.
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$dir/display" 2>"$dir/xvfb.log" &
-pids+=($!)
-within 150 test -s "$dir/display" || fail "Xvfb did not start"
-export DISPLAY=":$(head -n1 "$dir/display")"
+# On a busy machine another X server leaving that number at the same moment
+# can take the new one's socket with it; then the display does not answer,
+# and a new Xvfb is started (three tries).
+for attempt in 1 2 3; do
+  rm -f "$dir/display"
+  Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$dir/display" 2>"$dir/xvfb.log" &
+  xvfb=$!
+  pids+=($xvfb)
+  within 150 test -s "$dir/display" || fail "Xvfb did not start"
+  export DISPLAY=":$(head -n1 "$dir/display")"
+  within 50 xprop -root && break
+  [ "$attempt" = 3 ] && fail "the display $DISPLAY does not answer"
+  kill -KILL "$xvfb" 2>/dev/null || true
+done
 say "display  $DISPLAY (Xvfb)"
 
 # 3. A window manager that says which window is active, and a notification server.
