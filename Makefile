@@ -33,9 +33,9 @@ SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
 # A mapping of its own leaves 4 KiB of slack after it, when malloc makes one
 # (not when it carves the buffer from a heap's top: a run crashed so once
 # more). The fix is in the harness: it closes its descriptors as soon as it
-# is done with them (BusHarness/HarnessDescriptors.swift), so a full run
-# peaks at about 1,000 where it climbed past 2,600, and opendir's buffer
-# (filled only past about 1,300) is never read past. Tests only.
+# is done with them (BusHarness/HarnessDescriptors.swift, ExitWatch), so a
+# full run peaks at about 450 where it climbed past 2,600, and opendir's
+# buffer (filled only past about 1,300) is never read past. Tests only.
 TEST_TUNABLES ?= glibc.malloc.mmap_threshold=16384
 BENCH_ARGS ?=
 N          ?= 100000

@@ -1,6 +1,7 @@
 import CHarness
 public import DBus
 public import Foundation
+import Locking
 public import Loop
 
 /// Runs a child `Process` and knows when it has ended, through a pidfd of
@@ -22,6 +23,11 @@ public import Loop
 public final class ExitWatch {
     /// The child.
     public let process: Process
+    /// The loop's handle for Foundation's termination handler, let go of
+    /// when this watch goes: Foundation keeps the handler (and so the
+    /// handle's wake pipe) until it notices the child's end, which can be
+    /// long after (see above).
+    private let waker = Waker()
     private let descriptor: Descriptor
     private var pidfd: Int32 { descriptor.fd }
 
@@ -31,8 +37,9 @@ public final class ExitWatch {
         // Kept for a child reaped before its pidfd could be opened (then
         // only Foundation knows, and this wakes the loop when it does).
         if let loop {
-            let wake = loop.handle
-            process.terminationHandler = { _ in wake.perform {} }
+            let wake = waker
+            wake.handle.withLock { $0 = loop.handle }
+            process.terminationHandler = { _ in wake.handle.withLock { $0 }?.perform {} }
         }
         try process.run()
         // Opened after the start: a child that ended meanwhile is a zombie
@@ -57,6 +64,13 @@ public final class ExitWatch {
         let fd: Int32
         init(_ fd: Int32) { self.fd = fd }
         deinit { if fd >= 0 { close(fd) } }
+    }
+
+    deinit { waker.handle.withLock { $0 = nil } }
+
+    /// Holds a loop's handle until the watch lets it go.
+    private final class Waker: Sendable {
+        let handle = Lock<EventLoop.Handle?>(nil)
     }
 
     /// The loop's token for the watch, known to the watch itself.
