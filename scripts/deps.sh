@@ -39,6 +39,7 @@ packages=(
   libgirepository1.0-dev   # the typelib's compiler and GObject-2.0.gir, Gio-2.0.gir
   libgtk-4-dev       # libundod-gtk4, the GtkTextBuffer bridge (and Gtk-4.0.gir)
   gir1.2-gtk-4.0     # GTK 4 from Python: the GTK 4 editor example and its test
+  libgtksourceview-4-dev   # libundod-gtk3 (GTK 3) and the GtkSourceView example in C
   qtbase5-dev        # UndodQt, the QUndoStack bridge (QtDBus, QtWidgets, QtTest)
   cmake              # builds UndodQt and its CMake package config
   dpkg-dev           # dpkg-shlibdeps: the .deb's Depends (make deb)

@@ -237,6 +237,20 @@ undod_text_bridge_init (UndodTextBridge *self)
   self->pending = g_ptr_array_new_with_free_func ((GDestroyNotify) undod_action_free);
 }
 
+/* The buffer's own history would be a second one: GTK 4's buffers have
+ * one; GTK 3's have none, but a GtkSourceBuffer does (max-undo-levels 0
+ * keeps it empty). Found by name, so no GtkSourceView is linked. */
+static void
+turn_off_own_undo (GtkTextBuffer *buffer)
+{
+#if GTK_CHECK_VERSION(4, 0, 0)
+  gtk_text_buffer_set_enable_undo (buffer, FALSE);
+#else
+  if (g_object_class_find_property (G_OBJECT_GET_CLASS (buffer), "max-undo-levels") != NULL)
+    g_object_set (buffer, "max-undo-levels", 0, NULL);
+#endif
+}
+
 /**
  * undod_text_bridge_new:
  * @stack: the stack the buffer's history goes to
@@ -255,7 +269,7 @@ undod_text_bridge_new (UndodStack *stack, GtkTextBuffer *buffer)
   UndodTextBridge *self = g_object_new (UNDOD_TYPE_TEXT_BRIDGE, NULL);
   self->stack = g_object_ref (stack);
   self->buffer = g_object_ref (buffer);
-  gtk_text_buffer_set_enable_undo (buffer, FALSE);
+  turn_off_own_undo (buffer);
   self->handlers[0] = g_signal_connect (buffer, "insert-text", G_CALLBACK (on_insert_text), self);
   self->handlers[1] = g_signal_connect (buffer, "delete-range", G_CALLBACK (on_delete_range), self);
   self->handlers[2] = g_signal_connect (buffer, "begin-user-action", G_CALLBACK (on_begin_user_action), self);
@@ -308,6 +322,7 @@ undod_text_bridge_redo (UndodTextBridge *bridge)
   undod_stack_redo (bridge->stack, NULL, redone, NULL);
 }
 
+#if GTK_CHECK_VERSION(4, 0, 0)
 static gboolean
 shortcut_undo (GtkWidget *widget, GVariant *arguments, gpointer data)
 {
@@ -321,20 +336,39 @@ shortcut_redo (GtkWidget *widget, GVariant *arguments, gpointer data)
   undod_text_bridge_redo (data);
   return TRUE;
 }
+#else
+/* A GtkSourceView's "undo" and "redo" keybinding signals (Ctrl+Z,
+ * Ctrl+Shift+Z): sent to undod, and the view's own handling stopped. */
+static void
+view_undo (GtkWidget *view, gpointer data)
+{
+  g_signal_stop_emission_by_name (view, "undo");
+  undod_text_bridge_undo (data);
+}
+
+static void
+view_redo (GtkWidget *view, gpointer data)
+{
+  g_signal_stop_emission_by_name (view, "redo");
+  undod_text_bridge_redo (data);
+}
+#endif
 
 /**
  * undod_text_bridge_attach_view:
  * @bridge: the bridge
  * @view: a view of the bridge's buffer
  *
- * Makes the view's Ctrl+Z, Ctrl+Shift+Z and Ctrl+Y undo and redo through
- * undod (before the view's own handling, which the buffer no longer has).
+ * Makes the view's undo keys go through undod: in GTK 4, Ctrl+Z,
+ * Ctrl+Shift+Z and Ctrl+Y (before the view's own handling); in GTK 3, a
+ * GtkSourceView's undo and redo key bindings.
  */
 void
 undod_text_bridge_attach_view (UndodTextBridge *bridge, GtkTextView *view)
 {
   g_return_if_fail (UNDOD_IS_TEXT_BRIDGE (bridge));
   g_return_if_fail (GTK_IS_TEXT_VIEW (view));
+#if GTK_CHECK_VERSION(4, 0, 0)
   GtkEventController *keys = gtk_shortcut_controller_new ();
   gtk_event_controller_set_propagation_phase (keys, GTK_PHASE_CAPTURE);
   struct { const char *trigger; GtkShortcutFunc func; } bindings[] = {
@@ -348,4 +382,10 @@ undod_text_bridge_attach_view (UndodTextBridge *bridge, GtkTextView *view)
       gtk_shortcut_new (gtk_shortcut_trigger_parse_string (bindings[i].trigger),
                         gtk_callback_action_new (bindings[i].func, g_object_ref (bridge), g_object_unref)));
   gtk_widget_add_controller (GTK_WIDGET (view), keys);
+#else
+  if (g_signal_lookup ("undo", G_OBJECT_TYPE (view)) == 0)
+    return; /* a plain GTK 3 text view has no undo keys */
+  g_signal_connect_object (view, "undo", G_CALLBACK (view_undo), bridge, 0);
+  g_signal_connect_object (view, "redo", G_CALLBACK (view_redo), bridge, 0);
+#endif
 }
