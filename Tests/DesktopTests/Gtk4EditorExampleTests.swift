@@ -10,22 +10,10 @@ import Testing
 /// editor's own Ctrl+Z, one history between them.
 @Suite struct Gtk4EditorExampleTests {
     @Test func theGlobalKeyAndTheEditorsCtrlZWalkOneHistory() throws {
-        let typelib = Repository.root.appendingPathComponent(".build/libundod/undod-gtk/UndodGtk-1.0.typelib")
-        try #require(FileManager.default.fileExists(atPath: typelib.path),
-                     "libundod is not built: run `make libundod` (make test does)")
         let f = try DesktopFixture()
         let signals = try f.daemon.recordSignals()
-        let editor = try ScriptedProcess(
-            ["/usr/bin/python3", Repository.root.appendingPathComponent("Examples/gtk4-editor.py").path,
-             "--address", f.bus.address, "--trace"],
-            environment: f.desktop.environment.merging(["NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory",
-                                                        "GDK_BACKEND": "x11", "GSK_RENDERER": "cairo"]) { $1 },
-            loop: f.loop)
+        let (editor, stack) = try Self.startEditor(on: f)
         defer { editor.stop() }
-        let registered = try editor.next(event: "registered", timeout: 30_000)
-        let stack = try #require(registered["path"] as? String)
-        try f.desktop.activate(try #require(registered["xid"] as? Int), loop: f.loop)
-        #expect(try f.waitForFocus(stack))
 
         // Five keystrokes, five pushes with the merge key: one "Typing" group.
         try f.desktop.xdotool(["type", "--delay", "40", "hello"], loop: f.loop)
@@ -56,29 +44,35 @@ import Testing
         #expect(try editor.next(event: "applied")["text"] as? String == "hello")
     }
 
-    /// A random walk of typing, the editor's Ctrl+Z / Ctrl+Shift+Z and the
-    /// global keys, checked against a model of one history. Merging is off
-    /// (`merge.window_ms = 0`): each keystroke is a group of its own.
-    @Test func aRandomWalkOfLocalAndGlobalKeysKeepsOneHistory() throws {
+    /// Starts the editor on `f`'s desktop, in front, once undod focuses its stack.
+    static func startEditor(on f: DesktopFixture) throws -> (ScriptedProcess, String) {
         let typelib = Repository.root.appendingPathComponent(".build/libundod/undod-gtk/UndodGtk-1.0.typelib")
         try #require(FileManager.default.fileExists(atPath: typelib.path),
                      "libundod is not built: run `make libundod` (make test does)")
-        let seed = ProcessInfo.processInfo.environment["UNDOD_WALK_SEED"].flatMap(UInt64.init)
-            ?? UInt64(Date().timeIntervalSince1970)
-        var random = SplitMix64(seed: seed)
-        let f = try DesktopFixture(config: "[merge]\nwindow_ms = 0\n")
-        let signals = try f.daemon.recordSignals()
         let editor = try ScriptedProcess(
             ["/usr/bin/python3", Repository.root.appendingPathComponent("Examples/gtk4-editor.py").path,
              "--address", f.bus.address, "--trace"],
             environment: f.desktop.environment.merging(["NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory",
                                                         "GDK_BACKEND": "x11", "GSK_RENDERER": "cairo"]) { $1 },
             loop: f.loop)
-        defer { editor.stop() }
         let registered = try editor.next(event: "registered", timeout: 30_000)
         let stack = try #require(registered["path"] as? String)
         try f.desktop.activate(try #require(registered["xid"] as? Int), loop: f.loop)
         #expect(try f.waitForFocus(stack))
+        return (editor, stack)
+    }
+
+    /// A random walk of typing, the editor's Ctrl+Z / Ctrl+Shift+Z and the
+    /// global keys, checked against a model of one history. Merging is off
+    /// (`merge.window_ms = 0`): each keystroke is a group of its own.
+    @Test func aRandomWalkOfLocalAndGlobalKeysKeepsOneHistory() throws {
+        let seed = ProcessInfo.processInfo.environment["UNDOD_WALK_SEED"].flatMap(UInt64.init)
+            ?? UInt64(Date().timeIntervalSince1970)
+        var random = SplitMix64(seed: seed)
+        let f = try DesktopFixture(config: "[merge]\nwindow_ms = 0\n")
+        let signals = try f.daemon.recordSignals()
+        let (editor, stack) = try Self.startEditor(on: f)
+        defer { editor.stop() }
 
         var done: [Character] = []    // the undo side, oldest first
         var undone: [Character] = []  // the redo side, next redo last
