@@ -40,6 +40,7 @@ packages=(
   libgtk-4-dev       # libundod-gtk4, the GtkTextBuffer bridge (and Gtk-4.0.gir)
   gir1.2-gtk-4.0     # GTK 4 from Python: the GTK 4 editor example and its test
   libgtksourceview-4-dev   # libundod-gtk3 (GTK 3) and the GtkSourceView example in C
+  gi-docgen          # libundod's API reference, from its GIR (--fatal-warnings: every symbol documented)
   qtbase5-dev        # UndodQt, the QUndoStack bridge (QtDBus, QtWidgets, QtTest)
   cmake              # builds UndodQt and its CMake package config
   dpkg-dev           # dpkg-shlibdeps: the .deb's Depends (make deb)
