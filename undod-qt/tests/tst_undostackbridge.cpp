@@ -9,6 +9,7 @@
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QUndoGroup>
 #include <QUndoStack>
 #include <QtTest>
 
@@ -146,6 +147,41 @@ private Q_SLOTS:
         applyFocused("UndoFocused");
         QTRY_COMPARE_WITH_TIMEOUT(applied.count(), 1, 10000);
         QCOMPARE(items, QStringList{QStringLiteral("A")});
+    }
+
+    /// A QUndoGroup's active stack is the one undod focuses: the global key
+    /// undoes in the document in front, and only there.
+    void aGroupsActiveStackIsFocused()
+    {
+        QStringList first, second;
+        QUndoGroup group;
+        QUndoStack one(&group), two(&group);
+        UndodQt::UndoStackBridge oneBridge(&one, QStringLiteral("org.undod.test.QtGroup"), QStringLiteral("One"));
+        UndodQt::UndoStackBridge twoBridge(&two, QStringLiteral("org.undod.test.QtGroupTwo"), QStringLiteral("Two"));
+        oneBridge.followActiveStack(&group);
+        twoBridge.followActiveStack(&group);
+        QTRY_VERIFY_WITH_TIMEOUT(oneBridge.isRegistered() && twoBridge.isRegistered(), 10000);
+        one.push(new Append(&first, QStringLiteral("A")));
+        two.push(new Append(&second, QStringLiteral("B")));
+        QTRY_COMPARE_WITH_TIMEOUT(property(twoBridge.path(), "UndoDepth").toUInt(), 1u, 10000);
+
+        auto focused = [] {
+            QDBusInterface properties(QStringLiteral("org.undod.Undo1"), QStringLiteral("/org/undod/Undo1"),
+                                      QStringLiteral("org.freedesktop.DBus.Properties"));
+            QDBusReply<QVariant> reply = properties.call(QStringLiteral("Get"), QStringLiteral("org.undod.Undo1.Manager"),
+                                                         QStringLiteral("FocusedStack"));
+            return reply.value().value<QDBusObjectPath>().path();
+        };
+        group.setActiveStack(&one);
+        QTRY_COMPARE_WITH_TIMEOUT(focused(), oneBridge.path(), 10000);
+        QSignalSpy applied(&oneBridge, &UndodQt::UndoStackBridge::applied);
+        applyFocused("UndoFocused");
+        QTRY_COMPARE_WITH_TIMEOUT(applied.count(), 1, 10000);
+        QCOMPARE(first, QStringList());
+        QCOMPARE(second, QStringList{QStringLiteral("B")});
+
+        group.setActiveStack(&two);
+        QTRY_COMPARE_WITH_TIMEOUT(focused(), twoBridge.path(), 10000);
     }
 
     /// Only undod may call Apply: a stranger's call is refused and the stack is untouched.
