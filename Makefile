@@ -43,7 +43,7 @@ LIBUNDOD_BUILD ?= .build/libundod
 UNDOD_QT_BUILD ?= .build/undod-qt
 SEED       ?= $(shell date +%s)
 
-.PHONY: all deps build release static run demo test libundod undod-qt coverage bench soak profile sanitize fuzz install uninstall deb clean
+.PHONY: all deps build release static run demo test libundod undod-qt coverage bench soak profile sanitize fuzz install uninstall deb deb-libundod clean
 
 all: build
 
@@ -84,6 +84,7 @@ test: deps
 	ctest --test-dir "$(UNDOD_QT_BUILD)" --output-on-failure
 	bash scripts/run-test.sh "$$($(SWIFT) build --show-bin-path)"
 	bash scripts/package-test.sh
+	bash scripts/package-test-libundod.sh
 
 ## Builds libundod, the C/GObject client library, and its typelib
 ## (Undod-1.0) with meson in $(LIBUNDOD_BUILD); its tests run the debug undod.
@@ -180,6 +181,10 @@ uninstall:
 ## Depends computed from what the binaries link, checked by lintian.
 deb: static
 	bash scripts/deb.sh
+
+## Builds libundod's packages (runtime, GTK bridges, gir1.2, -dev) into dist/.
+deb-libundod: deps
+	bash scripts/deb-libundod.sh
 
 clean:
 	$(SWIFT) package clean

@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# Builds libundod's Debian packages into dist/ (`make deb-libundod`), the
+# way GObject libraries are split:
+#   libundod-1-0          the client library (libundod-1.so.0)
+#   libundod-gtk4-1-0     the GTK 4 text bridge (libundod-gtk4-1.so.0)
+#   libundod-gtk3-1-0     the GTK 3 text bridge (libundod-gtk3-1.so.0)
+#   gir1.2-undod-1.0      the typelib Undod-1.0
+#   gir1.2-undodgtk-1.0   the typelib UndodGtk-1.0 (the GTK 4 bridge)
+#   libundod-dev          headers, .so links, pkg-config files, GIRs, the API reference
+# from a release build installed with prefix /usr; each library's Depends
+# computed by dpkg-shlibdeps; each package checked by lintian (an error
+# fails the build). Prints the packages' paths, one a line.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+version=$(sed -n "s/^  version: '\(.*\)',$/\1/p" libundod/meson.build)
+arch=$(dpkg --print-architecture)
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+stage=$(mktemp -d /tmp/libundod-deb.XXXXXX)
+trap 'rm -rf "$stage"' EXIT
+lib="usr/lib/$multiarch"
+
+meson setup "$stage/build" libundod --prefix=/usr --libdir="lib/$multiarch" --buildtype=release \
+  -Dundod=/bin/false >/dev/null
+meson compile -C "$stage/build" >/dev/null
+meson install -C "$stage/build" --destdir "$stage/all" --no-rebuild >/dev/null
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/all/$lib"/libundod*.so.0.0.0
+chmod 0644 "$stage/all/$lib"/libundod*.so.0.0.0
+
+# Moves the files matching the patterns (relative to the install) into package $1.
+take() {
+  local package=$1; shift
+  for pattern in "$@"; do
+    for path in "$stage"/all/$pattern; do
+      [ -e "$path" ] || [ -L "$path" ] || { echo "deb-libundod: nothing matches $pattern" >&2; exit 1; }
+      local relative=${path#"$stage/all/"}
+      install -d "$stage/$package/$(dirname "$relative")"
+      mv "$path" "$stage/$package/$relative"
+    done
+  done
+}
+take libundod-1-0 "$lib/libundod-1.so.0" "$lib/libundod-1.so.0.0.0"
+take libundod-gtk4-1-0 "$lib/libundod-gtk4-1.so.0" "$lib/libundod-gtk4-1.so.0.0.0"
+take libundod-gtk3-1-0 "$lib/libundod-gtk3-1.so.0" "$lib/libundod-gtk3-1.so.0.0.0"
+take gir1.2-undod-1.0 "$lib/girepository-1.0/Undod-1.0.typelib"
+take gir1.2-undodgtk-1.0 "$lib/girepository-1.0/UndodGtk-1.0.typelib"
+take libundod-dev "usr/include" "$lib/libundod*.so" "$lib/pkgconfig" "usr/share/gir-1.0"
+install -d "$stage/libundod-dev/usr/share/doc/libundod-dev"
+mv "$stage/all/usr/share/doc/Undod-1" "$stage/libundod-dev/usr/share/doc/libundod-dev/html"
+left=$(cd "$stage/all" && find . -type f -o -type l)
+[ -z "$left" ] || { echo "deb-libundod: installed but in no package: $left" >&2; exit 1; }
+
+stamp=$(date -R -d @"${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}")
+shlibs_of() { # the Depends of the libraries in package $1 (dpkg-shlibdeps)
+  local package=$1
+  install -d "$stage/debian"
+  printf 'Source: libundod\n\nPackage: %s\nArchitecture: any\n' "$package" > "$stage/debian/control"
+  # The packages of this build provide each other's libraries.
+  cat > "$stage/debian/shlibs.local" <<TEXT
+libundod-1 0 libundod-1-0 (>= $version)
+TEXT
+  (cd "$stage" && dpkg-shlibdeps -O -L"$stage/debian/shlibs.local" -l"$stage/libundod-1-0/$lib" \
+      $(find "$package/$lib" -maxdepth 1 -name '*.so.0.0.0') 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+}
+
+# Writes package $1's control (with Depends $2, Section $3, Description lines $4…) and docs, and builds it.
+build() {
+  local package=$1 depends=$2 section=$3 summary=$4 long=$5
+  local root="$stage/$package"
+  local doc="$root/usr/share/doc/$package"
+  install -d "$doc" "$root/DEBIAN"
+  cat > "$doc/copyright" <<TEXT
+Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+Upstream-Name: undod
+
+Files: *
+Copyright: 2026 the undod authors
+License: MIT
+ Permission is hereby granted, free of charge, to any person obtaining a copy
+ of this software and associated documentation files (the "Software"), to deal
+ in the Software without restriction, including without limitation the rights
+ to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+ copies of the Software, and to permit persons to whom the Software is
+ furnished to do so, subject to the following conditions:
+ .
+ The above copyright notice and this permission notice shall be included in
+ all copies or substantial portions of the Software.
+ .
+ THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+ IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+ FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+ AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+ LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+ OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+ SOFTWARE.
+TEXT
+  printf 'libundod (%s) unstable; urgency=medium\n\n  * Built from the undod source tree with `make deb-libundod`.\n\n -- undod maintainers <maintainers@undod.invalid>  %s\n' \
+    "$version" "$stamp" | gzip -9n > "$doc/changelog.gz"
+  cat > "$root/DEBIAN/control" <<TEXT
+Package: $package
+Source: libundod
+Version: $version
+Architecture: $arch
+Multi-Arch: same
+Maintainer: undod maintainers <maintainers@undod.invalid>
+Installed-Size: $(du -sk --exclude=DEBIAN "$root" | cut -f1)
+Depends: $depends
+Section: $section
+Priority: optional
+Description: $summary
+$long
+TEXT
+  (cd "$root" && find usr -type f -print0 | sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
+  local deb="dist/${package}_${version}_${arch}.deb"
+  dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
+  if command -v lintian >/dev/null; then
+    lintian --fail-on error --allow-root "$deb" >&2 || { echo "deb-libundod: lintian reports errors in $package" >&2; exit 1; }
+  fi
+  echo "$deb"
+}
+
+# A shared library package: shlibs for its users, and ldconfig run on install.
+library() {
+  local package=$1 soname=$2
+  install -d "$stage/$package/DEBIAN"
+  echo "$soname 0 $package (>= $version)" > "$stage/$package/DEBIAN/shlibs"
+  echo "activate-noawait ldconfig" > "$stage/$package/DEBIAN/triggers"
+}
+
+mkdir -p dist
+about=" libundod keeps an application's undo history in undod, the desktop-wide
+ undo service: the app's own undo, the global undo key and \`undoctl undo\`
+ then work on one history."
+library libundod-1-0 libundod-1
+build libundod-1-0 "$(shlibs_of libundod-1-0)" libs "client library for undod, the desktop-wide undo service" \
+  "$about
+ .
+ This package holds the shared library."
+library libundod-gtk4-1-0 libundod-gtk4-1
+build libundod-gtk4-1-0 "$(shlibs_of libundod-gtk4-1-0)" libs "GTK 4 text bridge for undod" \
+  "$about
+ .
+ This package holds the bridge that records a GtkTextBuffer's edits in undod."
+library libundod-gtk3-1-0 libundod-gtk3-1
+build libundod-gtk3-1-0 "$(shlibs_of libundod-gtk3-1-0)" libs "GTK 3 text bridge for undod" \
+  "$about
+ .
+ This package holds the bridge for GTK 3 text buffers and GtkSourceView."
+build gir1.2-undod-1.0 "libundod-1-0 (= $version), gir1.2-glib-2.0" \
+  introspection "GObject introspection data for libundod" \
+  "$about
+ .
+ This package holds the typelib Undod-1.0, for Python, GJS, Vala and Rust."
+build gir1.2-undodgtk-1.0 "libundod-gtk4-1-0 (= $version), gir1.2-undod-1.0 (= $version), gir1.2-gtk-4.0" \
+  introspection "GObject introspection data for libundod's GTK 4 bridge" \
+  "$about
+ .
+ This package holds the typelib UndodGtk-1.0, for Python, GJS, Vala and Rust."
+build libundod-dev "libundod-1-0 (= $version), libundod-gtk4-1-0 (= $version), libundod-gtk3-1-0 (= $version), gir1.2-undod-1.0 (= $version), gir1.2-undodgtk-1.0 (= $version), libglib2.0-dev" \
+  libdevel "development files for libundod" \
+  "$about
+ .
+ This package holds the headers, pkg-config files, GIR files and the API
+ reference (gi-docgen)."
