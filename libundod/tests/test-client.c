@@ -43,6 +43,24 @@ flag_timeout (gpointer flag)
   }                                                                        \
   G_STMT_END
 
+/* Like WAIT_FOR, for a condition no event of this process announces (undod's
+ * state read over the bus): the loop is run without blocking, a
+ * millisecond apart. */
+#define WAIT_POLL(cond)                                                    \
+  G_STMT_START                                                             \
+  {                                                                        \
+    gint64 deadline_ = g_get_monotonic_time () + WAIT_MS * 1000;           \
+    while (!(cond) && g_get_monotonic_time () < deadline_)                 \
+      {                                                                    \
+        while (g_main_context_iteration (NULL, FALSE))                     \
+          ;                                                                \
+        g_usleep (1000);                                                   \
+      }                                                                    \
+    if (!(cond))                                                           \
+      g_error ("Gave up after %d ms waiting for: %s", WAIT_MS, #cond);     \
+  }                                                                        \
+  G_STMT_END
+
 static void
 start_undod (Fixture *f)
 {
@@ -459,6 +477,113 @@ test_local_history_while_undod_is_absent (Fixture *f, gconstpointer data)
   g_assert_cmpuint (f->push_failures, ==, 0);
 }
 
+/* A model for the undo manager: setting the value registers setting it back. */
+typedef struct {
+  int value;
+  UndodManager *manager;
+} Model;
+
+typedef struct {
+  Model *model;
+  int previous;
+} SetBack;
+
+static void set_value (Model *model, int value);
+
+static void
+set_back (gpointer data)
+{
+  SetBack *back = data;
+  set_value (back->model, back->previous);
+}
+
+static void
+set_value (Model *model, int value)
+{
+  SetBack *back = g_new0 (SetBack, 1);
+  back->model = model;
+  back->previous = model->value;
+  undod_manager_register_undo (model->manager, set_back, back, g_free);
+  undod_manager_set_action_name (model->manager, "Set");
+  model->value = value;
+}
+
+static guint32
+undo_depth (Fixture *f, const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDBusConnection) reader = g_dbus_connection_new_for_address_sync (
+    g_test_dbus_get_bus_address (f->bus),
+    G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_autoptr (GVariant) reply = g_dbus_connection_call_sync (
+    reader, "org.undod.Undo1", path, "org.freedesktop.DBus.Properties", "Get",
+    g_variant_new ("(ss)", "org.undod.Undo1.Stack", "UndoDepth"), G_VARIANT_TYPE ("(v)"), 0, WAIT_MS, NULL, &error);
+  g_assert_no_error (error);
+  g_autoptr (GVariant) value = NULL;
+  g_variant_get (reply, "(v)", &value);
+  return g_variant_get_uint32 (value);
+}
+
+static void
+undo_or_redo_focused (Fixture *f, gboolean undo)
+{
+  GAsyncResult *result = NULL;
+  if (undo)
+    undod_client_undo_focused (f->client, NULL, store_result, &result);
+  else
+    undod_client_redo_focused (f->client, NULL, store_result, &result);
+  WAIT_FOR (result != NULL);
+  g_autoptr (GError) error = NULL;
+  if (undo)
+    undod_client_undo_focused_finish (f->client, result, NULL, NULL, &error);
+  else
+    undod_client_redo_focused_finish (f->client, result, NULL, NULL, &error);
+  g_object_unref (result);
+  g_assert_no_error (error);
+}
+
+/* The undo manager, NSUndoManager's shape: one group per main-loop turn or
+ * per explicit grouping; undod's undo runs the registered functions last
+ * first, and what they register is the redo. */
+static void
+test_undo_manager_runs_registered_functions (Fixture *f, gconstpointer data)
+{
+  GAsyncResult *result = NULL;
+  g_autoptr (UndodOptions) options = undod_options_new ();
+  undod_options_set_persist (options, FALSE);
+  undod_client_register (f->client, "org.undod.test.Manager", options, NULL, store_result, &result);
+  WAIT_FOR (result != NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (UndodStack) stack = undod_client_register_finish (f->client, result, &error);
+  g_object_unref (result);
+  g_assert_no_error (error);
+  g_autoptr (UndodManager) manager = undod_manager_new (stack);
+  Model model = { 0, manager };
+
+  set_value (&model, 1);
+  WAIT_POLL (undo_depth (f, undod_stack_get_path (stack)) == 1);
+  set_value (&model, 2);
+  WAIT_POLL (undo_depth (f, undod_stack_get_path (stack)) == 2);
+  undod_manager_begin_grouping (manager);
+  set_value (&model, 3);
+  g_main_context_iteration (NULL, FALSE);
+  set_value (&model, 4);
+  undod_manager_end_grouping (manager);
+  WAIT_POLL (undo_depth (f, undod_stack_get_path (stack)) == 3);
+
+  undo_or_redo_focused (f, TRUE);
+  g_assert_cmpint (model.value, ==, 2);
+  undo_or_redo_focused (f, FALSE);
+  g_assert_cmpint (model.value, ==, 4);
+  undo_or_redo_focused (f, TRUE);
+  undo_or_redo_focused (f, TRUE);
+  g_assert_cmpint (model.value, ==, 1);
+  undo_or_redo_focused (f, FALSE);
+  g_assert_cmpint (model.value, ==, 2);
+  g_assert_cmpuint (undo_depth (f, undod_stack_get_path (stack)), ==, 2);
+}
+
 /* Only undod may call the app's Apply: anyone else is refused, and the
  * app's handler never runs. */
 static void
@@ -506,6 +631,8 @@ main (int argc, char **argv)
   g_test_add ("/client/restart-registers-again", Fixture, NULL, setup, test_restart_registers_again, teardown);
   g_test_add ("/client/local-history-while-undod-is-absent", Fixture, NULL, setup,
               test_local_history_while_undod_is_absent, teardown);
+  g_test_add ("/client/undo-manager-runs-registered-functions", Fixture, NULL, setup,
+              test_undo_manager_runs_registered_functions, teardown);
   g_test_add ("/client/apply-only-from-undod", Fixture, NULL, setup, test_apply_only_from_undod, teardown);
   return g_test_run ();
 }

@@ -70,6 +70,26 @@ def main():
             sys.exit("an undo of an empty stack succeeded")
         except GLib.Error as error:
             assert error.matches(Undod.error_quark(), Undod.Error.NOTHING_TO_UNDO), error
+        # The undo manager takes Python functions: undod's undo runs them.
+        client.register("org.undod.test.PythonManager", Undod.Options(persist=False), None,
+                        lambda c, r: results.append(c.register_finish(r)))
+        wait_for(lambda: results, "Register of the manager's stack")
+        managed = results.pop()
+        manager = Undod.Manager.new(managed)
+        model = {"value": 0}
+
+        def set_value(value):
+            previous = model["value"]
+            manager.register_undo(lambda: set_value(previous))
+            manager.set_action_name("Set")
+            model["value"] = value
+
+        set_value(5)
+        GLib.MainContext.default().iteration(False)  # the turn ends: the group goes to undod
+        client.undo_focused(None, lambda c, r: results.append(c.undo_focused_finish(r)))
+        wait_for(lambda: results, "UndoFocused on the manager's stack")
+        assert results.pop()[2] == "Set"
+        assert model["value"] == 0, model
         print("ok: libundod works from Python through its typelib")
     finally:
         undod.send_signal(signal.SIGTERM)
