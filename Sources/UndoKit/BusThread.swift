@@ -33,6 +33,9 @@ final class BusThread: @unchecked Sendable {
     private var stacks: [ObjectIdentifier: Weak] = [:]
     /// Stacks registering again, with the calls that wait for their new path.
     private var held: [ObjectIdentifier: [() -> Void]] = [:]
+    /// Calls that reached a restarted undod before this client heard of it,
+    /// sent again (before `held`'s) once the stack has registered there.
+    private var resend: [ObjectIdentifier: [() -> Void]] = [:]
     private var applies: [Int: MethodCall] = [:]
     private var outstanding: [Int: @Sendable (Result<[DBusValue], UndoKitError>) -> Void] = [:]
     private var nextID = 0
@@ -126,9 +129,18 @@ final class BusThread: @unchecked Sendable {
         let queued = shared.withLock { shared -> Bool in
             guard !shared.closed else { return false }
             handle.perform { [self] in
-                let send = { [self] in
+                func send() {
                     guard gate?.mayBeSent() ?? true else { return done(.failure(.cancelled)) }
-                    self.send({ () throws(DBusError) in try build(stack?.path ?? "") }, timeout: timeout, done)
+                    // A stack's call answered by another undod than the one
+                    // the stack registered with went to an undod that
+                    // restarted before this client heard of it: it is sent
+                    // again once the stack has registered there.
+                    let sentTo = registeredWith
+                    let rerouted: ((DBusError) -> Bool)? = stack.map { stack in
+                        { [self] error in resendAfterRestart(stack, error, sentTo: sentTo, send) }
+                    }
+                    self.send({ () throws(DBusError) in try build(stack?.path ?? "") }, timeout: timeout,
+                              rerouted: rerouted, done)
                 }
                 if let stack, held[ObjectIdentifier(stack)] != nil {
                     held[ObjectIdentifier(stack)]?.append(send)
@@ -215,7 +227,10 @@ final class BusThread: @unchecked Sendable {
         stacks[ObjectIdentifier(stack)] = nil
     }
 
+    /// Sends `build`'s message; `done` gets the answer, unless `rerouted`
+    /// takes the error (the call will be sent again).
     private func send(_ build: () throws(DBusError) -> Message, timeout: Int,
+                      rerouted: ((DBusError) -> Bool)? = nil,
                       _ done: @escaping @Sendable (Result<[DBusValue], UndoKitError>) -> Void) {
         guard let connection, connection.isConnected else { return done(.failure(.daemonUnavailable)) }
         let message: Message
@@ -225,9 +240,24 @@ final class BusThread: @unchecked Sendable {
         outstanding[id] = done
         connection.call(message, timeoutMilliseconds: timeout) { [self] answer in
             guard let done = outstanding.removeValue(forKey: id) else { return }
+            if case .failure(let error) = answer, closing == nil, rerouted?(error) == true { return }
             done(answer.map(\.arguments).mapError(UndoKitError.init))
             if let closing, outstanding.isEmpty { finishClosing(closing.error) }
         }
+    }
+
+    /// Whether `error` came from an undod other than `sentTo`, the one the
+    /// stack had registered with when the call left: then undod restarted
+    /// (this client may not have heard yet), and `send` waits for the stack
+    /// to register with the new one, ahead of the calls made since.
+    private func resendAfterRestart(_ stack: UndoStackClient, _ error: DBusError, sentTo: String?,
+                                    _ send: @escaping () -> Void) -> Bool {
+        guard let sender = error.sender, sender.hasPrefix(":"), let sentTo, sender != sentTo else { return false }
+        if sender != registeredWith { daemonChanged(sender) }
+        let id = ObjectIdentifier(stack)
+        guard held[id] != nil else { return false }
+        resend[id, default: []].append(send)
+        return true
     }
 
     /// Fails what still waits and ends the bus thread.
@@ -244,7 +274,8 @@ final class BusThread: @unchecked Sendable {
         for done in waiting { done(.failure(error)) }
         for call in applies.values { call.fail(DBusError(name: error.name, message: error.message)) }
         applies.removeAll()
-        let waitingOnPaths = held.values.flatMap { $0 }
+        let waitingOnPaths = resend.values.flatMap { $0 } + held.values.flatMap { $0 }
+        resend.removeAll()
         held.removeAll()
         for send in waitingOnPaths { send() }
     }
@@ -314,7 +345,8 @@ final class BusThread: @unchecked Sendable {
             if let stack, case .success(let reply) = result, let path = reply.first?.string {
                 stack.reattached(at: path)
             }
-            let waiting = self.held.removeValue(forKey: id) ?? []
+            // Calls that reached the new undod too early go first, in the order they left.
+            let waiting = (self.resend.removeValue(forKey: id) ?? []) + (self.held.removeValue(forKey: id) ?? [])
             for send in waiting { send() }
         }
     }
