@@ -6,7 +6,7 @@ one history; without undod the editor keeps a local one.
 
     make libundod && /usr/bin/python3 Examples/gtk4-editor.py [--address ADDR] [--trace]
 
---trace prints one JSON line per event (registered, applied, focus) for the tests.
+--trace prints one JSON line per event (registered, changed, applied, focus) for the tests.
 """
 import argparse
 import json
@@ -61,6 +61,7 @@ def main():
         keyboard.connect("leave", lambda c: trace(args.trace, "focus", active=False))
         view.add_controller(keyboard)
         kept.update(stack=stack, bridge=bridge)
+        view.get_buffer().connect("changed", lambda b: trace(args.trace, "changed", text=text_of(b)))
         trace(args.trace, "registered", path=stack.get_path(), xid=xid_of(window))
         trace(args.trace, "focus", active=view.has_focus())
 

@@ -62,6 +62,13 @@ struct SwayTests {
             }
         }
 
+        /// Waits until sway maps a view of process `pid`.
+        func waitForView(of pid: Int32) throws {
+            try windows.next(timeout: 30_000, "a new view of pid \(pid)") { line in
+                line["change"] as? String == "new" && (line["container"] as? [String: Any])?["pid"] as? Int == Int(pid)
+            }
+        }
+
         /// Focuses `pid`'s view and waits until undod's `FocusedStack` is `path`.
         @discardableResult
         func focus(_ pid: Int32, expecting path: String) throws -> Bool {

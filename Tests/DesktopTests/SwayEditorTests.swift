@@ -1,0 +1,59 @@
+import BusHarness
+import DBus
+import Foundation
+import Testing
+
+/// libundod's GTK 4 text bridge under a real headless sway (Wayland): the
+/// GTK 4 editor (Python on the typelibs) beside another app with a stack,
+/// typed into with wtype; the global key, bound in sway by undod, undoes
+/// only in the view sway has focused; the editor's own Ctrl+Y redoes
+/// through the same history. A headless sway has a keyboard only while
+/// wtype runs (its virtual keyboard), so the apps hear of the keyboard
+/// focus only then: the test waits for undod's focus, not the toolkit's.
+extension SwayTests {
+    @Test func theGtk4EditorUndoesOnlyWhenItsViewIsInFront() throws {
+        let typelib = Repository.root.appendingPathComponent(".build/libundod/undod-gtk/UndodGtk-1.0.typelib")
+        try #require(FileManager.default.fileExists(atPath: typelib.path), "run `make libundod` (make test does)")
+        let f = try Fixture()
+        let environment = ProcessInfo.processInfo.environment.merging(f.sway.environment) { $1 }.merging([
+            "NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory", "GDK_BACKEND": "wayland",
+        ]) { $1 }.filter { $0.key != "DISPLAY" }
+        let editor = try ScriptedProcess(
+            ["/usr/bin/python3", Repository.root.appendingPathComponent("Examples/gtk4-editor.py").path,
+             "--address", f.daemon.bus.address, "--trace"], environment: environment, loop: f.loop)
+        defer { editor.stop() }
+        let text = try editor.next(event: "registered", timeout: 30_000)
+        let textStack = try #require(text["path"] as? String)
+        try f.waitForView(of: editor.process.processIdentifier)
+        let other = try f.app("org.example.Other", title: "Other", pushes: 2)
+
+        #expect(try f.focus(editor.process.processIdentifier, expecting: textStack))
+        try f.sway.type(["hi"], loop: f.loop)
+        #expect(f.daemon.wait { (try? f.daemon.stackProperty(textStack, "UndoName")?.string) == "Typing" })
+        // What arrived: wtype's first key can go before the editor has its
+        // (virtual) keyboard's keymap.
+        let typed = try editor.next(timeout: 10_000, "the typed text") {
+            $0["event"] as? String == "changed" && ($0["text"] as? String)?.hasSuffix("i") == true
+        }["text"] as? String
+
+        // The other app in front: the global key undoes its last group only.
+        #expect(try f.focus(other.pid, expecting: other.stack))
+        try f.pressUndo()
+        #expect(try other.process.nextApply().payloads == ["u2"])
+        #expect(try f.daemon.stackProperty(textStack, "RedoDepth")?.uint32 == 0, "the editor is untouched")
+
+        // The editor in front: the global key undoes its typing; its own
+        // Ctrl+Y redoes it through undod (wtype's keymap has no shifted z).
+        #expect(try f.focus(editor.process.processIdentifier, expecting: textStack))
+        try f.pressUndo()
+        #expect(try editor.next(event: "applied")["text"] as? String == "")
+        // -s 150: wtype's keyboard exists only while it runs, and a key sent
+        // before the editor has taken its keymap is dropped (the typing above
+        // shows it); the pause is the keyboard being there, as a real one is.
+        try f.sway.type(["-s", "150", "-M", "ctrl", "-k", "y", "-m", "ctrl"], loop: f.loop)
+        let redone = try editor.next(event: "applied")
+        #expect(redone["direction"] as? String == "redo")
+        #expect(redone["text"] as? String == typed)
+        #expect(other.process.applies.count == 1, "the other app is untouched")
+    }
+}
