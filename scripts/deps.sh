@@ -42,6 +42,7 @@ packages=(
   libgtksourceview-4-dev   # libundod-gtk3 (GTK 3) and the GtkSourceView example in C
   gi-docgen          # libundod's API reference, from its GIR (--fatal-warnings: every symbol documented)
   qtbase5-dev        # UndodQt, the QUndoStack bridge (QtDBus, QtWidgets, QtTest)
+  qtwayland5         # the Qt example under the tests' headless sway
   cmake              # builds UndodQt and its CMake package config
   dpkg-dev           # dpkg-shlibdeps: the .deb's Depends (make deb)
   binutils           # strip and readelf: the .deb's binaries and the package test

@@ -3,7 +3,11 @@ import DBus
 import Foundation
 import Testing
 
-/// libundod's GTK 4 text bridge under a real headless sway (Wayland): the
+/// The toolkit bridges under a real headless sway (Wayland). (The GTK 3
+/// example is tested on X11 only: under this sway its view's own Ctrl+Z from
+/// wtype did not reach the bridge.)
+///
+/// libundod's GTK 4 text bridge: the
 /// GTK 4 editor (Python on the typelibs) beside another app with a stack,
 /// typed into with wtype; the global key, bound in sway by undod, undoes
 /// only in the view sway has focused; the editor's own Ctrl+Y redoes
@@ -57,3 +61,38 @@ extension SwayTests {
         #expect(other.process.applies.count == 1, "the other app is untouched")
     }
 }
+
+extension SwayTests {
+    /// UndodQt's QUndoStack bridge under headless sway: Ctrl+N (wtype, after
+    /// the keyboard's pause) adds a shape on the Qt app's own stack; the
+    /// global key undoes it only while its view is in front.
+    @Test func theQtAppUndoesOnlyWhenItsViewIsInFront() throws {
+        let binary = Repository.root.appendingPathComponent(".build/undod-qt/qt-shapes")
+        try #require(FileManager.default.fileExists(atPath: binary.path), "run `make undod-qt` (make test does)")
+        let f = try Fixture()
+        let environment = ProcessInfo.processInfo.environment.merging(f.sway.environment) { $1 }.merging([
+            "QT_QPA_PLATFORM": "wayland", "DBUS_SESSION_BUS_ADDRESS": f.daemon.bus.address,
+        ]) { $1 }.filter { $0.key != "DISPLAY" }
+        let shapes = try ScriptedProcess([binary.path, "--trace"], environment: environment, loop: f.loop)
+        defer { shapes.stop() }
+        let list = try shapes.next(event: "registered", timeout: 30_000)
+        let listStack = try #require(list["path"] as? String)
+        try f.waitForView(of: shapes.process.processIdentifier)
+        let other = try f.app("org.example.Other", title: "Other", pushes: 2)
+
+        #expect(try f.focus(shapes.process.processIdentifier, expecting: listStack))
+        try f.sway.type(["-s", "150", "-M", "ctrl", "-k", "n", "-m", "ctrl"], loop: f.loop)
+        #expect(f.daemon.wait { (try? f.daemon.stackProperty(listStack, "UndoDepth")?.uint32) == 1 })
+
+        #expect(try f.focus(other.pid, expecting: other.stack))
+        try f.pressUndo()
+        #expect(try other.process.nextApply().payloads == ["u2"])
+        #expect(try f.daemon.stackProperty(listStack, "UndoDepth")?.uint32 == 1, "the Qt app is untouched")
+
+        #expect(try f.focus(shapes.process.processIdentifier, expecting: listStack))
+        try f.pressUndo()
+        #expect(try shapes.next(event: "applied")["items"] as? [String] == [])
+        #expect(other.process.applies.count == 1)
+    }
+}
+
