@@ -6,6 +6,7 @@
 #   libundod-gtk3-1-0     the GTK 3 text bridge (libundod-gtk3-1.so.0)
 #   gir1.2-undod-1.0      the typelib Undod-1.0
 #   gir1.2-undodgtk-1.0   the typelib UndodGtk-1.0 (the GTK 4 bridge)
+#   gir1.2-undodgtk3-1.0  the typelib UndodGtk3-1.0 (the GTK 3 bridge)
 #   libundod-dev          headers, .so links, pkg-config files, GIRs, the API reference
 # from a release build installed with prefix /usr; each library's Depends
 # computed by dpkg-shlibdeps; each package checked by lintian (an error
@@ -44,6 +45,7 @@ take libundod-gtk4-1-0 "$lib/libundod-gtk4-1.so.0" "$lib/libundod-gtk4-1.so.0.0.
 take libundod-gtk3-1-0 "$lib/libundod-gtk3-1.so.0" "$lib/libundod-gtk3-1.so.0.0.0"
 take gir1.2-undod-1.0 "$lib/girepository-1.0/Undod-1.0.typelib"
 take gir1.2-undodgtk-1.0 "$lib/girepository-1.0/UndodGtk-1.0.typelib"
+take gir1.2-undodgtk3-1.0 "$lib/girepository-1.0/UndodGtk3-1.0.typelib"
 take libundod-dev "usr/include" "$lib/libundod*.so" "$lib/pkgconfig" "usr/share/gir-1.0"
 install -d "$stage/libundod-dev/usr/share/doc/libundod-dev"
 mv "$stage/all/usr/share/doc/Undod-1" "$stage/libundod-dev/usr/share/doc/libundod-dev/html"
@@ -156,7 +158,12 @@ build gir1.2-undodgtk-1.0 "libundod-gtk4-1-0 (= $version), gir1.2-undod-1.0 (= $
   "$about
  .
  This package holds the typelib UndodGtk-1.0, for Python, GJS, Vala and Rust."
-build libundod-dev "libundod-1-0 (= $version), libundod-gtk4-1-0 (= $version), libundod-gtk3-1-0 (= $version), gir1.2-undod-1.0 (= $version), gir1.2-undodgtk-1.0 (= $version), libglib2.0-dev" \
+build gir1.2-undodgtk3-1.0 "libundod-gtk3-1-0 (= $version), gir1.2-undod-1.0 (= $version), gir1.2-gtk-3.0" \
+  introspection "GObject introspection data for libundod's GTK 3 bridge" \
+  "$about
+ .
+ This package holds the typelib UndodGtk3-1.0, for Python, GJS, Vala and Rust."
+build libundod-dev "libundod-1-0 (= $version), libundod-gtk4-1-0 (= $version), libundod-gtk3-1-0 (= $version), gir1.2-undod-1.0 (= $version), gir1.2-undodgtk-1.0 (= $version), gir1.2-undodgtk3-1.0 (= $version), libglib2.0-dev" \
   libdevel "development files for libundod" \
   "$about
  .
