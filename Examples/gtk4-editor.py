@@ -6,7 +6,7 @@ one history; without undod the editor keeps a local one.
 
     make libundod && /usr/bin/python3 Examples/gtk4-editor.py [--address ADDR] [--trace]
 
---trace prints one JSON line per event (registered, changed, applied, focus) for the tests.
+--trace prints one JSON line per event (registered, changed, applied) for the tests.
 """
 import argparse
 import json
@@ -56,14 +56,9 @@ def main():
         bridge.connect("applied", lambda b, direction: trace(
             args.trace, "applied", direction=direction.value_nick, text=text_of(view.get_buffer())))
         window.connect("notify::is-active", lambda w, _: w.props.is_active and stack.activate(None, None))
-        keyboard = Gtk.EventControllerFocus()   # the text view taking the keyboard in, or letting it go
-        keyboard.connect("enter", lambda c: trace(args.trace, "focus", active=True))
-        keyboard.connect("leave", lambda c: trace(args.trace, "focus", active=False))
-        view.add_controller(keyboard)
         kept.update(stack=stack, bridge=bridge)
         view.get_buffer().connect("changed", lambda b: trace(args.trace, "changed", text=text_of(b)))
         trace(args.trace, "registered", path=stack.get_path(), xid=xid_of(window))
-        trace(args.trace, "focus", active=view.has_focus())
 
     def activate(app):
         window = Gtk.ApplicationWindow(application=app, title="GTK 4 editor (undod)", default_width=480,

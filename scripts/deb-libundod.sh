@@ -52,7 +52,7 @@ mv "$stage/all/usr/share/doc/Undod-1" "$stage/libundod-dev/usr/share/doc/libundo
 left=$(cd "$stage/all" && find . -type f -o -type l)
 [ -z "$left" ] || { echo "deb-libundod: installed but in no package: $left" >&2; exit 1; }
 
-stamp=$(date -R -d @"${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}")
+source scripts/deb-docs.sh
 shlibs_of() { # the Depends of the libraries in package $1 (dpkg-shlibdeps)
   local package=$1
   install -d "$stage/debian"
@@ -69,35 +69,8 @@ TEXT
 build() {
   local package=$1 depends=$2 section=$3 summary=$4 long=$5
   local root="$stage/$package"
-  local doc="$root/usr/share/doc/$package"
-  install -d "$doc" "$root/DEBIAN"
-  cat > "$doc/copyright" <<TEXT
-Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
-Upstream-Name: undod
-
-Files: *
-Copyright: 2026 the undod authors
-License: MIT
- Permission is hereby granted, free of charge, to any person obtaining a copy
- of this software and associated documentation files (the "Software"), to deal
- in the Software without restriction, including without limitation the rights
- to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
- copies of the Software, and to permit persons to whom the Software is
- furnished to do so, subject to the following conditions:
- .
- The above copyright notice and this permission notice shall be included in
- all copies or substantial portions of the Software.
- .
- THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
- IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
- FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
- AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
- LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
- OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
- SOFTWARE.
-TEXT
-  printf 'libundod (%s) unstable; urgency=medium\n\n  * Built from the undod source tree with `make deb-libundod`.\n\n -- undod maintainers <maintainers@undod.invalid>  %s\n' \
-    "$version" "$stamp" | gzip -9n > "$doc/changelog.gz"
+  package_docs "$root/usr/share/doc/$package" libundod "$version" deb-libundod
+  install -d "$root/DEBIAN"
   cat > "$root/DEBIAN/control" <<TEXT
 Package: $package
 Source: libundod

@@ -16,26 +16,8 @@ make --no-print-directory -s install DESTDIR="$root" PREFIX=/usr >/dev/null
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/undod" "$root/usr/bin/undoctl"
 gzip -9n "$root"/usr/share/man/man1/*.1
 
-doc="$root/usr/share/doc/undod"
-install -d "$doc"
-cat > "$doc/copyright" <<TEXT
-Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
-Upstream-Name: undod
-
-Files: *
-Copyright: 2026 the undod authors
-License: undod
- undod is distributed by its authors under the terms stated in its
- source repository.
-TEXT
-cat > "$stage/changelog" <<TEXT
-undod ($version) unstable; urgency=medium
-
-  * Built from the undod source tree with \`make deb\`.
-
- -- undod maintainers <maintainers@undod.invalid>  $(date -R -d @"${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}")
-TEXT
-gzip -9n -c "$stage/changelog" > "$doc/changelog.gz"
+source scripts/deb-docs.sh
+package_docs "$root/usr/share/doc/undod" undod "$version" deb
 
 # Depends: what the binaries link, as dpkg-shlibdeps finds it.
 install -d "$stage/debian"

@@ -5,7 +5,7 @@
  *
  *   make libundod && .build/libundod/examples/gtk3-sourceview [--trace]
  *
- * --trace prints one JSON line per event (registered, applied, focus) for the tests. */
+ * --trace prints one JSON line per event (registered, applied) for the tests. */
 #include <gdk/gdkx.h>
 #include <gtk/gtk.h>
 #include <gtksourceview/gtksource.h>
@@ -39,14 +39,6 @@ trace_applied (UndodTextBridge *bridge, UndodDirection direction, gpointer data)
   g_print ("%s\n", json->str);
 }
 
-static gboolean
-trace_focus (GtkWidget *view, GdkEvent *event, gpointer active)
-{
-  if (tracing)
-    g_print ("{\"event\":\"focus\",\"active\":%s}\n", active != NULL ? "true" : "false");
-  return FALSE;
-}
-
 static void
 registered (GObject *source, GAsyncResult *result, gpointer view)
 {
@@ -65,11 +57,6 @@ registered (GObject *source, GAsyncResult *result, gpointer view)
              undod_stack_get_path (stack) ? undod_stack_get_path (stack) : "",
              GDK_IS_X11_WINDOW (gtk_widget_get_window (window))
                ? (unsigned long) gdk_x11_window_get_xid (gtk_widget_get_window (window)) : 0UL);
-  /* When the view takes the keyboard in or lets it go (the tests wait for it before typing). */
-  g_signal_connect (view, "focus-in-event", G_CALLBACK (trace_focus), GINT_TO_POINTER (1));
-  g_signal_connect (view, "focus-out-event", G_CALLBACK (trace_focus), NULL);
-  if (tracing)
-    g_print ("{\"event\":\"focus\",\"active\":%s}\n", gtk_widget_has_focus (view) ? "true" : "false");
   g_object_unref (stack); /* the bridge holds it */
 }
 

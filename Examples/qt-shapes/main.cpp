@@ -5,8 +5,8 @@
 //
 //   make undod-qt && .build/undod-qt/qt-shapes [--trace]
 //
-// --trace prints one JSON line per event (registered, applied, changed,
-// focus) for the tests.
+// --trace prints one JSON line per event (registered, applied, changed) for
+// the tests.
 #include <QAction>
 #include <QApplication>
 #include <QJsonArray>
@@ -17,7 +17,6 @@
 #include <QMenuBar>
 #include <QUndoCommand>
 #include <QUndoStack>
-#include <QWindow>
 #include <cstdio>
 
 #include "UndodQt/UndoStackBridge.h"
@@ -108,14 +107,9 @@ int main(int argc, char **argv)
     QObject::connect(&bridge, &UndodQt::UndoStackBridge::registered, [&](const QString &path) {
         trace(QStringLiteral("registered"), {{QStringLiteral("path"), path},
                                               {QStringLiteral("xid"), qint64(window.winId())}});
-        trace(QStringLiteral("focus"), {{QStringLiteral("active"), window.isActiveWindow()}});
     });
     QObject::connect(&bridge, &UndodQt::UndoStackBridge::applied, [&](const QString &direction) {
         trace(QStringLiteral("applied"), {{QStringLiteral("direction"), direction}, {QStringLiteral("items"), itemsOf(list)}});
-    });
-    // When the window gains or loses the keyboard (the tests wait for it before typing).
-    QObject::connect(&app, &QGuiApplication::focusWindowChanged, [&](QWindow *focused) {
-        trace(QStringLiteral("focus"), {{QStringLiteral("active"), focused != nullptr}});
     });
     window.resize(320, 240);
     window.show();

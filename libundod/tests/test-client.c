@@ -508,14 +508,22 @@ set_value (Model *model, int value)
   model->value = value;
 }
 
-static guint32
-undo_depth (Fixture *f, const char *path)
+/* A connection of the test's own, to read undod's properties with. */
+static GDBusConnection *
+reader_for (Fixture *f)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (GDBusConnection) reader = g_dbus_connection_new_for_address_sync (
+  GDBusConnection *reader = g_dbus_connection_new_for_address_sync (
     g_test_dbus_get_bus_address (f->bus),
     G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION, NULL, NULL, &error);
   g_assert_no_error (error);
+  return reader;
+}
+
+static guint32
+undo_depth (GDBusConnection *reader, const char *path)
+{
+  g_autoptr (GError) error = NULL;
   g_autoptr (GVariant) reply = g_dbus_connection_call_sync (
     reader, "org.undod.Undo1", path, "org.freedesktop.DBus.Properties", "Get",
     g_variant_new ("(ss)", "org.undod.Undo1.Stack", "UndoDepth"), G_VARIANT_TYPE ("(v)"), 0, WAIT_MS, NULL, &error);
@@ -559,18 +567,19 @@ test_undo_manager_runs_registered_functions (Fixture *f, gconstpointer data)
   g_object_unref (result);
   g_assert_no_error (error);
   g_autoptr (UndodManager) manager = undod_manager_new (stack);
+  g_autoptr (GDBusConnection) reader = reader_for (f);
   Model model = { 0, manager };
 
   set_value (&model, 1);
-  WAIT_POLL (undo_depth (f, undod_stack_get_path (stack)) == 1);
+  WAIT_POLL (undo_depth (reader, undod_stack_get_path (stack)) == 1);
   set_value (&model, 2);
-  WAIT_POLL (undo_depth (f, undod_stack_get_path (stack)) == 2);
+  WAIT_POLL (undo_depth (reader, undod_stack_get_path (stack)) == 2);
   undod_manager_begin_grouping (manager);
   set_value (&model, 3);
   g_main_context_iteration (NULL, FALSE);
   set_value (&model, 4);
   undod_manager_end_grouping (manager);
-  WAIT_POLL (undo_depth (f, undod_stack_get_path (stack)) == 3);
+  WAIT_POLL (undo_depth (reader, undod_stack_get_path (stack)) == 3);
 
   undo_or_redo_focused (f, TRUE);
   g_assert_cmpint (model.value, ==, 2);
@@ -581,7 +590,7 @@ test_undo_manager_runs_registered_functions (Fixture *f, gconstpointer data)
   g_assert_cmpint (model.value, ==, 1);
   undo_or_redo_focused (f, FALSE);
   g_assert_cmpint (model.value, ==, 2);
-  g_assert_cmpuint (undo_depth (f, undod_stack_get_path (stack)), ==, 2);
+  g_assert_cmpuint (undo_depth (reader, undod_stack_get_path (stack)), ==, 2);
 }
 
 /* Only undod may call the app's Apply: anyone else is refused, and the

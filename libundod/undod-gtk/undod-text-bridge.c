@@ -278,24 +278,6 @@ undod_text_bridge_new (UndodStack *stack, GtkTextBuffer *buffer)
   return self;
 }
 
-static void
-undone (GObject *source, GAsyncResult *result, gpointer data)
-{
-  g_autoptr (GError) error = NULL;
-  undod_stack_undo_finish (UNDOD_STACK (source), result, NULL, &error);
-  if (error != NULL && !g_error_matches (error, UNDOD_ERROR, UNDOD_ERROR_NOTHING_TO_UNDO))
-    g_message ("Undo failed: %s", error->message);
-}
-
-static void
-redone (GObject *source, GAsyncResult *result, gpointer data)
-{
-  g_autoptr (GError) error = NULL;
-  undod_stack_redo_finish (UNDOD_STACK (source), result, NULL, &error);
-  if (error != NULL && !g_error_matches (error, UNDOD_ERROR, UNDOD_ERROR_NOTHING_TO_REDO))
-    g_message ("Redo failed: %s", error->message);
-}
-
 /**
  * undod_text_bridge_undo:
  * @bridge: the bridge
@@ -306,7 +288,7 @@ void
 undod_text_bridge_undo (UndodTextBridge *bridge)
 {
   g_return_if_fail (UNDOD_IS_TEXT_BRIDGE (bridge));
-  undod_stack_undo (bridge->stack, NULL, undone, NULL);
+  undod_stack_undo (bridge->stack, NULL, NULL, NULL);
 }
 
 /**
@@ -319,7 +301,7 @@ void
 undod_text_bridge_redo (UndodTextBridge *bridge)
 {
   g_return_if_fail (UNDOD_IS_TEXT_BRIDGE (bridge));
-  undod_stack_redo (bridge->stack, NULL, redone, NULL);
+  undod_stack_redo (bridge->stack, NULL, NULL, NULL);
 }
 
 #if GTK_CHECK_VERSION(4, 0, 0)

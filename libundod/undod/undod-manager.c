@@ -271,19 +271,6 @@ undod_manager_get_is_redoing (UndodManager *manager)
   return manager->redoing;
 }
 
-static void
-moved (GObject *source, GAsyncResult *result, gpointer data)
-{
-  g_autoptr (GError) error = NULL;
-  if (data != NULL)
-    undod_stack_undo_finish (UNDOD_STACK (source), result, NULL, &error);
-  else
-    undod_stack_redo_finish (UNDOD_STACK (source), result, NULL, &error);
-  if (error != NULL && !g_error_matches (error, UNDOD_ERROR, UNDOD_ERROR_NOTHING_TO_UNDO) &&
-      !g_error_matches (error, UNDOD_ERROR, UNDOD_ERROR_NOTHING_TO_REDO))
-    g_message ("%s failed: %s", data != NULL ? "Undo" : "Redo", error->message);
-}
-
 /**
  * undod_manager_undo:
  * @manager: the manager
@@ -297,7 +284,7 @@ undod_manager_undo (UndodManager *manager)
   g_return_if_fail (UNDOD_IS_MANAGER (manager));
   if (manager->explicit_depth == 0)
     close_group (manager);
-  undod_stack_undo (manager->stack, NULL, moved, GINT_TO_POINTER (1));
+  undod_stack_undo (manager->stack, NULL, NULL, NULL);
 }
 
 /**
@@ -310,5 +297,5 @@ void
 undod_manager_redo (UndodManager *manager)
 {
   g_return_if_fail (UNDOD_IS_MANAGER (manager));
-  undod_stack_redo (manager->stack, NULL, moved, NULL);
+  undod_stack_redo (manager->stack, NULL, NULL, NULL);
 }

@@ -335,21 +335,31 @@ apply_finished (UndodApply *apply, gpointer data)
   undod_stack_release (self);
 }
 
-/* Hands @apply to the app; answers it with an error when no handler takes it. */
-gboolean
-undod_stack_dispatch_apply (UndodStack *stack, UndodApply *apply)
+/* Hands @apply to the app's apply handler, the stack's calls held until it
+ * is answered (@finished then runs, and releases them); answers it with an
+ * error when no handler takes it. */
+static gboolean
+hand_to_app (UndodStack *stack, UndodApply *apply, GCallback finished, gpointer data)
 {
   undod_stack_hold (stack);
-  undod_apply_set_finished_func (apply, G_CALLBACK (apply_finished), g_object_ref (stack));
+  undod_apply_set_finished_func (apply, finished, data);
   gboolean handled = FALSE;
   g_signal_emit (stack, signals[SIGNAL_APPLY], 0, apply, &handled);
   if (!handled && !undod_apply_get_finished (apply))
     {
       g_autoptr (GError) error = g_error_new (UNDOD_ERROR, UNDOD_ERROR_FAILED,
-                                              "The application has no apply handler for the stack %s.", stack->path);
+                                              "The application has no apply handler for the stack of %s.",
+                                              stack->app_id);
       undod_apply_return_error (apply, error);
     }
   return handled;
+}
+
+/* An Apply from undod, handed to the app. */
+gboolean
+undod_stack_dispatch_apply (UndodStack *stack, UndodApply *apply)
+{
+  return hand_to_app (stack, apply, G_CALLBACK (apply_finished), g_object_ref (stack));
 }
 
 static GVariant *
@@ -543,16 +553,7 @@ apply_locally (UndodStack *self, UndodDirection direction, GTask *task)
   local->direction = direction;
   local->group = group;
   g_autoptr (UndodApply) apply = undod_apply_new_local (direction, group->id, payloads);
-  undod_stack_hold (self);
-  undod_apply_set_finished_func (apply, G_CALLBACK (local_apply_finished), local);
-  gboolean handled = FALSE;
-  g_signal_emit (self, signals[SIGNAL_APPLY], 0, apply, &handled);
-  if (!handled && !undod_apply_get_finished (apply))
-    {
-      g_autoptr (GError) error = g_error_new_literal (UNDOD_ERROR, UNDOD_ERROR_FAILED,
-                                                      "The application has no apply handler.");
-      undod_apply_return_error (apply, error);
-    }
+  hand_to_app (self, apply, G_CALLBACK (local_apply_finished), local);
 }
 
 static guint64
@@ -568,11 +569,46 @@ finish_applied (UndodStack *stack, GAsyncResult *result, gpointer tag, char **na
   return group;
 }
 
+/* An undo or redo nobody waits for: its failure is logged, unless the side
+ * was only empty. */
+static void
+moved_unwatched (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr (GError) error = NULL;
+  gboolean undo = g_task_get_source_tag (G_TASK (result)) == undod_stack_undo;
+  if (undo)
+    undod_stack_undo_finish (UNDOD_STACK (source), result, NULL, &error);
+  else
+    undod_stack_redo_finish (UNDOD_STACK (source), result, NULL, &error);
+  if (error != NULL && !g_error_matches (error, UNDOD_ERROR, UNDOD_ERROR_NOTHING_TO_UNDO) &&
+      !g_error_matches (error, UNDOD_ERROR, UNDOD_ERROR_NOTHING_TO_REDO))
+    g_message ("%s failed: %s", undo ? "Undo" : "Redo", error->message);
+}
+
+/* Undo or redo: on the local history while undod is absent, else through undod. */
+static void
+move (UndodStack *stack, UndodDirection direction, GCancellable *cancellable, GAsyncReadyCallback callback,
+      gpointer user_data)
+{
+  gboolean undo = direction == UNDOD_DIRECTION_UNDO;
+  gpointer tag = undo ? (gpointer) undod_stack_undo : (gpointer) undod_stack_redo;
+  if (callback == NULL)
+    callback = moved_unwatched;
+  if (is_local (stack) && !stack->closed)
+    {
+      GTask *task = g_task_new (stack, cancellable, callback, user_data);
+      g_task_set_source_tag (task, tag);
+      return apply_locally (stack, direction, task);
+    }
+  call_simple (stack, undo ? "Undo" : "Redo", NULL, G_VARIANT_TYPE ("(ts)"), UNDOD_APPLY_TIMEOUT_MS, tag,
+               cancellable, callback, user_data);
+}
+
 /**
  * undod_stack_undo:
  * @stack: the stack
  * @cancellable: (nullable): cancels the call while it has not left
- * @callback: (scope async): called once the group is undone
+ * @callback: (scope async) (nullable): called once the group is undone (%NULL: a failure is logged)
  * @user_data: for @callback
  *
  * Undoes the top group: undod emits #UndodStack::apply with its undo
@@ -582,14 +618,7 @@ void
 undod_stack_undo (UndodStack *stack, GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
 {
   g_return_if_fail (UNDOD_IS_STACK (stack));
-  if (is_local (stack) && !stack->closed)
-    {
-      GTask *task = g_task_new (stack, cancellable, callback, user_data);
-      g_task_set_source_tag (task, undod_stack_undo);
-      return apply_locally (stack, UNDOD_DIRECTION_UNDO, task);
-    }
-  call_simple (stack, "Undo", NULL, G_VARIANT_TYPE ("(ts)"), UNDOD_APPLY_TIMEOUT_MS, undod_stack_undo,
-               cancellable, callback, user_data);
+  move (stack, UNDOD_DIRECTION_UNDO, cancellable, callback, user_data);
 }
 
 /**
@@ -611,7 +640,7 @@ undod_stack_undo_finish (UndodStack *stack, GAsyncResult *result, char **name, G
  * undod_stack_redo:
  * @stack: the stack
  * @cancellable: (nullable): cancels the call while it has not left
- * @callback: (scope async): called once the group is redone
+ * @callback: (scope async) (nullable): called once the group is redone (%NULL: a failure is logged)
  * @user_data: for @callback
  *
  * Redoes the top redo group.
@@ -620,14 +649,7 @@ void
 undod_stack_redo (UndodStack *stack, GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
 {
   g_return_if_fail (UNDOD_IS_STACK (stack));
-  if (is_local (stack) && !stack->closed)
-    {
-      GTask *task = g_task_new (stack, cancellable, callback, user_data);
-      g_task_set_source_tag (task, undod_stack_redo);
-      return apply_locally (stack, UNDOD_DIRECTION_REDO, task);
-    }
-  call_simple (stack, "Redo", NULL, G_VARIANT_TYPE ("(ts)"), UNDOD_APPLY_TIMEOUT_MS, undod_stack_redo,
-               cancellable, callback, user_data);
+  move (stack, UNDOD_DIRECTION_REDO, cancellable, callback, user_data);
 }
 
 /**
@@ -652,7 +674,7 @@ finish_simple (UndodStack *stack, GAsyncResult *result, gpointer tag, GError **e
   return reply != NULL;
 }
 
-#define SIMPLE_CALL(fn, method, doc)                                                                   \
+#define SIMPLE_CALL(fn, method)                                                                   \
   void undod_stack_##fn (UndodStack *stack, GCancellable *cancellable, GAsyncReadyCallback callback,  \
                          gpointer user_data)                                                           \
   {                                                                                                    \
@@ -682,7 +704,7 @@ finish_simple (UndodStack *stack, GAsyncResult *result, gpointer tag, GError **e
  *
  * Returns: whether undod marked it
  */
-SIMPLE_CALL (set_clean, "SetClean", "")
+SIMPLE_CALL (set_clean, "SetClean")
 
 /**
  * undod_stack_activate:
@@ -702,7 +724,7 @@ SIMPLE_CALL (set_clean, "SetClean", "")
  *
  * Returns: whether undod took it
  */
-SIMPLE_CALL (activate, "Activate", "")
+SIMPLE_CALL (activate, "Activate")
 
 /**
  * undod_stack_deactivate:
@@ -721,7 +743,7 @@ SIMPLE_CALL (activate, "Activate", "")
  *
  * Returns: whether undod took it
  */
-SIMPLE_CALL (deactivate, "Deactivate", "")
+SIMPLE_CALL (deactivate, "Deactivate")
 
 /**
  * undod_stack_clear:
@@ -740,7 +762,7 @@ SIMPLE_CALL (deactivate, "Deactivate", "")
  *
  * Returns: whether undod dropped it
  */
-SIMPLE_CALL (clear, "Clear", "")
+SIMPLE_CALL (clear, "Clear")
 
 /**
  * undod_stack_close:
