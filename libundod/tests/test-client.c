@@ -477,6 +477,38 @@ test_local_history_while_undod_is_absent (Fixture *f, gconstpointer data)
   g_assert_cmpuint (f->push_failures, ==, 0);
 }
 
+/* The local history merges as undod does: a run with one merge key is one
+ * group, until an undo closes it. */
+static void
+test_local_history_merges_like_undod (Fixture *f, gconstpointer data)
+{
+  stop_undod (f);
+  WAIT_FOR (!undod_client_get_daemon_running (f->client));
+  g_autoptr (UndodStack) stack = register_stack (f, "org.undod.test.LocalMerge", NULL);
+  g_autoptr (GBytes) u1 = text ("u1"), r1 = text ("r1"), u2 = text ("u2"), r2 = text ("r2");
+  g_autoptr (GBytes) u3 = text ("u3"), r3 = text ("r3");
+  undod_stack_push (stack, "Typing", u1, r1, "typing");
+  undod_stack_push (stack, "Typing", u2, r2, "typing");
+  g_autoptr (GError) error = NULL;
+  g_autofree char *undone = undo_on (stack, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (undone, ==, "Typing");
+  g_assert_false (undod_stack_get_can_undo (stack));
+  g_assert_cmpuint (f->applied->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (f->applied, 0), ==, "undo:u2");
+  g_assert_cmpstr (g_ptr_array_index (f->applied, 1), ==, "undo:u1");
+
+  /* After an undo, the same key starts a group of its own. */
+  g_autofree char *redone = redo_on (stack, &error);
+  g_assert_no_error (error);
+  undod_stack_push (stack, "Typing", u3, r3, "typing");
+  g_autofree char *last = undo_on (stack, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (f->applied->len, ==, 5);
+  g_assert_cmpstr (g_ptr_array_index (f->applied, 4), ==, "undo:u3");
+  g_assert_true (undod_stack_get_can_undo (stack));
+}
+
 /* A model for the undo manager: setting the value registers setting it back. */
 typedef struct {
   int value;
@@ -628,6 +660,78 @@ test_apply_only_from_undod (Fixture *f, gconstpointer data)
   g_assert_cmpuint (f->applied->len, ==, 0);
 }
 
+/* What a menu shows follows the stack: can-undo at once after a push;
+ * after an undo made elsewhere (the global path), what undod says; a clear
+ * empties both. */
+static void
+test_state_follows_the_stack (Fixture *f, gconstpointer data)
+{
+  g_autoptr (UndodStack) stack = register_stack (f, "org.undod.test.Menu", NULL);
+  g_assert_false (undod_stack_get_can_undo (stack));
+  g_autoptr (GBytes) u1 = text ("u1"), r1 = text ("r1"), u2 = text ("u2"), r2 = text ("r2");
+  undod_stack_push (stack, "One", u1, r1, NULL);
+  undod_stack_push (stack, "Two", u2, r2, NULL);
+  g_assert_true (undod_stack_get_can_undo (stack));
+  g_assert_false (undod_stack_get_can_redo (stack));
+  g_assert_cmpstr (undod_stack_get_undo_name (stack), ==, "Two");
+
+  undo_or_redo_focused (f, TRUE);
+  WAIT_FOR (undod_stack_get_can_redo (stack));
+  g_assert_true (undod_stack_get_can_undo (stack));
+  g_assert_cmpstr (undod_stack_get_undo_name (stack), ==, "One");
+  g_assert_cmpstr (undod_stack_get_redo_name (stack), ==, "Two");
+  undo_or_redo_focused (f, TRUE);
+  WAIT_FOR (!undod_stack_get_can_undo (stack));
+  g_assert_cmpstr (undod_stack_get_undo_name (stack), ==, "");
+  g_assert_cmpstr (undod_stack_get_redo_name (stack), ==, "One");
+
+  undod_stack_clear (stack, NULL, NULL, NULL);
+  WAIT_FOR (!undod_stack_get_can_redo (stack));
+  g_assert_false (undod_stack_get_can_undo (stack));
+  g_assert_cmpuint (f->push_failures, ==, 0);
+}
+
+/* The push hints go to undod: a merge window of the push's own (1 ms keeps
+ * two pushes apart that the configured second would merge), and a state
+ * tag that lets a later register adopt the history. */
+static void
+test_hints_reach_undod (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GDBusConnection) reader = reader_for (f);
+  g_autoptr (UndodOptions) options = undod_options_new ();
+  undod_options_set_persist (options, FALSE);
+  g_autoptr (UndodStack) stack = register_stack (f, "org.undod.test.Hints", options);
+  const char *path = undod_stack_get_path (stack);
+  g_autoptr (GBytes) u = text ("u"), r = text ("r");
+  undod_stack_push (stack, "Typing", u, r, "typing");
+  undod_stack_push (stack, "Typing", u, r, "typing");
+  WAIT_POLL (undo_depth (reader, path) == 1 && undod_stack_get_can_undo (stack));
+  /* Time passes beyond 1 ms, well inside the configured window. */
+  g_usleep (5000);
+  g_autoptr (UndodHints) hints = undod_hints_new ();
+  undod_hints_set_merge_key (hints, "typing");
+  undod_hints_set_merge_window_ms (hints, 1);
+  undod_hints_set_state_tag (hints, "after-three");
+  g_assert_cmpuint (undod_hints_get_merge_window_ms (hints), ==, 1);
+  undod_stack_push_full (stack, "Typing", u, r, hints);
+  WAIT_POLL (undo_depth (reader, path) == 2);
+
+  /* Given up and registered again with the tag of the state reached: the
+   * history is adopted, and can be undone at once. */
+  GAsyncResult *result = NULL;
+  undod_stack_close (stack, FALSE, NULL, store_result, &result);
+  WAIT_FOR (result != NULL);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (undod_stack_close_finish (stack, result, &error));
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  undod_options_set_state_tag (options, "after-three");
+  g_autoptr (UndodStack) again = register_stack (f, "org.undod.test.Hints", options);
+  WAIT_FOR (undod_stack_get_can_undo (again));
+  g_assert_cmpuint (undo_depth (reader, undod_stack_get_path (again)), ==, 2);
+  g_assert_cmpuint (f->push_failures, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -640,8 +744,12 @@ main (int argc, char **argv)
   g_test_add ("/client/restart-registers-again", Fixture, NULL, setup, test_restart_registers_again, teardown);
   g_test_add ("/client/local-history-while-undod-is-absent", Fixture, NULL, setup,
               test_local_history_while_undod_is_absent, teardown);
+  g_test_add ("/client/local-history-merges-like-undod", Fixture, NULL, setup,
+              test_local_history_merges_like_undod, teardown);
   g_test_add ("/client/undo-manager-runs-registered-functions", Fixture, NULL, setup,
               test_undo_manager_runs_registered_functions, teardown);
   g_test_add ("/client/apply-only-from-undod", Fixture, NULL, setup, test_apply_only_from_undod, teardown);
+  g_test_add ("/client/state-follows-the-stack", Fixture, NULL, setup, test_state_follows_the_stack, teardown);
+  g_test_add ("/client/hints-reach-undod", Fixture, NULL, setup, test_hints_reach_undod, teardown);
   return g_test_run ();
 }

@@ -54,7 +54,11 @@ def main():
             return True
 
         stack.connect("apply", on_apply)
-        stack.push("Typing", GLib.Bytes.new(b"delete 'hi'"), GLib.Bytes.new(b"insert 'hi'"), "typing")
+        hints = Undod.Hints.new()
+        hints.set_merge_key("typing")
+        hints.set_state_tag("hi")
+        stack.push_full("Typing", GLib.Bytes.new(b"delete 'hi'"), GLib.Bytes.new(b"insert 'hi'"), hints)
+        assert stack.props.can_undo and stack.props.undo_name == "Typing", (stack.props.can_undo, stack.props.undo_name)
         client.undo_focused(None, lambda c, r: results.append(c.undo_focused_finish(r)))
         wait_for(lambda: results, "UndoFocused")
         group, path, name = results.pop()
@@ -62,6 +66,8 @@ def main():
         assert path == stack.get_path(), (path, stack.get_path())
         assert group > 0
         assert applied == [(Undod.Direction.UNDO, b"delete 'hi'")], applied
+        wait_for(lambda: stack.props.can_redo, "can-redo after the undo")
+        assert not stack.props.can_undo and stack.props.redo_name == "Typing"
 
         stack.undo(None, lambda s, r: results.append(r))
         wait_for(lambda: results, "Undo")

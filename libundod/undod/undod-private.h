@@ -5,6 +5,7 @@
 
 #include "undod-apply.h"
 #include "undod-client.h"
+#include "undod-hints.h"
 #include "undod-options.h"
 #include "undod-stack.h"
 
@@ -24,11 +25,13 @@ G_BEGIN_DECLS
 #define UNDOD_APPLY_TIMEOUT_MS 120000
 
 GVariant *undod_options_to_variant (UndodOptions *options);
+GVariant *undod_hints_to_variant   (UndodHints *hints);
 
 UndodStack *undod_stack_new_registered (UndodClient *client, const char *path, const char *app_id,
                                         UndodOptions *options);
 void        undod_stack_set_path       (UndodStack *stack, const char *path);
 void        undod_stack_catch_up       (UndodStack *stack);
+void        undod_stack_refresh_state  (UndodStack *stack);
 void        undod_stack_hold           (UndodStack *stack);
 void        undod_stack_release        (UndodStack *stack);
 gboolean    undod_stack_dispatch_apply (UndodStack *stack, UndodApply *apply);

@@ -29,6 +29,17 @@ struct _UndodStack {
   GQueue local_undo;
   GQueue local_redo;
   guint64 last_local_id;
+  /* Whether the top local group may take a merge: no undo or redo since
+   * it was pushed or merged into (the contract's rule, kept locally). */
+  gboolean local_merge_open;
+  /* What the stack can undo and redo, for menus (undod_stack_refresh_state). */
+  gboolean can_undo;
+  gboolean can_redo;
+  char *undo_name;
+  char *redo_name;
+  /* Counts the pushes: a History asked before the latest push answers
+   * for an older state and is not taken. */
+  guint pushes_made;
 };
 
 /* A group kept in the app while undod is absent. */
@@ -36,12 +47,15 @@ typedef struct {
   guint64 id;
   char *name;
   GPtrArray *actions; /* UndodAction */
+  char *merge_key;
+  gint64 last_push_us; /* monotonic */
 } LocalGroup;
 
 static void
 local_group_free (LocalGroup *group)
 {
   g_free (group->name);
+  g_free (group->merge_key);
   g_ptr_array_unref (group->actions);
   g_free (group);
 }
@@ -51,6 +65,10 @@ G_DEFINE_FINAL_TYPE (UndodStack, undod_stack, G_TYPE_OBJECT)
 enum {
   PROP_0,
   PROP_PATH,
+  PROP_CAN_UNDO,
+  PROP_CAN_REDO,
+  PROP_UNDO_NAME,
+  PROP_REDO_NAME,
   N_PROPS
 };
 
@@ -85,6 +103,8 @@ undod_stack_finalize (GObject *object)
   UndodStack *self = UNDOD_STACK (object);
   g_free (self->path);
   g_free (self->app_id);
+  g_free (self->undo_name);
+  g_free (self->redo_name);
   G_OBJECT_CLASS (undod_stack_parent_class)->finalize (object);
 }
 
@@ -95,6 +115,10 @@ undod_stack_get_property (GObject *object, guint id, GValue *value, GParamSpec *
   switch (id)
     {
     case PROP_PATH: g_value_set_string (value, self->path); break;
+    case PROP_CAN_UNDO: g_value_set_boolean (value, self->can_undo); break;
+    case PROP_CAN_REDO: g_value_set_boolean (value, self->can_redo); break;
+    case PROP_UNDO_NAME: g_value_set_string (value, self->undo_name); break;
+    case PROP_REDO_NAME: g_value_set_string (value, self->redo_name); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
     }
 }
@@ -115,6 +139,37 @@ undod_stack_class_init (UndodStackClass *klass)
    */
   properties[PROP_PATH] = g_param_spec_string ("path", NULL, NULL, NULL,
                                                G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * UndodStack:can-undo:
+   *
+   * Whether there is a group to undo: set by a push at once, and read from
+   * undod after an undo, a redo (whoever asked for it), a clear or a failed
+   * push. For an Undo menu item's sensitivity.
+   */
+  properties[PROP_CAN_UNDO] = g_param_spec_boolean ("can-undo", NULL, NULL, FALSE,
+                                                    G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * UndodStack:can-redo:
+   *
+   * Whether there is a group to redo (see #UndodStack:can-undo).
+   */
+  properties[PROP_CAN_REDO] = g_param_spec_boolean ("can-redo", NULL, NULL, FALSE,
+                                                    G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * UndodStack:undo-name:
+   *
+   * The name of the group an undo would undo ("Typing"), "" when none: for
+   * a menu item "Undo Typing".
+   */
+  properties[PROP_UNDO_NAME] = g_param_spec_string ("undo-name", NULL, NULL, "",
+                                                    G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * UndodStack:redo-name:
+   *
+   * The name of the group a redo would redo, "" when none.
+   */
+  properties[PROP_REDO_NAME] = g_param_spec_string ("redo-name", NULL, NULL, "",
+                                                    G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -150,37 +205,98 @@ undod_stack_init (UndodStack *self)
 {
   g_queue_init (&self->local_undo);
   g_queue_init (&self->local_redo);
+  self->undo_name = g_strdup ("");
+  self->redo_name = g_strdup ("");
 }
 
-/* Keeps a group locally (undod is absent): a push clears the redo side, as
- * undod's does. Returns its local id. */
-static guint64
-keep_locally (UndodStack *self, const char *name, GPtrArray *actions)
+static void
+set_name (UndodStack *self, char **field, const char *name, guint property)
 {
+  if (g_strcmp0 (*field, name) == 0)
+    return;
+  g_free (*field);
+  *field = g_strdup (name);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[property]);
+}
+
+/* Sets what the stack can undo and redo; notifies what changed. */
+static void
+set_state (UndodStack *self, const char *undo_name, const char *redo_name)
+{
+  g_object_freeze_notify (G_OBJECT (self));
+  gboolean can_undo = undo_name != NULL, can_redo = redo_name != NULL;
+  if (self->can_undo != can_undo)
+    {
+      self->can_undo = can_undo;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_UNDO]);
+    }
+  if (self->can_redo != can_redo)
+    {
+      self->can_redo = can_redo;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_REDO]);
+    }
+  set_name (self, &self->undo_name, can_undo ? undo_name : "", PROP_UNDO_NAME);
+  set_name (self, &self->redo_name, can_redo ? redo_name : "", PROP_REDO_NAME);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/* The merge window undod uses when neither the push nor its config says
+ * (`merge.window_ms`): the local history's. */
+#define LOCAL_MERGE_WINDOW_MS 1000
+
+/* Keeps a group locally (undod is absent): a push clears the redo side, as
+ * undod's does, and merges into the top group as undod's would (same
+ * merge key, within the window, no undo or redo since). Returns the id of
+ * the group that holds it. */
+static guint64
+keep_locally (UndodStack *self, const char *name, GPtrArray *actions, GVariant *hints)
+{
+  const char *merge_key = NULL;
+  guint32 window_ms = LOCAL_MERGE_WINDOW_MS;
+  if (hints != NULL)
+    {
+      g_variant_lookup (hints, "merge_key", "&s", &merge_key);
+      g_variant_lookup (hints, "merge_window_ms", "u", &window_ms);
+    }
+  gint64 now = g_get_monotonic_time ();
+  self->pushes_made++;
+  g_queue_clear_full (&self->local_redo, (GDestroyNotify) local_group_free);
+  LocalGroup *top = g_queue_peek_tail (&self->local_undo);
+  if (top != NULL && merge_key != NULL && self->local_merge_open && g_strcmp0 (top->merge_key, merge_key) == 0 &&
+      now - top->last_push_us <= (gint64) window_ms * 1000)
+    {
+      for (guint i = 0; i < actions->len; i++)
+        g_ptr_array_add (top->actions, undod_action_copy (g_ptr_array_index (actions, i)));
+      top->last_push_us = now;
+      return top->id;
+    }
   LocalGroup *group = g_new0 (LocalGroup, 1);
   group->id = ++self->last_local_id;
   group->name = g_strdup (name);
   group->actions = g_ptr_array_ref (actions);
+  group->merge_key = g_strdup (merge_key);
+  group->last_push_us = now;
   g_queue_push_tail (&self->local_undo, group);
-  g_queue_clear_full (&self->local_redo, (GDestroyNotify) local_group_free);
+  self->local_merge_open = TRUE;
+  set_state (self, name, NULL);
   return group->id;
 }
 
 /* The actions of a Push or PushGroup body. */
 static GPtrArray *
-actions_of (const char *method, GVariant *body, const char **name)
+actions_of (const char *method, GVariant *body, const char **name, GVariant **hints)
 {
   GPtrArray *actions = g_ptr_array_new_with_free_func ((GDestroyNotify) undod_action_free);
   if (g_str_equal (method, "Push"))
     {
       g_autoptr (GVariant) undo = NULL, redo = NULL;
-      g_variant_get (body, "(&s@ay@ay@a{sv})", name, &undo, &redo, NULL);
+      g_variant_get (body, "(&s@ay@ay@a{sv})", name, &undo, &redo, hints);
       g_autoptr (GBytes) u = g_variant_get_data_as_bytes (undo), r = g_variant_get_data_as_bytes (redo);
       g_ptr_array_add (actions, undod_action_new (u, r));
       return actions;
     }
   g_autoptr (GVariant) list = NULL;
-  g_variant_get (body, "(&s@a(ayay)@a{sv})", name, &list, NULL);
+  g_variant_get (body, "(&s@a(ayay)@a{sv})", name, &list, hints);
   for (gsize i = 0; i < g_variant_n_children (list); i++)
     {
       g_autoptr (GVariant) pair = g_variant_get_child_value (list, i);
@@ -198,13 +314,15 @@ push_failed (GObject *owner, const char *method, GVariant *body, const GError *e
 {
   UndodStack *self = UNDOD_STACK (owner);
   const char *name = NULL;
-  g_autoptr (GPtrArray) actions = g_str_has_prefix (method, "Push") ? actions_of (method, body, &name) : NULL;
+  g_autoptr (GVariant) hints = NULL;
+  g_autoptr (GPtrArray) actions = g_str_has_prefix (method, "Push") ? actions_of (method, body, &name, &hints) : NULL;
   if (actions != NULL && g_error_matches (error, UNDOD_ERROR, UNDOD_ERROR_DAEMON_UNAVAILABLE))
     {
-      keep_locally (self, name, actions);
+      keep_locally (self, name, actions, hints);
       return;
     }
   g_signal_emit (self, signals[SIGNAL_PUSH_FAILED], 0, name != NULL ? name : method, error);
+  undod_stack_refresh_state (self);
 }
 
 /* Whether the stack's calls reach an undod now: else its history is local. */
@@ -239,6 +357,7 @@ undod_stack_catch_up (UndodStack *stack)
     }
   g_queue_clear_full (&stack->local_undo, (GDestroyNotify) local_group_free);
   g_queue_clear_full (&stack->local_redo, (GDestroyNotify) local_group_free);
+  undod_stack_refresh_state (stack);
 }
 
 UndodStack *
@@ -250,6 +369,8 @@ undod_stack_new_registered (UndodClient *client, const char *path, const char *a
   self->app_id = g_strdup (app_id);
   self->options = options != NULL ? g_object_ref (options) : undod_options_new ();
   self->queue = undod_send_queue_new (undod_client_get_sender (client), path, G_OBJECT (self), push_failed);
+  if (path != NULL)
+    undod_stack_refresh_state (self); /* an adopted history can be undone at once */
   return self;
 }
 
@@ -316,6 +437,48 @@ enqueue (UndodStack *self, const char *method, GVariant *parameters, const GVari
   undod_send_queue_call (self->queue, method, parameters, reply_type, timeout_ms, mutation, task, group_name);
 }
 
+static const char *
+local_top_name (GQueue *side)
+{
+  LocalGroup *top = g_queue_peek_tail (side);
+  return top != NULL ? top->name : NULL;
+}
+
+static void
+history_read (GObject *source, GAsyncResult *result, gpointer data)
+{
+  UndodStack *self = UNDOD_STACK (source);
+  g_autoptr (GVariant) reply = g_task_propagate_pointer (G_TASK (result), NULL);
+  if (reply == NULL)
+    return; /* undod went away: its vanishing sets the local state */
+  if (GPOINTER_TO_UINT (data) != self->pushes_made)
+    return; /* a push came after it was asked */
+  g_autoptr (GVariant) undo = NULL, redo = NULL;
+  g_variant_get (reply, "(@a(tsxt)@a(tsxt))", &undo, &redo);
+  const char *undo_name = NULL, *redo_name = NULL;
+  if (g_variant_n_children (undo) > 0)
+    g_variant_get_child (undo, 0, "(t&sxt)", NULL, &undo_name, NULL, NULL);
+  if (g_variant_n_children (redo) > 0)
+    g_variant_get_child (redo, 0, "(t&sxt)", NULL, &redo_name, NULL, NULL);
+  set_state (self, undo_name, redo_name);
+}
+
+/* Reads what the stack can undo and redo now: from the local history while
+ * undod is absent, else from undod's History, asked in order after the
+ * stack's calls queued so far. Called after every change the app cannot
+ * work out itself: an apply, a clear, a failed push, registering. */
+void
+undod_stack_refresh_state (UndodStack *stack)
+{
+  if (stack->closed)
+    return;
+  if (is_local (stack))
+    return set_state (stack, local_top_name (&stack->local_undo), local_top_name (&stack->local_redo));
+  GTask *task = g_task_new (stack, NULL, history_read, GUINT_TO_POINTER (stack->pushes_made));
+  enqueue (stack, "History", g_variant_new ("()"), G_VARIANT_TYPE ("(a(tsxt)a(tsxt))"), UNDOD_CALL_TIMEOUT_MS, task,
+           "History");
+}
+
 void
 undod_stack_hold (UndodStack *stack)
 {
@@ -333,6 +496,7 @@ apply_finished (UndodApply *apply, gpointer data)
 {
   g_autoptr (UndodStack) self = data;
   undod_stack_release (self);
+  undod_stack_refresh_state (self);
 }
 
 /* Hands @apply to the app's apply handler, the stack's calls held until it
@@ -362,14 +526,13 @@ undod_stack_dispatch_apply (UndodStack *stack, UndodApply *apply)
   return hand_to_app (stack, apply, G_CALLBACK (apply_finished), g_object_ref (stack));
 }
 
-static GVariant *
-hints_for (const char *merge_key)
+/* The contract's hints for a push with only a merge key. */
+static UndodHints *
+merge_key_hints (const char *merge_key)
 {
-  GVariantBuilder hints;
-  g_variant_builder_init (&hints, G_VARIANT_TYPE_VARDICT);
-  if (merge_key != NULL)
-    g_variant_builder_add (&hints, "{sv}", "merge_key", g_variant_new_string (merge_key));
-  return g_variant_builder_end (&hints);
+  UndodHints *hints = undod_hints_new ();
+  undod_hints_set_merge_key (hints, merge_key);
+  return hints;
 }
 
 static GVariant *
@@ -393,19 +556,39 @@ bytes_variant (GBytes *bytes)
 void
 undod_stack_push (UndodStack *stack, const char *name, GBytes *undo, GBytes *redo, const char *merge_key)
 {
+  g_autoptr (UndodHints) hints = merge_key_hints (merge_key);
+  undod_stack_push_full (stack, name, undo, redo, hints);
+}
+
+/**
+ * undod_stack_push_full:
+ * @stack: the stack
+ * @name: the group's name, as menus show it ("Typing")
+ * @undo: the bytes that undo the change
+ * @redo: the bytes that redo it
+ * @hints: (nullable): how undod should take it (merge key and window, state tag)
+ *
+ * undod_stack_push() with all of the contract's hints.
+ */
+void
+undod_stack_push_full (UndodStack *stack, const char *name, GBytes *undo, GBytes *redo, UndodHints *hints)
+{
   g_return_if_fail (UNDOD_IS_STACK (stack));
   g_return_if_fail (name != NULL && undo != NULL && redo != NULL);
   GVariant *parameters = g_variant_new ("(s@ay@ay@a{sv})", name, bytes_variant (undo), bytes_variant (redo),
-                                        hints_for (merge_key));
+                                        undod_hints_to_variant (hints));
   if (is_local (stack) && !stack->closed)
     {
       g_autoptr (GVariant) body = g_variant_ref_sink (parameters);
       const char *ignored = NULL;
-      g_autoptr (GPtrArray) actions = actions_of ("Push", body, &ignored);
-      keep_locally (stack, name, actions);
+      g_autoptr (GVariant) sent_hints = NULL;
+      g_autoptr (GPtrArray) actions = actions_of ("Push", body, &ignored, &sent_hints);
+      keep_locally (stack, name, actions, sent_hints);
       return;
     }
   enqueue (stack, "Push", parameters, G_VARIANT_TYPE ("(t)"), UNDOD_CALL_TIMEOUT_MS, NULL, name);
+  stack->pushes_made++;
+  set_state (stack, name, NULL);
 }
 
 /**
@@ -426,6 +609,28 @@ undod_stack_push_group (UndodStack *stack, const char *name, UndodAction **actio
                         const char *merge_key, GCancellable *cancellable, GAsyncReadyCallback callback,
                         gpointer user_data)
 {
+  g_autoptr (UndodHints) hints = merge_key_hints (merge_key);
+  undod_stack_push_group_full (stack, name, actions, n_actions, hints, cancellable, callback, user_data);
+}
+
+/**
+ * undod_stack_push_group_full:
+ * @stack: the stack
+ * @name: the group's name
+ * @actions: (array length=n_actions): the actions, in the order they were done
+ * @n_actions: how many
+ * @hints: (nullable): how undod should take it (merge key and window, state tag)
+ * @cancellable: (nullable): cancels the push while it has not left
+ * @callback: (scope async) (nullable): called with the group's id
+ * @user_data: for @callback
+ *
+ * undod_stack_push_group() with all of the contract's hints.
+ */
+void
+undod_stack_push_group_full (UndodStack *stack, const char *name, UndodAction **actions, guint n_actions,
+                             UndodHints *hints, GCancellable *cancellable, GAsyncReadyCallback callback,
+                             gpointer user_data)
+{
   g_return_if_fail (UNDOD_IS_STACK (stack));
   g_return_if_fail (name != NULL);
   GVariantBuilder list;
@@ -434,7 +639,7 @@ undod_stack_push_group (UndodStack *stack, const char *name, UndodAction **actio
     g_variant_builder_add (&list, "(@ay@ay)", bytes_variant (undod_action_get_undo (actions[i])),
                            bytes_variant (undod_action_get_redo (actions[i])));
   GVariant *parameters = g_variant_new ("(s@a(ayay)@a{sv})", name, g_variant_builder_end (&list),
-                                        hints_for (merge_key));
+                                        undod_hints_to_variant (hints));
   GTask *task = callback != NULL ? g_task_new (stack, cancellable, callback, user_data) : NULL;
   if (task != NULL)
     g_task_set_source_tag (task, undod_stack_push_group);
@@ -442,8 +647,9 @@ undod_stack_push_group (UndodStack *stack, const char *name, UndodAction **actio
     {
       g_autoptr (GVariant) body = g_variant_ref_sink (parameters);
       const char *ignored = NULL;
-      g_autoptr (GPtrArray) kept = actions_of ("PushGroup", body, &ignored);
-      guint64 id = keep_locally (stack, name, kept);
+      g_autoptr (GVariant) sent_hints = NULL;
+      g_autoptr (GPtrArray) kept = actions_of ("PushGroup", body, &ignored, &sent_hints);
+      guint64 id = keep_locally (stack, name, kept, sent_hints);
       if (task != NULL)
         {
           g_task_return_pointer (task, g_variant_ref_sink (g_variant_new ("(t)", id)), (GDestroyNotify) g_variant_unref);
@@ -452,6 +658,63 @@ undod_stack_push_group (UndodStack *stack, const char *name, UndodAction **actio
       return;
     }
   enqueue (stack, "PushGroup", parameters, G_VARIANT_TYPE ("(t)"), UNDOD_CALL_TIMEOUT_MS, task, name);
+  if (n_actions > 0)
+    {
+      stack->pushes_made++;
+      set_state (stack, name, NULL);
+    }
+}
+
+/**
+ * undod_stack_get_can_undo:
+ * @stack: the stack
+ *
+ * Returns: whether there is a group to undo (#UndodStack:can-undo)
+ */
+gboolean
+undod_stack_get_can_undo (UndodStack *stack)
+{
+  g_return_val_if_fail (UNDOD_IS_STACK (stack), FALSE);
+  return stack->can_undo;
+}
+
+/**
+ * undod_stack_get_can_redo:
+ * @stack: the stack
+ *
+ * Returns: whether there is a group to redo (#UndodStack:can-redo)
+ */
+gboolean
+undod_stack_get_can_redo (UndodStack *stack)
+{
+  g_return_val_if_fail (UNDOD_IS_STACK (stack), FALSE);
+  return stack->can_redo;
+}
+
+/**
+ * undod_stack_get_undo_name:
+ * @stack: the stack
+ *
+ * Returns: the name of the group an undo would undo, "" when none
+ */
+const char *
+undod_stack_get_undo_name (UndodStack *stack)
+{
+  g_return_val_if_fail (UNDOD_IS_STACK (stack), NULL);
+  return stack->undo_name;
+}
+
+/**
+ * undod_stack_get_redo_name:
+ * @stack: the stack
+ *
+ * Returns: the name of the group a redo would redo, "" when none
+ */
+const char *
+undod_stack_get_redo_name (UndodStack *stack)
+{
+  g_return_val_if_fail (UNDOD_IS_STACK (stack), NULL);
+  return stack->redo_name;
 }
 
 static GVariant *
@@ -516,10 +779,12 @@ local_apply_finished (UndodApply *apply, gpointer data)
       /* Still the top of its side: the app changed nothing meanwhile. */
       if (g_queue_peek_tail (from) == local->group)
         g_queue_push_tail (to, g_queue_pop_tail (from));
+      self->local_merge_open = FALSE;
       g_task_return_pointer (local->task, g_variant_ref_sink (g_variant_new ("(ts)", local->group->id, local->group->name)),
                              (GDestroyNotify) g_variant_unref);
     }
   undod_stack_release (self);
+  undod_stack_refresh_state (self);
   g_object_unref (local->task);
   g_object_unref (self);
   g_free (local);
@@ -762,7 +1027,20 @@ SIMPLE_CALL (deactivate, "Deactivate")
  *
  * Returns: whether undod dropped it
  */
-SIMPLE_CALL (clear, "Clear")
+void
+undod_stack_clear (UndodStack *stack, GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_return_if_fail (UNDOD_IS_STACK (stack));
+  call_simple (stack, "Clear", NULL, G_VARIANT_TYPE_UNIT, UNDOD_CALL_TIMEOUT_MS, undod_stack_clear, cancellable,
+               callback, user_data);
+  undod_stack_refresh_state (stack);
+}
+
+gboolean
+undod_stack_clear_finish (UndodStack *stack, GAsyncResult *result, GError **error)
+{
+  return finish_simple (stack, result, undod_stack_clear, error);
+}
 
 /**
  * undod_stack_close:

@@ -7,6 +7,7 @@
 #include <gio/gio.h>
 #include <undod/undod-action.h>
 #include <undod/undod-apply.h>
+#include <undod/undod-hints.h>
 
 G_BEGIN_DECLS
 
@@ -21,6 +22,16 @@ void        undod_stack_push_group      (UndodStack *stack, const char *name, Un
                                          guint n_actions, const char *merge_key, GCancellable *cancellable,
                                          GAsyncReadyCallback callback, gpointer user_data);
 guint64     undod_stack_push_group_finish (UndodStack *stack, GAsyncResult *result, GError **error);
+void        undod_stack_push_full       (UndodStack *stack, const char *name, GBytes *undo, GBytes *redo,
+                                         UndodHints *hints);
+void        undod_stack_push_group_full (UndodStack *stack, const char *name, UndodAction **actions,
+                                         guint n_actions, UndodHints *hints, GCancellable *cancellable,
+                                         GAsyncReadyCallback callback, gpointer user_data);
+
+gboolean    undod_stack_get_can_undo    (UndodStack *stack);
+gboolean    undod_stack_get_can_redo    (UndodStack *stack);
+const char *undod_stack_get_undo_name   (UndodStack *stack);
+const char *undod_stack_get_redo_name   (UndodStack *stack);
 
 void        undod_stack_undo            (UndodStack *stack, GCancellable *cancellable,
                                          GAsyncReadyCallback callback, gpointer user_data);

@@ -8,6 +8,7 @@
 #include <undod/undod-client.h>
 #include <undod/undod-enum-types.h>
 #include <undod/undod-error.h>
+#include <undod/undod-hints.h>
 #include <undod/undod-manager.h>
 #include <undod/undod-options.h>
 #include <undod/undod-stack.h>

@@ -1,0 +1,146 @@
+/* undod-hints.c: how undod should take one push. */
+#include "undod-hints.h"
+#include "undod-private.h"
+
+/**
+ * UndodHints:
+ *
+ * The hints of one push (`Push` and `PushGroup`): a merge key, so that a
+ * run of typing folds into one group; a merge window for this push
+ * instead of undod's configured one; the document's state tag after the
+ * change. A hints object can be kept and given to many pushes.
+ */
+struct _UndodHints {
+  GObject parent_instance;
+  char *merge_key;
+  guint merge_window_ms;
+  char *state_tag;
+};
+
+G_DEFINE_FINAL_TYPE (UndodHints, undod_hints, G_TYPE_OBJECT)
+
+static void
+undod_hints_finalize (GObject *object)
+{
+  UndodHints *self = UNDOD_HINTS (object);
+  g_free (self->merge_key);
+  g_free (self->state_tag);
+  G_OBJECT_CLASS (undod_hints_parent_class)->finalize (object);
+}
+
+static void
+undod_hints_class_init (UndodHintsClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = undod_hints_finalize;
+}
+
+static void
+undod_hints_init (UndodHints *self)
+{
+}
+
+/**
+ * undod_hints_new:
+ *
+ * Returns: (transfer full): hints that ask for nothing yet
+ */
+UndodHints *
+undod_hints_new (void)
+{
+  return g_object_new (UNDOD_TYPE_HINTS, NULL);
+}
+
+/**
+ * undod_hints_set_merge_key:
+ * @hints: the hints
+ * @merge_key: (nullable): a push with the same key as the top group's merges into it
+ *   (while no undo or redo came between, within the merge window); %NULL: none
+ */
+void
+undod_hints_set_merge_key (UndodHints *hints, const char *merge_key)
+{
+  g_return_if_fail (UNDOD_IS_HINTS (hints));
+  g_free (hints->merge_key);
+  hints->merge_key = g_strdup (merge_key);
+}
+
+/**
+ * undod_hints_get_merge_key:
+ * @hints: the hints
+ *
+ * Returns: (nullable): the merge key
+ */
+const char *
+undod_hints_get_merge_key (UndodHints *hints)
+{
+  g_return_val_if_fail (UNDOD_IS_HINTS (hints), NULL);
+  return hints->merge_key;
+}
+
+/**
+ * undod_hints_set_merge_window_ms:
+ * @hints: the hints
+ * @merge_window_ms: how long after the top group's last push this push may
+ *   still merge into it, in milliseconds; 0: undod's configured window
+ */
+void
+undod_hints_set_merge_window_ms (UndodHints *hints, guint merge_window_ms)
+{
+  g_return_if_fail (UNDOD_IS_HINTS (hints));
+  hints->merge_window_ms = merge_window_ms;
+}
+
+/**
+ * undod_hints_get_merge_window_ms:
+ * @hints: the hints
+ *
+ * Returns: the merge window in milliseconds, 0 when undod's configured one
+ */
+guint
+undod_hints_get_merge_window_ms (UndodHints *hints)
+{
+  g_return_val_if_fail (UNDOD_IS_HINTS (hints), 0);
+  return hints->merge_window_ms;
+}
+
+/**
+ * undod_hints_set_state_tag:
+ * @hints: the hints
+ * @state_tag: (nullable): the document's state tag after this change (a
+ *   content hash, say; see undod_options_set_state_tag()); %NULL: none
+ */
+void
+undod_hints_set_state_tag (UndodHints *hints, const char *state_tag)
+{
+  g_return_if_fail (UNDOD_IS_HINTS (hints));
+  g_free (hints->state_tag);
+  hints->state_tag = g_strdup (state_tag);
+}
+
+/**
+ * undod_hints_get_state_tag:
+ * @hints: the hints
+ *
+ * Returns: (nullable): the state tag
+ */
+const char *
+undod_hints_get_state_tag (UndodHints *hints)
+{
+  g_return_val_if_fail (UNDOD_IS_HINTS (hints), NULL);
+  return hints->state_tag;
+}
+
+/* The hints as the contract's a{sv}: what is unset is left out. */
+GVariant *
+undod_hints_to_variant (UndodHints *hints)
+{
+  GVariantBuilder builder;
+  g_variant_builder_init (&builder, G_VARIANT_TYPE_VARDICT);
+  if (hints != NULL && hints->merge_key != NULL)
+    g_variant_builder_add (&builder, "{sv}", "merge_key", g_variant_new_string (hints->merge_key));
+  if (hints != NULL && hints->merge_window_ms != 0)
+    g_variant_builder_add (&builder, "{sv}", "merge_window_ms", g_variant_new_uint32 (hints->merge_window_ms));
+  if (hints != NULL && hints->state_tag != NULL)
+    g_variant_builder_add (&builder, "{sv}", "state_tag", g_variant_new_string (hints->state_tag));
+  return g_variant_builder_end (&builder);
+}
