@@ -4,8 +4,10 @@ import Foundation
 import Testing
 
 /// libundod's GTK 3 text bridge on the C example (`Examples/gtk3-sourceview`,
-/// GtkSourceView 4): typed into with xdotool, undone by the global key and
-/// by the view's own Ctrl+Z and Ctrl+Shift+Z, one history between them.
+/// GtkSourceView 4), where the bridge is the buffer's undo manager: typed
+/// into with xdotool, undone by the global key and by the app's own Ctrl+Z
+/// and Ctrl+Shift+Z, one history between them, and the Edit menu's items
+/// follow it whoever moved it.
 @Suite struct Gtk3SourceViewExampleTests {
     @Test func theViewsOwnKeysAndTheGlobalKeyWalkOneHistory() throws {
         let binary = Repository.root.appendingPathComponent(".build/libundod/examples/gtk3-sourceview")
@@ -28,11 +30,22 @@ import Testing
         try f.desktop.xdotool(["type", "--delay", "40", "hello"], loop: f.loop)
         #expect(f.daemon.wait(timeout: 10_000) { signals.arguments(of: "Pushed").count == 5 })
         #expect(try f.daemon.stackProperty(stack, "UndoDepth")?.uint32 == 1, "the keystrokes merged into one group")
+        let typed = try editor.next(timeout: 10_000, "the Edit menu offering to undo the typing") {
+            $0["event"] as? String == "menu" && $0["undo"] as? String == "_Undo Typing"
+                && $0["undoSensitive"] as? Bool == true
+        }
+        #expect(typed["redoSensitive"] as? Bool == false)
 
         try f.desktop.press("ctrl+alt+z", loop: f.loop)
         let undone = try editor.next(event: "applied")
         #expect(undone["direction"] as? String == "undo")
         #expect(undone["text"] as? String == "")
+        // The global key moved the stack: the menu follows.
+        let afterGlobal = try editor.next(timeout: 10_000, "the Edit menu offering to redo the typing") {
+            $0["event"] as? String == "menu" && $0["redo"] as? String == "_Redo Typing"
+                && $0["undoSensitive"] as? Bool == false && $0["redoSensitive"] as? Bool == true
+        }
+        #expect(afterGlobal["undo"] as? String == "_Undo")
 
         // GtkSourceView's own redo and undo keys, through undod.
         try f.desktop.press("ctrl+shift+z", loop: f.loop)

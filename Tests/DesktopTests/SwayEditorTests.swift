@@ -3,9 +3,7 @@ import DBus
 import Foundation
 import Testing
 
-/// The toolkit bridges under a real headless sway (Wayland). (The GTK 3
-/// example is tested on X11 only: under this sway its view's own Ctrl+Z from
-/// wtype did not reach the bridge.)
+/// The toolkit bridges under a real headless sway (Wayland).
 ///
 /// libundod's GTK 4 text bridge: the
 /// GTK 4 editor (Python on the typelibs) beside another app with a stack,
@@ -96,3 +94,59 @@ extension SwayTests {
     }
 }
 
+
+extension SwayTests {
+    /// libundod's GTK 3 bridge (the GtkSourceBuffer's undo manager) under
+    /// headless sway: the C example typed into with wtype beside another
+    /// app; the global key undoes only while its view is in front; its own
+    /// Ctrl+Z (after the keyboard's pause) undoes through the same history.
+    @Test func theGtk3EditorUndoesOnlyWhenItsViewIsInFront() throws {
+        let binary = Repository.root.appendingPathComponent(".build/libundod/examples/gtk3-sourceview")
+        try #require(FileManager.default.fileExists(atPath: binary.path), "run `make libundod` (make test does)")
+        let f = try Fixture()
+        let environment = ProcessInfo.processInfo.environment.merging(f.sway.environment) { $1 }.merging([
+            "NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory", "GDK_BACKEND": "wayland",
+            "DBUS_SESSION_BUS_ADDRESS": f.daemon.bus.address,
+        ]) { $1 }.filter { $0.key != "DISPLAY" }
+        let editor = try ScriptedProcess([binary.path, "--trace"], environment: environment, loop: f.loop)
+        defer { editor.stop() }
+        let registered = try editor.next(event: "registered", timeout: 30_000)
+        let stack = try #require(registered["path"] as? String)
+        try f.waitForView(of: editor.process.processIdentifier)
+        let other = try f.app("org.example.Other", title: "Other", pushes: 2)
+
+        #expect(try f.focus(editor.process.processIdentifier, expecting: stack))
+        try f.sway.type(["-s", "150", "hi"], loop: f.loop)
+        #expect(f.daemon.wait { (try? f.daemon.stackProperty(stack, "UndoName")?.string) == "Typing" })
+        let typed = try editor.next(timeout: 10_000, "the typed text") {
+            $0["event"] as? String == "changed" && ($0["text"] as? String)?.hasSuffix("i") == true
+        }["text"] as? String
+
+        #expect(try f.focus(other.pid, expecting: other.stack))
+        try f.pressUndo()
+        #expect(try other.process.nextApply().payloads == ["u2"])
+        #expect(try f.daemon.stackProperty(stack, "UndoDepth")?.uint32 == 1, "the editor is untouched")
+
+        // The editor in front: the global key undoes its typing, and the
+        // menu follows; its own Ctrl+Shift+Z is not in wtype's keymap, so the
+        // walk goes the other way: the global key's redo, then its Ctrl+Z.
+        #expect(try f.focus(editor.process.processIdentifier, expecting: stack))
+        try f.pressUndo()
+        #expect(try editor.next(event: "applied")["text"] as? String == "")
+        try editor.next(timeout: 10_000, "the Edit menu offering to redo the typing") {
+            $0["event"] as? String == "menu" && $0["redoSensitive"] as? Bool == true
+        }
+        #expect(try f.daemon.manager("RedoFocused").first?.string == stack)
+        #expect(try editor.next(event: "applied")["text"] as? String == typed)
+        // GTK 3 on Wayland finds a key's code only below the keymap's highest
+        // (gdk_wayland_keymap_get_entries_for_keyval stops before
+        // xkb_keymap_max_keycode), and wtype's keymap holds only the keys it
+        // types: were z its last, no key binding or accelerator would match
+        // it. A Shift after it, which does nothing, keeps z below the top.
+        try f.sway.type(["-s", "150", "-M", "ctrl", "-k", "z", "-m", "ctrl", "-k", "Shift_L"], loop: f.loop)
+        let undone = try editor.next(event: "applied")
+        #expect(undone["direction"] as? String == "undo")
+        #expect(undone["text"] as? String == "")
+        #expect(other.process.applies.count == 1, "the other app is untouched")
+    }
+}

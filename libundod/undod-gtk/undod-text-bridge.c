@@ -6,8 +6,11 @@
  * then insert) go as one group; single characters typed go with the merge
  * key "typing", so undod folds a run of typing into one "Typing" group.
  * Applying a group edits the buffer with recording off. The buffer's own
- * undo is turned off, and a view's Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y ask undod,
- * so the app's undo and the global key walk one history.
+ * history gives way to undod's, so the app's undo and the global key walk
+ * one history: in GTK 4 the buffer's undo is turned off and a view's
+ * Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y ask undod; in GTK 3 a GtkSourceBuffer gets
+ * an undo manager that asks undod (undod-source-undo-manager.c), so its
+ * views' keys and gtk_source_buffer_undo() do.
  *
  * A payload is UTF-8 text: "i<offset>:<text>" inserts <text> at character
  * <offset>; "d<offset>:<count>" deletes <count> characters from <offset>. */
@@ -15,6 +18,10 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+#if !GTK_CHECK_VERSION(4, 0, 0)
+#include "undod-source-undo-manager.h"
+#endif
 
 /**
  * UndodTextBridge:
@@ -35,6 +42,10 @@ struct _UndodTextBridge {
   GPtrArray *pending; /* UndodAction */
   char *pending_name;
   gboolean pending_typing;
+#if !GTK_CHECK_VERSION(4, 0, 0)
+  /* A GtkSourceBuffer's undo manager, when the buffer is one. */
+  UndodSourceUndoManager *source_manager;
+#endif
 };
 
 G_DEFINE_FINAL_TYPE (UndodTextBridge, undod_text_bridge, G_TYPE_OBJECT)
@@ -51,6 +62,18 @@ payload (char kind, int offset, const char *text)
 {
   char *bytes = g_strdup_printf ("%c%d:%s", kind, offset, text);
   return g_bytes_new_take (bytes, strlen (bytes));
+}
+
+/* Whether the buffer's edits are recorded now: not while a group is
+ * applied, nor inside a GtkSourceBuffer's not-undoable action. */
+static gboolean
+is_recording (UndodTextBridge *self)
+{
+#if !GTK_CHECK_VERSION(4, 0, 0)
+  if (self->source_manager != NULL && !undod_source_undo_manager_is_recording (self->source_manager))
+    return FALSE;
+#endif
+  return !self->applying;
 }
 
 static void
@@ -77,7 +100,7 @@ record (UndodTextBridge *self, UndodAction *action, const char *name, gboolean t
 static void
 on_insert_text (GtkTextBuffer *buffer, GtkTextIter *location, const char *text, int length, UndodTextBridge *self)
 {
-  if (self->applying || length == 0)
+  if (!is_recording (self) || length == 0)
     return;
   int offset = gtk_text_iter_get_offset (location);
   g_autofree char *inserted = g_strndup (text, length);
@@ -92,7 +115,7 @@ on_insert_text (GtkTextBuffer *buffer, GtkTextIter *location, const char *text, 
 static void
 on_delete_range (GtkTextBuffer *buffer, GtkTextIter *start, GtkTextIter *end, UndodTextBridge *self)
 {
-  if (self->applying || gtk_text_iter_equal (start, end))
+  if (!is_recording (self) || gtk_text_iter_equal (start, end))
     return;
   int offset = gtk_text_iter_get_offset (start);
   g_autofree char *deleted = gtk_text_buffer_get_slice (buffer, start, end, TRUE);
@@ -105,14 +128,14 @@ on_delete_range (GtkTextBuffer *buffer, GtkTextIter *start, GtkTextIter *end, Un
 static void
 on_begin_user_action (GtkTextBuffer *buffer, UndodTextBridge *self)
 {
-  if (!self->applying)
+  if (is_recording (self))
     self->user_action_depth++;
 }
 
 static void
 on_end_user_action (GtkTextBuffer *buffer, UndodTextBridge *self)
 {
-  if (self->applying || self->user_action_depth == 0 || --self->user_action_depth > 0)
+  if (!is_recording (self) || self->user_action_depth == 0 || --self->user_action_depth > 0)
     return;
   g_autoptr (GPtrArray) actions = g_steal_pointer (&self->pending);
   self->pending = g_ptr_array_new_with_free_func ((GDestroyNotify) undod_action_free);
@@ -190,6 +213,15 @@ static void
 undod_text_bridge_dispose (GObject *object)
 {
   UndodTextBridge *self = UNDOD_TEXT_BRIDGE (object);
+#if !GTK_CHECK_VERSION(4, 0, 0)
+  if (self->source_manager != NULL)
+    {
+      GtkSourceBuffer *source = GTK_SOURCE_BUFFER (self->buffer);
+      if (gtk_source_buffer_get_undo_manager (source) == GTK_SOURCE_UNDO_MANAGER (self->source_manager))
+        gtk_source_buffer_set_undo_manager (source, NULL);
+      g_clear_object (&self->source_manager);
+    }
+#endif
   if (self->buffer != NULL)
     {
       for (guint i = 0; i < 4; i++)
@@ -238,16 +270,19 @@ undod_text_bridge_init (UndodTextBridge *self)
 }
 
 /* The buffer's own history would be a second one: GTK 4's buffers have
- * one; GTK 3's have none, but a GtkSourceBuffer does (max-undo-levels 0
- * keeps it empty). Found by name, so no GtkSourceView is linked. */
+ * one, turned off; a GTK 3 GtkSourceBuffer has an undo manager, replaced
+ * by one that asks undod (a plain GTK 3 buffer has none). */
 static void
-turn_off_own_undo (GtkTextBuffer *buffer)
+replace_own_undo (UndodTextBridge *self)
 {
 #if GTK_CHECK_VERSION(4, 0, 0)
-  gtk_text_buffer_set_enable_undo (buffer, FALSE);
+  gtk_text_buffer_set_enable_undo (self->buffer, FALSE);
 #else
-  if (g_object_class_find_property (G_OBJECT_GET_CLASS (buffer), "max-undo-levels") != NULL)
-    g_object_set (buffer, "max-undo-levels", 0, NULL);
+  if (!GTK_SOURCE_IS_BUFFER (self->buffer))
+    return;
+  self->source_manager = undod_source_undo_manager_new (self->stack);
+  gtk_source_buffer_set_undo_manager (GTK_SOURCE_BUFFER (self->buffer),
+                                      GTK_SOURCE_UNDO_MANAGER (self->source_manager));
 #endif
 }
 
@@ -257,7 +292,10 @@ turn_off_own_undo (GtkTextBuffer *buffer)
  * @buffer: the buffer
  *
  * Records @buffer's edits in @stack and applies the groups undod hands
- * back; turns the buffer's own undo off.
+ * back. The buffer's own undo gives way: GTK 4's is turned off; a GTK 3
+ * #GtkSourceBuffer's undo manager becomes one that asks undod, so its
+ * views' undo keys and gtk_source_buffer_undo() (an Edit menu) go through
+ * undod, and its can-undo and can-redo follow undod's stack.
  *
  * Returns: (transfer full): the bridge; dropping it ends the recording
  */
@@ -269,7 +307,7 @@ undod_text_bridge_new (UndodStack *stack, GtkTextBuffer *buffer)
   UndodTextBridge *self = g_object_new (UNDOD_TYPE_TEXT_BRIDGE, NULL);
   self->stack = g_object_ref (stack);
   self->buffer = g_object_ref (buffer);
-  turn_off_own_undo (buffer);
+  replace_own_undo (self);
   self->handlers[0] = g_signal_connect (buffer, "insert-text", G_CALLBACK (on_insert_text), self);
   self->handlers[1] = g_signal_connect (buffer, "delete-range", G_CALLBACK (on_delete_range), self);
   self->handlers[2] = g_signal_connect (buffer, "begin-user-action", G_CALLBACK (on_begin_user_action), self);
@@ -318,22 +356,6 @@ shortcut_redo (GtkWidget *widget, GVariant *arguments, gpointer data)
   undod_text_bridge_redo (data);
   return TRUE;
 }
-#else
-/* A GtkSourceView's "undo" and "redo" keybinding signals (Ctrl+Z,
- * Ctrl+Shift+Z): sent to undod, and the view's own handling stopped. */
-static void
-view_undo (GtkWidget *view, gpointer data)
-{
-  g_signal_stop_emission_by_name (view, "undo");
-  undod_text_bridge_undo (data);
-}
-
-static void
-view_redo (GtkWidget *view, gpointer data)
-{
-  g_signal_stop_emission_by_name (view, "redo");
-  undod_text_bridge_redo (data);
-}
 #endif
 
 /**
@@ -342,8 +364,9 @@ view_redo (GtkWidget *view, gpointer data)
  * @view: a view of the bridge's buffer
  *
  * Makes the view's undo keys go through undod: in GTK 4, Ctrl+Z,
- * Ctrl+Shift+Z and Ctrl+Y (before the view's own handling); in GTK 3, a
- * GtkSourceView's undo and redo key bindings.
+ * Ctrl+Shift+Z and Ctrl+Y (before the view's own handling). In GTK 3 there
+ * is nothing to do: a GtkSourceView's keys already reach the buffer's undo
+ * manager, which is undod's, and a plain GTK 3 text view has no undo keys.
  */
 void
 undod_text_bridge_attach_view (UndodTextBridge *bridge, GtkTextView *view)
@@ -364,10 +387,5 @@ undod_text_bridge_attach_view (UndodTextBridge *bridge, GtkTextView *view)
       gtk_shortcut_new (gtk_shortcut_trigger_parse_string (bindings[i].trigger),
                         gtk_callback_action_new (bindings[i].func, g_object_ref (bridge), g_object_unref)));
   gtk_widget_add_controller (GTK_WIDGET (view), keys);
-#else
-  if (g_signal_lookup ("undo", G_OBJECT_TYPE (view)) == 0)
-    return; /* a plain GTK 3 text view has no undo keys */
-  g_signal_connect_object (view, "undo", G_CALLBACK (view_undo), bridge, 0);
-  g_signal_connect_object (view, "redo", G_CALLBACK (view_redo), bridge, 0);
 #endif
 }
