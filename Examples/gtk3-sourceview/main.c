@@ -3,11 +3,13 @@
  * becomes the buffer's undo manager, so the view's own Ctrl+Z /
  * Ctrl+Shift+Z, the Edit menu, the desktop's global undo key and `undoctl
  * undo` walk one history, and the menu's items follow it ("Undo Typing").
+ * File → Save (Ctrl+S) writes the text to FILE and marks the state clean;
+ * the title's "*" follows undo and redo back to it and away.
  *
- *   make libundod && .build/libundod/examples/gtk3-sourceview [--trace]
+ *   make libundod && .build/libundod/examples/gtk3-sourceview [--trace] [FILE]
  *
- * --trace prints one JSON line per event (registered, changed, applied, menu)
- * for the tests. */
+ * --trace prints one JSON line per event (registered, changed, applied,
+ * menu, modified) for the tests. */
 #include <gtk/gtk.h>
 #include <gtksourceview/gtksource.h>
 #include <undod-gtk/undod-gtk.h>
@@ -17,6 +19,7 @@
 #endif
 
 static gboolean tracing;
+static const char *file;
 static GtkWidget *window;
 static GtkSourceBuffer *buffer;
 static UndodTextBridge *bridge;
@@ -52,6 +55,35 @@ static void
 changed (GtkTextBuffer *buffer, gpointer data)
 {
   trace ("changed", NULL);
+}
+
+/* The title's "*" and the trace follow the buffer's modified flag, which
+ * the bridge keeps equal to "not in the saved state". */
+static void
+modified_changed (GtkTextBuffer *buffer, gpointer data)
+{
+  gboolean modified = gtk_text_buffer_get_modified (buffer);
+  g_autofree char *title = g_strdup_printf ("%sGTK 3 SourceView editor (undod)", modified ? "*" : "");
+  gtk_window_set_title (GTK_WINDOW (window), title);
+  if (tracing)
+    g_print ("{\"event\":\"modified\",\"modified\":%s}\n", modified ? "true" : "false");
+}
+
+/* File → Save: writes the text, then marks the buffer unmodified, which
+ * the bridge tells undod (SetClean). */
+static void
+save (GtkTextBuffer *target)
+{
+  GtkTextIter start, end;
+  gtk_text_buffer_get_bounds (GTK_TEXT_BUFFER (buffer), &start, &end);
+  g_autofree char *text = gtk_text_buffer_get_text (GTK_TEXT_BUFFER (buffer), &start, &end, TRUE);
+  g_autoptr (GError) error = NULL;
+  if (file != NULL && !g_file_set_contents (file, text, -1, &error))
+    {
+      g_printerr ("gtk3-sourceview: cannot save %s: %s\n", file, error->message);
+      return;
+    }
+  gtk_text_buffer_set_modified (GTK_TEXT_BUFFER (buffer), FALSE);
 }
 
 static void
@@ -114,17 +146,25 @@ registered (GObject *source, GAsyncResult *result, gpointer data)
              undod_stack_get_path (stack) ? undod_stack_get_path (stack) : "", window_xid ());
 }
 
-/* Edit → Undo and Redo: the buffer's own calls, which its undo manager
- * (the bridge's) sends to undod. */
+/* A menu item with its accelerator. Edit → Undo and Redo are the buffer's
+ * own calls, which its undo manager (the bridge's) sends to undod. */
+static GtkWidget *
+menu_item (GtkWidget *menu, GtkAccelGroup *accels, const char *label, guint key, GdkModifierType modifiers,
+           GCallback activate)
+{
+  GtkWidget *item = gtk_menu_item_new_with_mnemonic (label);
+  gtk_widget_add_accelerator (item, "activate", accels, key, modifiers, GTK_ACCEL_VISIBLE);
+  g_signal_connect_swapped (item, "activate", activate, buffer);
+  gtk_menu_shell_append (GTK_MENU_SHELL (menu), item);
+  return item;
+}
+
 static GtkWidget *
 edit_item (GtkWidget *menu, GtkAccelGroup *accels, const char *label, guint key, GdkModifierType modifiers,
            const char *sensitive_property, GCallback activate)
 {
-  GtkWidget *item = gtk_menu_item_new_with_mnemonic (label);
-  gtk_widget_add_accelerator (item, "activate", accels, key, modifiers, GTK_ACCEL_VISIBLE);
+  GtkWidget *item = menu_item (menu, accels, label, key, modifiers, activate);
   g_object_bind_property (buffer, sensitive_property, item, "sensitive", G_BINDING_SYNC_CREATE);
-  g_signal_connect_swapped (item, "activate", activate, buffer);
-  gtk_menu_shell_append (GTK_MENU_SHELL (menu), item);
   g_signal_connect_swapped (item, "notify::sensitive", G_CALLBACK (trace_menu), NULL);
   g_signal_connect_swapped (item, "notify::label", G_CALLBACK (trace_menu), NULL);
   return item;
@@ -135,6 +175,10 @@ menu_bar (void)
 {
   GtkAccelGroup *accels = gtk_accel_group_new ();
   gtk_window_add_accel_group (GTK_WINDOW (window), accels);
+  GtkWidget *file_menu = gtk_menu_new ();
+  menu_item (file_menu, accels, "_Save", GDK_KEY_s, GDK_CONTROL_MASK, G_CALLBACK (save));
+  GtkWidget *file_item = gtk_menu_item_new_with_mnemonic ("_File");
+  gtk_menu_item_set_submenu (GTK_MENU_ITEM (file_item), file_menu);
   GtkWidget *menu = gtk_menu_new ();
   undo_item = edit_item (menu, accels, "_Undo", GDK_KEY_z, GDK_CONTROL_MASK, "can-undo",
                          G_CALLBACK (gtk_source_buffer_undo));
@@ -143,6 +187,7 @@ menu_bar (void)
   GtkWidget *edit = gtk_menu_item_new_with_mnemonic ("_Edit");
   gtk_menu_item_set_submenu (GTK_MENU_ITEM (edit), menu);
   GtkWidget *bar = gtk_menu_bar_new ();
+  gtk_menu_shell_append (GTK_MENU_SHELL (bar), file_item);
   gtk_menu_shell_append (GTK_MENU_SHELL (bar), edit);
   g_object_unref (accels);
   return bar;
@@ -152,7 +197,10 @@ int
 main (int argc, char **argv)
 {
   for (int i = 1; i < argc; i++)
-    tracing = tracing || g_str_equal (argv[i], "--trace");
+    if (g_str_equal (argv[i], "--trace"))
+      tracing = TRUE;
+    else
+      file = argv[i];
   gtk_init (NULL, NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (UndodClient) client = undod_client_new_sync (NULL, NULL, &error);
@@ -166,6 +214,7 @@ main (int argc, char **argv)
   gtk_window_set_default_size (GTK_WINDOW (window), 480, 320);
   buffer = gtk_source_buffer_new (NULL);
   g_signal_connect (buffer, "changed", G_CALLBACK (changed), NULL);
+  g_signal_connect (buffer, "modified-changed", G_CALLBACK (modified_changed), NULL);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_box_pack_start (GTK_BOX (box), menu_bar (), FALSE, FALSE, 0);
   GtkWidget *view = gtk_source_view_new_with_buffer (buffer);

@@ -7,7 +7,9 @@ import Testing
 /// GtkSourceView 4), where the bridge is the buffer's undo manager: typed
 /// into with xdotool, undone by the global key and by the app's own Ctrl+Z
 /// and Ctrl+Shift+Z, one history between them, and the Edit menu's items
-/// follow it whoever moved it.
+/// follow it whoever moved it; a save marks the stack clean, and the
+/// title's "*" (the buffer's modified flag) follows undo and redo to and
+/// from the saved state.
 @Suite struct Gtk3SourceViewExampleTests {
     @Test func theViewsOwnKeysAndTheGlobalKeyWalkOneHistory() throws {
         let binary = Repository.root.appendingPathComponent(".build/libundod/examples/gtk3-sourceview")
@@ -15,8 +17,9 @@ import Testing
                      "the GTK 3 example is not built: run `make libundod` (make test does)")
         let f = try DesktopFixture()
         let signals = try f.daemon.recordSignals()
+        let file = f.bus.directory.appendingPathComponent("saved.txt")
         let editor = try ScriptedProcess(
-            [binary.path, "--trace"],
+            [binary.path, "--trace", file.path],
             environment: f.desktop.environment.merging(["NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory",
                                                         "GDK_BACKEND": "x11",
                                                         "DBUS_SESSION_BUS_ADDRESS": f.bus.address]) { $1 },
@@ -35,11 +38,20 @@ import Testing
                 && $0["undoSensitive"] as? Bool == true
         }
         #expect(typed["redoSensitive"] as? Bool == false)
+        #expect(try editor.next(event: "modified")["modified"] as? Bool == true)
+        #expect(try f.daemon.stackProperty(stack, "Clean")?.bool == false)
+
+        // File → Save (Ctrl+S): the file written, the stack clean.
+        try f.desktop.press("ctrl+s", loop: f.loop)
+        #expect(try editor.next(event: "modified")["modified"] as? Bool == false)
+        #expect(f.daemon.wait { (try? f.daemon.stackProperty(stack, "Clean")?.bool) == true })
+        #expect(try String(contentsOf: file, encoding: .utf8) == "hello")
 
         try f.desktop.press("ctrl+alt+z", loop: f.loop)
         let undone = try editor.next(event: "applied")
         #expect(undone["direction"] as? String == "undo")
         #expect(undone["text"] as? String == "")
+        #expect(try editor.next(event: "modified")["modified"] as? Bool == true, "away from the saved state")
         // The global key moved the stack: the menu follows.
         let afterGlobal = try editor.next(timeout: 10_000, "the Edit menu offering to redo the typing") {
             $0["event"] as? String == "menu" && $0["redo"] as? String == "_Redo Typing"
@@ -52,9 +64,11 @@ import Testing
         let redone = try editor.next(event: "applied")
         #expect(redone["direction"] as? String == "redo")
         #expect(redone["text"] as? String == "hello")
+        #expect(try editor.next(event: "modified")["modified"] as? Bool == false, "back at the saved state")
         try f.desktop.press("ctrl+z", loop: f.loop)
         let local = try editor.next(event: "applied")
         #expect(local["text"] as? String == "")
+        #expect(try editor.next(event: "modified")["modified"] as? Bool == true)
         #expect(try f.daemon.stackProperty(stack, "RedoDepth")?.uint32 == 1)
         #expect(try f.daemon.stackProperty(stack, "UndoDepth")?.uint32 == 0)
     }

@@ -661,8 +661,9 @@ test_apply_only_from_undod (Fixture *f, gconstpointer data)
 }
 
 /* What a menu shows follows the stack: can-undo at once after a push;
- * after an undo made elsewhere (the global path), what undod says; a clear
- * empties both. */
+ * after an undo made elsewhere (the global path), what undod says; clean
+ * after set-clean, and again when a redo walks back to that state; a clear
+ * empties both sides. */
 static void
 test_state_follows_the_stack (Fixture *f, gconstpointer data)
 {
@@ -674,12 +675,22 @@ test_state_follows_the_stack (Fixture *f, gconstpointer data)
   g_assert_true (undod_stack_get_can_undo (stack));
   g_assert_false (undod_stack_get_can_redo (stack));
   g_assert_cmpstr (undod_stack_get_undo_name (stack), ==, "Two");
+  g_assert_false (undod_stack_get_clean (stack));
+  undod_stack_set_clean (stack, NULL, NULL, NULL);
+  g_assert_true (undod_stack_get_clean (stack));
 
+  /* Away from the saved state and back: clean follows. */
   undo_or_redo_focused (f, TRUE);
   WAIT_FOR (undod_stack_get_can_redo (stack));
+  g_assert_false (undod_stack_get_clean (stack));
   g_assert_true (undod_stack_get_can_undo (stack));
   g_assert_cmpstr (undod_stack_get_undo_name (stack), ==, "One");
   g_assert_cmpstr (undod_stack_get_redo_name (stack), ==, "Two");
+  undo_or_redo_focused (f, FALSE);
+  WAIT_FOR (!undod_stack_get_can_redo (stack));
+  g_assert_true (undod_stack_get_clean (stack));
+  undo_or_redo_focused (f, TRUE);
+  WAIT_FOR (undod_stack_get_can_redo (stack));
   undo_or_redo_focused (f, TRUE);
   WAIT_FOR (!undod_stack_get_can_undo (stack));
   g_assert_cmpstr (undod_stack_get_undo_name (stack), ==, "");

@@ -34,9 +34,13 @@ struct _UndodTextBridge {
   GObject parent_instance;
   UndodStack *stack;
   GtkTextBuffer *buffer;
-  gulong handlers[5];
+  gulong buffer_handlers[5];
+  gulong stack_handlers[2];
   /* Applying a group: its edits are not recorded. */
   gboolean applying;
+  /* Setting the buffer's modified flag from the stack's clean state: not
+   * a save to tell undod of. */
+  gboolean following_clean;
   /* Inside begin/end-user-action: the edits wait to go as one group. */
   guint user_action_depth;
   GPtrArray *pending; /* UndodAction */
@@ -187,6 +191,7 @@ on_apply (UndodStack *stack, UndodApply *apply, UndodTextBridge *self)
   GtkTextIter start, end;
   gtk_text_buffer_get_bounds (self->buffer, &start, &end);
   g_autofree char *before = gtk_text_buffer_get_slice (self->buffer, &start, &end, TRUE);
+  gboolean was_modified = gtk_text_buffer_get_modified (self->buffer);
   self->applying = TRUE;
   guint applied = 0;
   while (applied < payloads->len && apply_payload (self, g_ptr_array_index (payloads, applied)))
@@ -196,6 +201,9 @@ on_apply (UndodStack *stack, UndodApply *apply, UndodTextBridge *self)
       /* The text is not the one the group was recorded on: put back what
        * was applied, so that the buffer and undod's stack stay as they were. */
       gtk_text_buffer_set_text (self->buffer, before, -1);
+      self->following_clean = TRUE;
+      gtk_text_buffer_set_modified (self->buffer, was_modified);
+      self->following_clean = FALSE;
       self->applying = FALSE;
       g_autoptr (GError) error = g_error_new (UNDOD_ERROR, UNDOD_ERROR_FAILED,
                                               "The text changed outside undod's history: action %u of %u does not fit.",
@@ -207,6 +215,24 @@ on_apply (UndodStack *stack, UndodApply *apply, UndodTextBridge *self)
   undod_apply_return_success (apply);
   g_signal_emit (self, signals[SIGNAL_APPLIED], 0, undod_apply_get_direction (apply));
   return TRUE;
+}
+
+/* The app saved (it marks the buffer unmodified): the state is clean. */
+static void
+on_modified_changed (GtkTextBuffer *buffer, UndodTextBridge *self)
+{
+  if (!self->following_clean && !gtk_text_buffer_get_modified (buffer))
+    undod_stack_set_clean (self->stack, NULL, NULL, NULL);
+}
+
+/* Undo or redo reached the saved state, or left it: the buffer's modified
+ * flag (a window's "*") follows. */
+static void
+on_clean_changed (UndodStack *stack, GParamSpec *pspec, UndodTextBridge *self)
+{
+  self->following_clean = TRUE;
+  gtk_text_buffer_set_modified (self->buffer, !undod_stack_get_clean (stack));
+  self->following_clean = FALSE;
 }
 
 static void
@@ -224,13 +250,14 @@ undod_text_bridge_dispose (GObject *object)
 #endif
   if (self->buffer != NULL)
     {
-      for (guint i = 0; i < 4; i++)
-        g_clear_signal_handler (&self->handlers[i], self->buffer);
+      for (guint i = 0; i < G_N_ELEMENTS (self->buffer_handlers); i++)
+        g_clear_signal_handler (&self->buffer_handlers[i], self->buffer);
       g_clear_object (&self->buffer);
     }
   if (self->stack != NULL)
     {
-      g_clear_signal_handler (&self->handlers[4], self->stack);
+      for (guint i = 0; i < G_N_ELEMENTS (self->stack_handlers); i++)
+        g_clear_signal_handler (&self->stack_handlers[i], self->stack);
       g_clear_object (&self->stack);
     }
   G_OBJECT_CLASS (undod_text_bridge_parent_class)->dispose (object);
@@ -292,7 +319,9 @@ replace_own_undo (UndodTextBridge *self)
  * @buffer: the buffer
  *
  * Records @buffer's edits in @stack and applies the groups undod hands
- * back. The buffer's own undo gives way: GTK 4's is turned off; a GTK 3
+ * back. Marking the buffer unmodified (a save) marks the stack clean, and
+ * the buffer's modified flag follows the stack's clean state through undo
+ * and redo. The buffer's own undo gives way: GTK 4's is turned off; a GTK 3
  * #GtkSourceBuffer's undo manager becomes one that asks undod, so its
  * views' undo keys and gtk_source_buffer_undo() (an Edit menu) go through
  * undod, and its can-undo and can-redo follow undod's stack.
@@ -308,11 +337,13 @@ undod_text_bridge_new (UndodStack *stack, GtkTextBuffer *buffer)
   self->stack = g_object_ref (stack);
   self->buffer = g_object_ref (buffer);
   replace_own_undo (self);
-  self->handlers[0] = g_signal_connect (buffer, "insert-text", G_CALLBACK (on_insert_text), self);
-  self->handlers[1] = g_signal_connect (buffer, "delete-range", G_CALLBACK (on_delete_range), self);
-  self->handlers[2] = g_signal_connect (buffer, "begin-user-action", G_CALLBACK (on_begin_user_action), self);
-  self->handlers[3] = g_signal_connect (buffer, "end-user-action", G_CALLBACK (on_end_user_action), self);
-  self->handlers[4] = g_signal_connect (stack, "apply", G_CALLBACK (on_apply), self);
+  self->buffer_handlers[0] = g_signal_connect (buffer, "insert-text", G_CALLBACK (on_insert_text), self);
+  self->buffer_handlers[1] = g_signal_connect (buffer, "delete-range", G_CALLBACK (on_delete_range), self);
+  self->buffer_handlers[2] = g_signal_connect (buffer, "begin-user-action", G_CALLBACK (on_begin_user_action), self);
+  self->buffer_handlers[3] = g_signal_connect (buffer, "end-user-action", G_CALLBACK (on_end_user_action), self);
+  self->buffer_handlers[4] = g_signal_connect (buffer, "modified-changed", G_CALLBACK (on_modified_changed), self);
+  self->stack_handlers[0] = g_signal_connect (stack, "apply", G_CALLBACK (on_apply), self);
+  self->stack_handlers[1] = g_signal_connect (stack, "notify::clean", G_CALLBACK (on_clean_changed), self);
   return self;
 }
 

@@ -520,13 +520,14 @@ undod_send_queue_release (UndodSendQueue *queue)
   g_mutex_unlock (&sender->lock);
 }
 
-/* A call to @queue's stack, holding the queue (taking @parameters if floating, and @task). */
+/* A call to @queue's stack object on @interface (a static string), holding
+ * the queue (taking @parameters if floating, and @task). */
 static SendCall *
-new_stack_call (UndodSendQueue *queue, const char *method, GVariant *parameters, const GVariantType *reply_type,
-                int timeout_ms, gboolean retries_when_busy, GTask *task, const char *group_name)
+new_stack_call (UndodSendQueue *queue, const char *interface, const char *method, GVariant *parameters,
+                const GVariantType *reply_type, int timeout_ms, gboolean retries_when_busy, GTask *task,
+                const char *group_name)
 {
-  SendCall *call = new_send_call (queue->sender, UNDOD_STACK_INTERFACE, method, parameters, reply_type, timeout_ms,
-                                  task);
+  SendCall *call = new_send_call (queue->sender, interface, method, parameters, reply_type, timeout_ms, task);
   call->retries_when_busy = retries_when_busy;
   call->group_name = g_strdup (group_name);
   g_atomic_int_inc (&queue->refs);
@@ -534,15 +535,17 @@ new_stack_call (UndodSendQueue *queue, const char *method, GVariant *parameters,
   return call;
 }
 
-/* Queues a call to the stack (taking @parameters if floating, and @task). */
+/* Queues a call to the stack's object on @interface (a static string:
+ * the stack's own, or the properties'), taking @parameters if floating,
+ * and @task. */
 void
-undod_send_queue_call (UndodSendQueue *queue, const char *method, GVariant *parameters,
+undod_send_queue_call (UndodSendQueue *queue, const char *interface, const char *method, GVariant *parameters,
                        const GVariantType *reply_type, int timeout_ms, gboolean retries_when_busy, GTask *task,
                        const char *group_name)
 {
   UndodSender *sender = queue->sender;
-  SendCall *call = new_stack_call (queue, method, parameters, reply_type, timeout_ms, retries_when_busy, task,
-                                   group_name);
+  SendCall *call = new_stack_call (queue, interface, method, parameters, reply_type, timeout_ms, retries_when_busy,
+                                   task, group_name);
   g_mutex_lock (&sender->lock);
   call->sequence = sender->next_sequence++;
   gboolean may_leave_now = queue->out == NULL && queue->holds == 0 && queue->retry == NULL &&
@@ -561,7 +564,8 @@ void
 undod_send_queue_call_ahead (UndodSendQueue *queue, const char *method, GVariant *parameters,
                              const GVariantType *reply_type, int timeout_ms, const char *group_name)
 {
-  SendCall *call = new_stack_call (queue, method, parameters, reply_type, timeout_ms, TRUE, NULL, group_name);
+  SendCall *call = new_stack_call (queue, UNDOD_STACK_INTERFACE, method, parameters, reply_type, timeout_ms, TRUE,
+                                   NULL, group_name);
   g_mutex_lock (&queue->sender->lock);
   call->sequence = 0;
   g_queue_push_head (&queue->waiting, call);

@@ -31,7 +31,8 @@ void            undod_send_queue_free     (UndodSendQueue *queue);
 void            undod_send_queue_set_path (UndodSendQueue *queue, const char *path);
 void            undod_send_queue_hold     (UndodSendQueue *queue);
 void            undod_send_queue_release  (UndodSendQueue *queue);
-void            undod_send_queue_call     (UndodSendQueue *queue, const char *method, GVariant *parameters,
+void            undod_send_queue_call     (UndodSendQueue *queue, const char *interface, const char *method,
+                                           GVariant *parameters,
                                            const GVariantType *reply_type, int timeout_ms, gboolean retries_when_busy,
                                            GTask *task, const char *group_name);
 

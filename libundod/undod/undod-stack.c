@@ -32,9 +32,13 @@ struct _UndodStack {
   /* Whether the top local group may take a merge: no undo or redo since
    * it was pushed or merged into (the contract's rule, kept locally). */
   gboolean local_merge_open;
+  /* The local state marked clean: the id of the top local undo group then
+   * (0: none); G_MAXUINT64 when that state is gone (merged into). */
+  guint64 local_clean_id;
   /* What the stack can undo and redo, for menus (undod_stack_refresh_state). */
   gboolean can_undo;
   gboolean can_redo;
+  gboolean clean;
   char *undo_name;
   char *redo_name;
   /* Counts the pushes: a History asked before the latest push answers
@@ -69,6 +73,7 @@ enum {
   PROP_CAN_REDO,
   PROP_UNDO_NAME,
   PROP_REDO_NAME,
+  PROP_CLEAN,
   N_PROPS
 };
 
@@ -119,6 +124,7 @@ undod_stack_get_property (GObject *object, guint id, GValue *value, GParamSpec *
     case PROP_CAN_REDO: g_value_set_boolean (value, self->can_redo); break;
     case PROP_UNDO_NAME: g_value_set_string (value, self->undo_name); break;
     case PROP_REDO_NAME: g_value_set_string (value, self->redo_name); break;
+    case PROP_CLEAN: g_value_set_boolean (value, self->clean); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
     }
 }
@@ -170,6 +176,15 @@ undod_stack_class_init (UndodStackClass *klass)
    */
   properties[PROP_REDO_NAME] = g_param_spec_string ("redo-name", NULL, NULL, "",
                                                     G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  /**
+   * UndodStack:clean:
+   *
+   * Whether the document is in the state last marked clean
+   * (undod_stack_set_clean(), a save): false after a push, true again when
+   * undo or redo walks back to that state. For a window's "modified" mark.
+   */
+  properties[PROP_CLEAN] = g_param_spec_boolean ("clean", NULL, NULL, TRUE,
+                                                 G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -207,6 +222,7 @@ undod_stack_init (UndodStack *self)
   g_queue_init (&self->local_redo);
   self->undo_name = g_strdup ("");
   self->redo_name = g_strdup ("");
+  self->clean = TRUE;
 }
 
 static void
@@ -219,11 +235,17 @@ set_name (UndodStack *self, char **field, const char *name, guint property)
   g_object_notify_by_pspec (G_OBJECT (self), properties[property]);
 }
 
-/* Sets what the stack can undo and redo; notifies what changed. */
+/* Sets what the stack can undo and redo (a NULL name: nothing) and whether
+ * it is clean; notifies what changed. */
 static void
-set_state (UndodStack *self, const char *undo_name, const char *redo_name)
+set_state (UndodStack *self, const char *undo_name, const char *redo_name, gboolean clean)
 {
   g_object_freeze_notify (G_OBJECT (self));
+  if (self->clean != clean)
+    {
+      self->clean = clean;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CLEAN]);
+    }
   gboolean can_undo = undo_name != NULL, can_redo = redo_name != NULL;
   if (self->can_undo != can_undo)
     {
@@ -268,6 +290,9 @@ keep_locally (UndodStack *self, const char *name, GPtrArray *actions, GVariant *
       for (guint i = 0; i < actions->len; i++)
         g_ptr_array_add (top->actions, undod_action_copy (g_ptr_array_index (actions, i)));
       top->last_push_us = now;
+      if (self->local_clean_id == top->id)
+        self->local_clean_id = G_MAXUINT64;
+      set_state (self, top->name, NULL, FALSE);
       return top->id;
     }
   LocalGroup *group = g_new0 (LocalGroup, 1);
@@ -278,7 +303,7 @@ keep_locally (UndodStack *self, const char *name, GPtrArray *actions, GVariant *
   group->last_push_us = now;
   g_queue_push_tail (&self->local_undo, group);
   self->local_merge_open = TRUE;
-  set_state (self, name, NULL);
+  set_state (self, name, NULL, FALSE);
   return group->id;
 }
 
@@ -410,10 +435,10 @@ undod_stack_set_path (UndodStack *stack, const char *path)
   g_object_notify_by_pspec (G_OBJECT (stack), properties[PROP_PATH]);
 }
 
-/* Queues a call to the stack, in order with its others. */
+/* Queues a call to the stack's object on @interface, in order with its others. */
 static void
-enqueue (UndodStack *self, const char *method, GVariant *parameters, const GVariantType *reply_type,
-         int timeout_ms, GTask *task, const char *group_name)
+enqueue_on (UndodStack *self, const char *interface, const char *method, GVariant *parameters,
+            const GVariantType *reply_type, int timeout_ms, GTask *task, const char *group_name)
 {
   if (self->closed)
     {
@@ -434,7 +459,16 @@ enqueue (UndodStack *self, const char *method, GVariant *parameters, const GVari
   /* Mutations wait out an Apply (Busy) and go again. */
   gboolean mutation = g_str_has_prefix (method, "Push") || g_str_equal (method, "SetClean") ||
                       g_str_equal (method, "Clear") || g_str_equal (method, "Close");
-  undod_send_queue_call (self->queue, method, parameters, reply_type, timeout_ms, mutation, task, group_name);
+  undod_send_queue_call (self->queue, interface, method, parameters, reply_type, timeout_ms, mutation, task,
+                         group_name);
+}
+
+/* Queues a call to the stack, in order with its others. */
+static void
+enqueue (UndodStack *self, const char *method, GVariant *parameters, const GVariantType *reply_type,
+         int timeout_ms, GTask *task, const char *group_name)
+{
+  enqueue_on (self, UNDOD_STACK_INTERFACE, method, parameters, reply_type, timeout_ms, task, group_name);
 }
 
 static const char *
@@ -445,7 +479,7 @@ local_top_name (GQueue *side)
 }
 
 static void
-history_read (GObject *source, GAsyncResult *result, gpointer data)
+properties_read (GObject *source, GAsyncResult *result, gpointer data)
 {
   UndodStack *self = UNDOD_STACK (source);
   g_autoptr (GVariant) reply = g_task_propagate_pointer (G_TASK (result), NULL);
@@ -453,30 +487,36 @@ history_read (GObject *source, GAsyncResult *result, gpointer data)
     return; /* undod went away: its vanishing sets the local state */
   if (GPOINTER_TO_UINT (data) != self->pushes_made)
     return; /* a push came after it was asked */
-  g_autoptr (GVariant) undo = NULL, redo = NULL;
-  g_variant_get (reply, "(@a(tsxt)@a(tsxt))", &undo, &redo);
-  const char *undo_name = NULL, *redo_name = NULL;
-  if (g_variant_n_children (undo) > 0)
-    g_variant_get_child (undo, 0, "(t&sxt)", NULL, &undo_name, NULL, NULL);
-  if (g_variant_n_children (redo) > 0)
-    g_variant_get_child (redo, 0, "(t&sxt)", NULL, &redo_name, NULL, NULL);
-  set_state (self, undo_name, redo_name);
+  g_autoptr (GVariant) all = g_variant_get_child_value (reply, 0);
+  gboolean can_undo = FALSE, can_redo = FALSE, clean = TRUE;
+  const char *undo_name = "", *redo_name = "";
+  g_variant_lookup (all, "CanUndo", "b", &can_undo);
+  g_variant_lookup (all, "CanRedo", "b", &can_redo);
+  g_variant_lookup (all, "UndoName", "&s", &undo_name);
+  g_variant_lookup (all, "RedoName", "&s", &redo_name);
+  g_variant_lookup (all, "Clean", "b", &clean);
+  set_state (self, can_undo ? undo_name : NULL, can_redo ? redo_name : NULL, clean);
 }
 
-/* Reads what the stack can undo and redo now: from the local history while
- * undod is absent, else from undod's History, asked in order after the
- * stack's calls queued so far. Called after every change the app cannot
- * work out itself: an apply, a clear, a failed push, registering. */
+/* Reads what the stack can undo and redo and whether it is clean: from the
+ * local history while undod is absent, else from undod's properties, asked
+ * in order after the stack's calls queued so far. Called after every
+ * change the app cannot work out itself: an apply, a clear, a set-clean, a
+ * failed push, registering. */
 void
 undod_stack_refresh_state (UndodStack *stack)
 {
   if (stack->closed)
     return;
   if (is_local (stack))
-    return set_state (stack, local_top_name (&stack->local_undo), local_top_name (&stack->local_redo));
-  GTask *task = g_task_new (stack, NULL, history_read, GUINT_TO_POINTER (stack->pushes_made));
-  enqueue (stack, "History", g_variant_new ("()"), G_VARIANT_TYPE ("(a(tsxt)a(tsxt))"), UNDOD_CALL_TIMEOUT_MS, task,
-           "History");
+    {
+      LocalGroup *top = g_queue_peek_tail (&stack->local_undo);
+      return set_state (stack, local_top_name (&stack->local_undo), local_top_name (&stack->local_redo),
+                        (top != NULL ? top->id : 0) == stack->local_clean_id);
+    }
+  GTask *task = g_task_new (stack, NULL, properties_read, GUINT_TO_POINTER (stack->pushes_made));
+  enqueue_on (stack, "org.freedesktop.DBus.Properties", "GetAll", g_variant_new ("(s)", UNDOD_STACK_INTERFACE),
+              G_VARIANT_TYPE ("(a{sv})"), UNDOD_CALL_TIMEOUT_MS, task, "GetAll");
 }
 
 void
@@ -588,7 +628,7 @@ undod_stack_push_full (UndodStack *stack, const char *name, GBytes *undo, GBytes
     }
   enqueue (stack, "Push", parameters, G_VARIANT_TYPE ("(t)"), UNDOD_CALL_TIMEOUT_MS, NULL, name);
   stack->pushes_made++;
-  set_state (stack, name, NULL);
+  set_state (stack, name, NULL, FALSE);
 }
 
 /**
@@ -661,7 +701,7 @@ undod_stack_push_group_full (UndodStack *stack, const char *name, UndodAction **
   if (n_actions > 0)
     {
       stack->pushes_made++;
-      set_state (stack, name, NULL);
+      set_state (stack, name, NULL, FALSE);
     }
 }
 
@@ -715,6 +755,19 @@ undod_stack_get_redo_name (UndodStack *stack)
 {
   g_return_val_if_fail (UNDOD_IS_STACK (stack), NULL);
   return stack->redo_name;
+}
+
+/**
+ * undod_stack_get_clean:
+ * @stack: the stack
+ *
+ * Returns: whether the document is in the state last marked clean (#UndodStack:clean)
+ */
+gboolean
+undod_stack_get_clean (UndodStack *stack)
+{
+  g_return_val_if_fail (UNDOD_IS_STACK (stack), FALSE);
+  return stack->clean;
 }
 
 static GVariant *
@@ -969,7 +1022,33 @@ finish_simple (UndodStack *stack, GAsyncResult *result, gpointer tag, GError **e
  *
  * Returns: whether undod marked it
  */
-SIMPLE_CALL (set_clean, "SetClean")
+void
+undod_stack_set_clean (UndodStack *stack, GCancellable *cancellable, GAsyncReadyCallback callback,
+                       gpointer user_data)
+{
+  g_return_if_fail (UNDOD_IS_STACK (stack));
+  if (is_local (stack) && !stack->closed)
+    {
+      LocalGroup *top = g_queue_peek_tail (&stack->local_undo);
+      stack->local_clean_id = top != NULL ? top->id : 0;
+      undod_stack_refresh_state (stack);
+      GTask *task = g_task_new (stack, cancellable, callback, user_data);
+      g_task_set_source_tag (task, undod_stack_set_clean);
+      g_task_return_pointer (task, g_variant_ref_sink (g_variant_new ("()")), (GDestroyNotify) g_variant_unref);
+      g_object_unref (task);
+      return;
+    }
+  call_simple (stack, "SetClean", NULL, G_VARIANT_TYPE_UNIT, UNDOD_CALL_TIMEOUT_MS, undod_stack_set_clean,
+               cancellable, callback, user_data);
+  set_state (stack, stack->can_undo ? stack->undo_name : NULL, stack->can_redo ? stack->redo_name : NULL, TRUE);
+  undod_stack_refresh_state (stack);
+}
+
+gboolean
+undod_stack_set_clean_finish (UndodStack *stack, GAsyncResult *result, GError **error)
+{
+  return finish_simple (stack, result, undod_stack_set_clean, error);
+}
 
 /**
  * undod_stack_activate:

@@ -32,6 +32,7 @@ gboolean    undod_stack_get_can_undo    (UndodStack *stack);
 gboolean    undod_stack_get_can_redo    (UndodStack *stack);
 const char *undod_stack_get_undo_name   (UndodStack *stack);
 const char *undod_stack_get_redo_name   (UndodStack *stack);
+gboolean    undod_stack_get_clean       (UndodStack *stack);
 
 void        undod_stack_undo            (UndodStack *stack, GCancellable *cancellable,
                                          GAsyncReadyCallback callback, gpointer user_data);
