@@ -27,7 +27,8 @@ import Testing
         defer { editor.stop() }
         let registered = try editor.next(event: "registered", timeout: 30_000)
         let stack = try #require(registered["path"] as? String)
-        try f.desktop.activate(try #require(registered["xid"] as? Int), loop: f.loop)
+        let xid = try #require(registered["xid"] as? Int)
+        try f.desktop.activate(xid, loop: f.loop)
         #expect(try f.waitForFocus(stack))
 
         try f.desktop.xdotool(["type", "--delay", "40", "hello"], loop: f.loop)
@@ -46,6 +47,16 @@ import Testing
         #expect(try editor.next(event: "modified")["modified"] as? Bool == false)
         #expect(f.daemon.wait { (try? f.daemon.stackProperty(stack, "Clean")?.bool) == true })
         #expect(try String(contentsOf: file, encoding: .utf8) == "hello")
+
+        // Another app in front: the global key undoes there, not here.
+        let other = try f.app("org.example.Other", title: "Other", pushes: 2)
+        try f.desktop.activate(other.window, loop: f.loop)
+        #expect(try f.waitForFocus(other.stack))
+        try f.desktop.press("ctrl+alt+z", loop: f.loop)
+        #expect(try other.process.nextApply().payloads == ["u2"])
+        #expect(try f.daemon.stackProperty(stack, "UndoDepth")?.uint32 == 1, "the editor is untouched")
+        try f.desktop.activate(xid, loop: f.loop)
+        #expect(try f.waitForFocus(stack))
 
         try f.desktop.press("ctrl+alt+z", loop: f.loop)
         let undone = try editor.next(event: "applied")
