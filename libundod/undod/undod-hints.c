@@ -130,17 +130,27 @@ undod_hints_get_state_tag (UndodHints *hints)
   return hints->state_tag;
 }
 
-/* The hints as the contract's a{sv}: what is unset is left out. */
+/* Push hints as the contract's a{sv} (floating): what is unset (NULL, 0)
+ * is left out. */
 GVariant *
-undod_hints_to_variant (UndodHints *hints)
+undod_hints_variant (const char *merge_key, guint merge_window_ms, const char *state_tag)
 {
   GVariantBuilder builder;
   g_variant_builder_init (&builder, G_VARIANT_TYPE_VARDICT);
-  if (hints != NULL && hints->merge_key != NULL)
-    g_variant_builder_add (&builder, "{sv}", "merge_key", g_variant_new_string (hints->merge_key));
-  if (hints != NULL && hints->merge_window_ms != 0)
-    g_variant_builder_add (&builder, "{sv}", "merge_window_ms", g_variant_new_uint32 (hints->merge_window_ms));
-  if (hints != NULL && hints->state_tag != NULL)
-    g_variant_builder_add (&builder, "{sv}", "state_tag", g_variant_new_string (hints->state_tag));
+  if (merge_key != NULL)
+    g_variant_builder_add (&builder, "{sv}", "merge_key", g_variant_new_string (merge_key));
+  if (merge_window_ms != 0)
+    g_variant_builder_add (&builder, "{sv}", "merge_window_ms", g_variant_new_uint32 (merge_window_ms));
+  if (state_tag != NULL)
+    g_variant_builder_add (&builder, "{sv}", "state_tag", g_variant_new_string (state_tag));
   return g_variant_builder_end (&builder);
+}
+
+/* @hints (or none) as the contract's a{sv}, floating. */
+GVariant *
+undod_hints_to_variant (UndodHints *hints)
+{
+  if (hints == NULL)
+    return undod_hints_variant (NULL, 0, NULL);
+  return undod_hints_variant (hints->merge_key, hints->merge_window_ms, hints->state_tag);
 }

@@ -26,6 +26,7 @@ G_BEGIN_DECLS
 
 GVariant *undod_options_to_variant (UndodOptions *options);
 GVariant *undod_hints_to_variant   (UndodHints *hints);
+GVariant *undod_hints_variant      (const char *merge_key, guint merge_window_ms, const char *state_tag);
 
 UndodStack *undod_stack_new_registered (UndodClient *client, const char *path, const char *app_id,
                                         UndodOptions *options);

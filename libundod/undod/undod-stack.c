@@ -566,15 +566,6 @@ undod_stack_dispatch_apply (UndodStack *stack, UndodApply *apply)
   return hand_to_app (stack, apply, G_CALLBACK (apply_finished), g_object_ref (stack));
 }
 
-/* The contract's hints for a push with only a merge key. */
-static UndodHints *
-merge_key_hints (const char *merge_key)
-{
-  UndodHints *hints = undod_hints_new ();
-  undod_hints_set_merge_key (hints, merge_key);
-  return hints;
-}
-
 static GVariant *
 bytes_variant (GBytes *bytes)
 {
@@ -593,11 +584,12 @@ bytes_variant (GBytes *bytes)
  * with the stack's other calls; a failure is reported by
  * #UndodStack::push-failed.
  */
+static void push_one (UndodStack *stack, const char *name, GBytes *undo, GBytes *redo, GVariant *hints);
+
 void
 undod_stack_push (UndodStack *stack, const char *name, GBytes *undo, GBytes *redo, const char *merge_key)
 {
-  g_autoptr (UndodHints) hints = merge_key_hints (merge_key);
-  undod_stack_push_full (stack, name, undo, redo, hints);
+  push_one (stack, name, undo, redo, undod_hints_variant (merge_key, 0, NULL));
 }
 
 /**
@@ -613,10 +605,16 @@ undod_stack_push (UndodStack *stack, const char *name, GBytes *undo, GBytes *red
 void
 undod_stack_push_full (UndodStack *stack, const char *name, GBytes *undo, GBytes *redo, UndodHints *hints)
 {
+  push_one (stack, name, undo, redo, undod_hints_to_variant (hints));
+}
+
+/* A Push with @hints (a floating a{sv}). */
+static void
+push_one (UndodStack *stack, const char *name, GBytes *undo, GBytes *redo, GVariant *hints)
+{
   g_return_if_fail (UNDOD_IS_STACK (stack));
   g_return_if_fail (name != NULL && undo != NULL && redo != NULL);
-  GVariant *parameters = g_variant_new ("(s@ay@ay@a{sv})", name, bytes_variant (undo), bytes_variant (redo),
-                                        undod_hints_to_variant (hints));
+  GVariant *parameters = g_variant_new ("(s@ay@ay@a{sv})", name, bytes_variant (undo), bytes_variant (redo), hints);
   if (is_local (stack) && !stack->closed)
     {
       g_autoptr (GVariant) body = g_variant_ref_sink (parameters);
@@ -644,13 +642,17 @@ undod_stack_push_full (UndodStack *stack, const char *name, GBytes *undo, GBytes
  *
  * Records a group of several actions, undone and redone as one.
  */
+static void push_group (UndodStack *stack, const char *name, UndodAction **actions, guint n_actions,
+                        GVariant *hints, GCancellable *cancellable, GAsyncReadyCallback callback,
+                        gpointer user_data);
+
 void
 undod_stack_push_group (UndodStack *stack, const char *name, UndodAction **actions, guint n_actions,
                         const char *merge_key, GCancellable *cancellable, GAsyncReadyCallback callback,
                         gpointer user_data)
 {
-  g_autoptr (UndodHints) hints = merge_key_hints (merge_key);
-  undod_stack_push_group_full (stack, name, actions, n_actions, hints, cancellable, callback, user_data);
+  push_group (stack, name, actions, n_actions, undod_hints_variant (merge_key, 0, NULL), cancellable, callback,
+              user_data);
 }
 
 /**
@@ -671,6 +673,14 @@ undod_stack_push_group_full (UndodStack *stack, const char *name, UndodAction **
                              UndodHints *hints, GCancellable *cancellable, GAsyncReadyCallback callback,
                              gpointer user_data)
 {
+  push_group (stack, name, actions, n_actions, undod_hints_to_variant (hints), cancellable, callback, user_data);
+}
+
+/* A PushGroup with @hints (a floating a{sv}). */
+static void
+push_group (UndodStack *stack, const char *name, UndodAction **actions, guint n_actions, GVariant *hints,
+            GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
+{
   g_return_if_fail (UNDOD_IS_STACK (stack));
   g_return_if_fail (name != NULL);
   GVariantBuilder list;
@@ -678,8 +688,7 @@ undod_stack_push_group_full (UndodStack *stack, const char *name, UndodAction **
   for (guint i = 0; i < n_actions; i++)
     g_variant_builder_add (&list, "(@ay@ay)", bytes_variant (undod_action_get_undo (actions[i])),
                            bytes_variant (undod_action_get_redo (actions[i])));
-  GVariant *parameters = g_variant_new ("(s@a(ayay)@a{sv})", name, g_variant_builder_end (&list),
-                                        undod_hints_to_variant (hints));
+  GVariant *parameters = g_variant_new ("(s@a(ayay)@a{sv})", name, g_variant_builder_end (&list), hints);
   GTask *task = callback != NULL ? g_task_new (stack, cancellable, callback, user_data) : NULL;
   if (task != NULL)
     g_task_set_source_tag (task, undod_stack_push_group);
