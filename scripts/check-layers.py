@@ -9,6 +9,8 @@
 2. The imports: every Swift file imports only the targets its own target
    names as dependencies (plus the toolchain's modules). SwiftPM itself
    would let a file import a dependency's dependency.
+3. The rooms' size: no Swift file under Sources/ is over MAX_LINES lines
+   (split it by what its parts are about, as UndoService+Focus.swift is).
 
 Prints each violation and exits 1 when there is one."""
 import glob
@@ -48,6 +50,10 @@ def is_top(package, name):
         or name in {"BusHarness", "CHarness"}
 
 
+# The longest a Swift file under Sources/ may be.
+MAX_LINES = 400
+
+
 def main():
     package = open(os.path.join(ROOT, "Package.swift")).read()
     problems = []
@@ -71,6 +77,10 @@ def main():
                 if module not in allowed:
                     problems.append(f"{os.path.relpath(file, ROOT)}: imports {module}, "
                                     f"which target {name} does not name as a dependency")
+    for file in sorted(glob.glob(os.path.join(ROOT, "Sources", "**", "*.swift"), recursive=True)):
+        lines = sum(1 for _ in open(file))
+        if lines > MAX_LINES:
+            problems.append(f"{os.path.relpath(file, ROOT)}: {lines} lines, over {MAX_LINES}: split it")
     for problem in problems:
         print(problem)
     sys.exit(1 if problems else 0)

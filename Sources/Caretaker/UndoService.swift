@@ -13,8 +13,9 @@ package import UndoStore
 /// `Scheduler`. Every answer that reports a change leaves once the turn's
 /// journal has stored it. Confined to the loop.
 ///
-/// The operations are here; lifetimes (adoption, detaching, expiry) in
-/// `UndoService+Lifetime.swift`, limits and settings in
+/// The operations are here; the focus (the focused stack, `UndoFocused`,
+/// `SetFocus`, its announcement) in `UndoService+Focus.swift`; lifetimes
+/// (adoption, detaching, expiry) in `UndoService+Lifetime.swift`, limits and settings in
 /// `UndoService+Limits.swift`, the applier's and the journal's side in
 /// `UndoService+Applies.swift` and `UndoService+Turn.swift`.
 package final class UndoService {
@@ -153,27 +154,6 @@ package final class UndoService {
         return record
     }
 
-    /// The focused stack as of this moment: once the focus strategy has
-    /// caught up with the desktop (the X server's answer), `body` gets it.
-    package func withFocusedStack(_ body: @escaping (StackRecord?) -> Void) {
-        focus.settle { [unowned self] in body(self.focus.focusedStack(in: self.registry)) }
-    }
-
-    /// The refusal when no stack is focused, with the strategy's reason.
-    package var noFocusedStack: ServiceError {
-        .noFocusedStack(focus.reasonForNoFocus(in: registry))
-    }
-
-    /// `UndoFocused`/`RedoFocused`, and every trigger: undo or redo on the
-    /// focused stack, answering (once stored) with the stack it acted on.
-    package func applyFocused(_ direction: Direction, caller: String?,
-                             completion: @escaping (StackRecord?, Result<CompletedMove, ServiceError>) -> Void) {
-        withFocusedStack { [unowned self] record in
-            guard let record else { return completion(nil, .failure(self.noFocusedStack)) }
-            self.apply(direction, on: record, caller: caller) { completion(record, $0) }
-        }
-    }
-
     /// `Subscribe`: `caller` gets the stacks' signals from now on.
     package func subscribe(caller: String) {
         announcer.subscribe(caller, stacks: registry.all)
@@ -184,15 +164,6 @@ package final class UndoService {
         announcer.unsubscribe(caller)
     }
 
-    /// `SetFocus`.
-    package func setFocus(path: String) throws(ServiceError) {
-        guard let record = registry.stack(atPath: path) else { throw .unknownStack(path) }
-        guard record.isAttached else { throw .noOwner }
-        guard record.globalTrigger else { throw .triggerDisabled }
-        focus.pin(record)
-        announceFocus()
-    }
-
     /// `Forget`.
     package func forget(path: String, reply: @escaping (Result<Void, ServiceError>) -> Void) {
         answer(.bookkeeping, reply) { () throws(ServiceError) in
@@ -201,9 +172,6 @@ package final class UndoService {
             remove(record)
         }
     }
-
-    /// The focused stack's path, or `/`.
-    package var focusedPath: String { focus.focusedStack(in: registry)?.path ?? ManagerProperties.noStack }
 
     // MARK: Stack
 
@@ -371,20 +339,6 @@ package final class UndoService {
         store.stackChanged(record, groups: groups)
         announcer.changed(record)
         announceFocus()
-    }
-
-    /// The focus may have moved: it is looked up and announced where it
-    /// moved once, as the turn ends (`endTurn`), however many changes the
-    /// turn made (a client leaving with thousands of stacks, a turn of many
-    /// pushes): looking it up walks the stacks by recency.
-    func announceFocus() {
-        focusMayHaveMoved = true
-    }
-
-    /// Announces the manager's focus where it moved, now.
-    func announceFocusNow() {
-        focusMayHaveMoved = false
-        announcer.focus(focusedPath, strategy: focus.name)
     }
 
     /// Marks `record` as the most recently active stack and tells the focus strategy.

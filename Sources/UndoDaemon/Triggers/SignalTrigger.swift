@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-package import DBus
+import DBus
 package import Loop
 package import UndoCore
 
