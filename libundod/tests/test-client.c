@@ -743,6 +743,52 @@ test_hints_reach_undod (Fixture *f, gconstpointer data)
   g_assert_cmpuint (f->push_failures, ==, 0);
 }
 
+/* Clean and clear with undod gone: a stack that was modified stays
+ * modified when undod vanishes; a save in the local history is a point no
+ * later push merges into; a clear of the local history works (and leaves
+ * the stack's calls going) and undod, back, takes the stack on. */
+static void
+test_local_clean_and_clear (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GDBusConnection) reader = reader_for (f);
+  g_autoptr (UndodStack) stack = register_stack (f, "org.undod.test.LocalClean", NULL);
+  g_autoptr (GBytes) u1 = text ("u1"), r1 = text ("r1"), u2 = text ("u2"), r2 = text ("r2");
+  g_autoptr (GBytes) u3 = text ("u3"), r3 = text ("r3"), u4 = text ("u4"), r4 = text ("r4");
+  undod_stack_push (stack, "One", u1, r1, NULL);
+  WAIT_POLL (undo_depth (reader, undod_stack_get_path (stack)) == 1);
+  g_assert_false (undod_stack_get_clean (stack));
+  stop_undod (f);
+  WAIT_FOR (!undod_client_get_daemon_running (f->client));
+  g_assert_false (undod_stack_get_clean (stack)); /* still modified: nothing was saved */
+
+  undod_stack_push (stack, "Typing", u2, r2, "typing");
+  undod_stack_set_clean (stack, NULL, NULL, NULL);
+  g_assert_true (undod_stack_get_clean (stack));
+  undod_stack_push (stack, "Typing", u3, r3, "typing");
+  g_assert_false (undod_stack_get_clean (stack));
+  g_autoptr (GError) error = NULL;
+  g_autofree char *undone = undo_on (stack, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (f->applied->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (f->applied, 0), ==, "undo:u3"); /* not merged into the saved group */
+  g_assert_true (undod_stack_get_clean (stack));
+
+  GAsyncResult *result = NULL;
+  undod_stack_clear (stack, NULL, store_result, &result);
+  WAIT_FOR (result != NULL);
+  g_assert_true (undod_stack_clear_finish (stack, result, &error));
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  g_assert_false (undod_stack_get_can_undo (stack));
+  g_assert_false (undod_stack_get_can_redo (stack));
+
+  start_undod (f);
+  WAIT_FOR (undod_client_get_daemon_running (f->client));
+  undod_stack_push (stack, "Four", u4, r4, NULL);
+  WAIT_POLL (undod_stack_get_path (stack) != NULL && undo_depth (reader, undod_stack_get_path (stack)) >= 1);
+  g_assert_cmpuint (f->push_failures, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -757,6 +803,7 @@ main (int argc, char **argv)
               test_local_history_while_undod_is_absent, teardown);
   g_test_add ("/client/local-history-merges-like-undod", Fixture, NULL, setup,
               test_local_history_merges_like_undod, teardown);
+  g_test_add ("/client/local-clean-and-clear", Fixture, NULL, setup, test_local_clean_and_clear, teardown);
   g_test_add ("/client/undo-manager-runs-registered-functions", Fixture, NULL, setup,
               test_undo_manager_runs_registered_functions, teardown);
   g_test_add ("/client/apply-only-from-undod", Fixture, NULL, setup, test_apply_only_from_undod, teardown);

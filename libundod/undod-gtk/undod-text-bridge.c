@@ -129,21 +129,24 @@ on_delete_range (GtkTextBuffer *buffer, GtkTextIter *start, GtkTextIter *end, Un
   record (self, undod_action_new (undo, redo), "Delete", FALSE);
 }
 
+/* User actions are counted whether or not edits are recorded, so that one
+ * that began before a not-undoable action and ends inside it still ends. */
 static void
 on_begin_user_action (GtkTextBuffer *buffer, UndodTextBridge *self)
 {
-  if (is_recording (self))
-    self->user_action_depth++;
+  self->user_action_depth++;
 }
 
 static void
 on_end_user_action (GtkTextBuffer *buffer, UndodTextBridge *self)
 {
-  if (!is_recording (self) || self->user_action_depth == 0 || --self->user_action_depth > 0)
+  if (self->user_action_depth == 0 || --self->user_action_depth > 0)
     return;
   g_autoptr (GPtrArray) actions = g_steal_pointer (&self->pending);
   self->pending = g_ptr_array_new_with_free_func ((GDestroyNotify) undod_action_free);
   g_autofree char *name = g_steal_pointer (&self->pending_name);
+  if (!is_recording (self))
+    return; /* it ends inside a not-undoable action: its edits no longer fit the history */
   if (actions->len == 1)
     undod_stack_push (self->stack, name, undod_action_get_undo (g_ptr_array_index (actions, 0)),
                       undod_action_get_redo (g_ptr_array_index (actions, 0)), self->pending_typing ? "typing" : NULL);

@@ -139,7 +139,7 @@ daemon_vanished (GDBusConnection *connection, const char *name, gpointer user_da
   g_clear_pointer (&self->daemon, g_free);
   /* Undo and redo now walk the stacks' local histories. */
   for (guint i = 0; i < self->stacks->len; i++)
-    undod_stack_refresh_state (g_ptr_array_index (self->stacks, i));
+    undod_stack_go_local (g_ptr_array_index (self->stacks, i));
   if (was)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DAEMON_RUNNING]);
 }

@@ -33,6 +33,7 @@ UndodStack *undod_stack_new_registered (UndodClient *client, const char *path, c
 void        undod_stack_set_path       (UndodStack *stack, const char *path);
 void        undod_stack_catch_up       (UndodStack *stack);
 void        undod_stack_refresh_state  (UndodStack *stack);
+void        undod_stack_go_local       (UndodStack *stack);
 void        undod_stack_hold           (UndodStack *stack);
 void        undod_stack_release        (UndodStack *stack);
 gboolean    undod_stack_dispatch_apply (UndodStack *stack, UndodApply *apply);

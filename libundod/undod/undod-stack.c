@@ -41,9 +41,10 @@ struct _UndodStack {
   gboolean clean;
   char *undo_name;
   char *redo_name;
-  /* Counts the pushes: a History asked before the latest push answers
-   * for an older state and is not taken. */
-  guint pushes_made;
+  /* Counts what changes the state the app knows of (a push, a set-clean,
+   * a read of undod's state, undod vanishing): an answer to a read asked
+   * before the latest of them is not taken. */
+  guint state_serial;
 };
 
 /* A group kept in the app while undod is absent. */
@@ -281,17 +282,20 @@ keep_locally (UndodStack *self, const char *name, GPtrArray *actions, GVariant *
       g_variant_lookup (hints, "merge_window_ms", "u", &window_ms);
     }
   gint64 now = g_get_monotonic_time ();
-  self->pushes_made++;
+  self->state_serial++;
   g_queue_clear_full (&self->local_redo, (GDestroyNotify) local_group_free);
   LocalGroup *top = g_queue_peek_tail (&self->local_undo);
-  if (top != NULL && merge_key != NULL && self->local_merge_open && g_strcmp0 (top->merge_key, merge_key) == 0 &&
+  /* Not into a saved state: undo would go past it, and it could never be
+   * reached again (undod's rule too). */
+  if (top != NULL && merge_key != NULL && *merge_key != '\0' && self->local_merge_open &&
+      self->local_clean_id != top->id && g_strcmp0 (top->merge_key, merge_key) == 0 &&
       now - top->last_push_us <= (gint64) window_ms * 1000)
     {
       for (guint i = 0; i < actions->len; i++)
         g_ptr_array_add (top->actions, undod_action_copy (g_ptr_array_index (actions, i)));
       top->last_push_us = now;
-      if (self->local_clean_id == top->id)
-        self->local_clean_id = G_MAXUINT64;
+      g_free (top->name);
+      top->name = g_strdup (name); /* the group takes the latest push's name, as in undod */
       set_state (self, top->name, NULL, FALSE);
       return top->id;
     }
@@ -363,6 +367,12 @@ is_local (UndodStack *self)
 void
 undod_stack_catch_up (UndodStack *stack)
 {
+  /* Saved while undod was absent, at the top of the local history: undod
+   * is told after the groups (queued ahead first, it lands behind them). */
+  LocalGroup *top = g_queue_peek_tail (&stack->local_undo);
+  if (top != NULL && stack->local_clean_id == top->id)
+    undod_send_queue_call_ahead (stack->queue, "SetClean", g_variant_new ("()"), G_VARIANT_TYPE_UNIT,
+                                 UNDOD_CALL_TIMEOUT_MS, "SetClean");
   for (GList *link = stack->local_undo.tail; link != NULL; link = link->prev)
     {
       LocalGroup *group = link->data;
@@ -456,6 +466,24 @@ enqueue_on (UndodStack *self, const char *interface, const char *method, GVarian
         }
       return;
     }
+  if (self->path == NULL)
+    {
+      /* Registered while undod was absent, and not yet again. */
+      GError *error = g_error_new (UNDOD_ERROR, UNDOD_ERROR_DAEMON_UNAVAILABLE,
+                                   "undod is not running: %s cannot reach the stack of %s.", method, self->app_id);
+      g_variant_unref (g_variant_ref_sink (parameters));
+      if (task != NULL)
+        {
+          g_task_return_error (task, error);
+          g_object_unref (task);
+        }
+      else
+        {
+          g_signal_emit (self, signals[SIGNAL_PUSH_FAILED], 0, group_name, error);
+          g_error_free (error);
+        }
+      return;
+    }
   /* Mutations wait out an Apply (Busy) and go again. */
   gboolean mutation = g_str_has_prefix (method, "Push") || g_str_equal (method, "SetClean") ||
                       g_str_equal (method, "Clear") || g_str_equal (method, "Close");
@@ -485,8 +513,8 @@ properties_read (GObject *source, GAsyncResult *result, gpointer data)
   g_autoptr (GVariant) reply = g_task_propagate_pointer (G_TASK (result), NULL);
   if (reply == NULL)
     return; /* undod went away: its vanishing sets the local state */
-  if (GPOINTER_TO_UINT (data) != self->pushes_made)
-    return; /* a push came after it was asked */
+  if (GPOINTER_TO_UINT (data) != self->state_serial || is_local (self))
+    return; /* something changed the state after it was asked */
   g_autoptr (GVariant) all = g_variant_get_child_value (reply, 0);
   gboolean can_undo = FALSE, can_redo = FALSE, clean = TRUE;
   const char *undo_name = "", *redo_name = "";
@@ -496,6 +524,18 @@ properties_read (GObject *source, GAsyncResult *result, gpointer data)
   g_variant_lookup (all, "RedoName", "&s", &redo_name);
   g_variant_lookup (all, "Clean", "b", &clean);
   set_state (self, can_undo ? undo_name : NULL, can_redo ? redo_name : NULL, clean);
+}
+
+/* undod went away: from now on undo and redo walk the local history,
+ * which starts empty at the state undod left; that state stays clean or
+ * modified as it was. */
+void
+undod_stack_go_local (UndodStack *stack)
+{
+  stack->state_serial++;
+  stack->local_clean_id = stack->clean ? 0 : G_MAXUINT64;
+  stack->local_merge_open = FALSE;
+  undod_stack_refresh_state (stack);
 }
 
 /* Reads what the stack can undo and redo and whether it is clean: from the
@@ -514,7 +554,7 @@ undod_stack_refresh_state (UndodStack *stack)
       return set_state (stack, local_top_name (&stack->local_undo), local_top_name (&stack->local_redo),
                         (top != NULL ? top->id : 0) == stack->local_clean_id);
     }
-  GTask *task = g_task_new (stack, NULL, properties_read, GUINT_TO_POINTER (stack->pushes_made));
+  GTask *task = g_task_new (stack, NULL, properties_read, GUINT_TO_POINTER (++stack->state_serial));
   enqueue_on (stack, "org.freedesktop.DBus.Properties", "GetAll", g_variant_new ("(s)", UNDOD_STACK_INTERFACE),
               G_VARIANT_TYPE ("(a{sv})"), UNDOD_CALL_TIMEOUT_MS, task, "GetAll");
 }
@@ -625,7 +665,9 @@ push_one (UndodStack *stack, const char *name, GBytes *undo, GBytes *redo, GVari
       return;
     }
   enqueue (stack, "Push", parameters, G_VARIANT_TYPE ("(t)"), UNDOD_CALL_TIMEOUT_MS, NULL, name);
-  stack->pushes_made++;
+  if (stack->closed)
+    return;
+  stack->state_serial++;
   set_state (stack, name, NULL, FALSE);
 }
 
@@ -707,9 +749,9 @@ push_group (UndodStack *stack, const char *name, UndodAction **actions, guint n_
       return;
     }
   enqueue (stack, "PushGroup", parameters, G_VARIANT_TYPE ("(t)"), UNDOD_CALL_TIMEOUT_MS, task, name);
-  if (n_actions > 0)
+  if (n_actions > 0 && !stack->closed)
     {
-      stack->pushes_made++;
+      stack->state_serial++;
       set_state (stack, name, NULL, FALSE);
     }
 }
@@ -802,6 +844,8 @@ undod_stack_push_group_finish (UndodStack *stack, GAsyncResult *result, GError *
   guint64 group = 0;
   if (reply != NULL)
     g_variant_get (reply, "(t)", &group);
+  else
+    undod_stack_refresh_state (stack); /* can-undo was set when it was pushed */
   return group;
 }
 
@@ -821,7 +865,10 @@ typedef struct {
   UndodStack *stack;
   GTask *task;
   UndodDirection direction;
-  LocalGroup *group;
+  /* The group's id and name: a push meanwhile may free the group itself
+   * (it clears the redo side). */
+  guint64 group_id;
+  char *group_name;
 } LocalApply;
 
 static void
@@ -834,21 +881,22 @@ local_apply_finished (UndodApply *apply, gpointer data)
   GQueue *to = local->direction == UNDOD_DIRECTION_UNDO ? &self->local_redo : &self->local_undo;
   if (error != NULL)
     g_task_return_error (local->task, g_error_new (UNDOD_ERROR, UNDOD_ERROR_CLIENT_FAILED,
-                                                   "The application could not apply “%s”: %s", local->group->name,
+                                                   "The application could not apply “%s”: %s", local->group_name,
                                                    error->message));
   else
     {
       /* Still the top of its side: the app changed nothing meanwhile. */
-      if (g_queue_peek_tail (from) == local->group)
+      LocalGroup *top = g_queue_peek_tail (from);
+      if (top != NULL && top->id == local->group_id)
         g_queue_push_tail (to, g_queue_pop_tail (from));
-      self->local_merge_open = FALSE;
-      g_task_return_pointer (local->task, g_variant_ref_sink (g_variant_new ("(ts)", local->group->id, local->group->name)),
+      g_task_return_pointer (local->task, g_variant_ref_sink (g_variant_new ("(ts)", local->group_id, local->group_name)),
                              (GDestroyNotify) g_variant_unref);
     }
   undod_stack_release (self);
   undod_stack_refresh_state (self);
   g_object_unref (local->task);
   g_object_unref (self);
+  g_free (local->group_name);
   g_free (local);
 }
 
@@ -878,7 +926,10 @@ apply_locally (UndodStack *self, UndodDirection direction, GTask *task)
   local->stack = g_object_ref (self);
   local->task = task;
   local->direction = direction;
-  local->group = group;
+  local->group_id = group->id;
+  local->group_name = g_strdup (group->name);
+  /* From now on a push starts a group of its own (undod's rule). */
+  self->local_merge_open = FALSE;
   g_autoptr (UndodApply) apply = undod_apply_new_local (direction, group->id, payloads);
   hand_to_app (self, apply, G_CALLBACK (local_apply_finished), local);
 }
@@ -1049,6 +1100,7 @@ undod_stack_set_clean (UndodStack *stack, GCancellable *cancellable, GAsyncReady
     }
   call_simple (stack, "SetClean", NULL, G_VARIANT_TYPE_UNIT, UNDOD_CALL_TIMEOUT_MS, undod_stack_set_clean,
                cancellable, callback, user_data);
+  stack->state_serial++;
   set_state (stack, stack->can_undo ? stack->undo_name : NULL, stack->can_redo ? stack->redo_name : NULL, TRUE);
   undod_stack_refresh_state (stack);
 }
@@ -1119,6 +1171,19 @@ void
 undod_stack_clear (UndodStack *stack, GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
 {
   g_return_if_fail (UNDOD_IS_STACK (stack));
+  if (is_local (stack) && !stack->closed)
+    {
+      g_queue_clear_full (&stack->local_undo, (GDestroyNotify) local_group_free);
+      g_queue_clear_full (&stack->local_redo, (GDestroyNotify) local_group_free);
+      stack->local_clean_id = 0;
+      stack->local_merge_open = FALSE;
+      undod_stack_refresh_state (stack);
+      GTask *task = g_task_new (stack, cancellable, callback, user_data);
+      g_task_set_source_tag (task, undod_stack_clear);
+      g_task_return_pointer (task, g_variant_ref_sink (g_variant_new ("()")), (GDestroyNotify) g_variant_unref);
+      g_object_unref (task);
+      return;
+    }
   call_simple (stack, "Clear", NULL, G_VARIANT_TYPE_UNIT, UNDOD_CALL_TIMEOUT_MS, undod_stack_clear, cancellable,
                callback, user_data);
   undod_stack_refresh_state (stack);
