@@ -17,16 +17,10 @@ extension SwayTests {
         let typelib = Repository.root.appendingPathComponent(".build/libundod/undod-gtk/UndodGtk-1.0.typelib")
         try #require(FileManager.default.fileExists(atPath: typelib.path), "run `make libundod` (make test does)")
         let f = try Fixture()
-        let environment = ProcessInfo.processInfo.environment.merging(f.sway.environment) { $1 }.merging([
-            "NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory", "GDK_BACKEND": "wayland",
-        ]) { $1 }.filter { $0.key != "DISPLAY" }
-        let editor = try ScriptedProcess(
+        let (editor, textStack) = try f.example(
             ["/usr/bin/python3", Repository.root.appendingPathComponent("Examples/gtk4-editor.py").path,
-             "--address", f.daemon.bus.address, "--trace"], environment: environment, loop: f.loop)
+             "--address", f.daemon.bus.address, "--trace"], environment: Fixture.gtkEnvironment)
         defer { editor.stop() }
-        let text = try editor.next(event: "registered", timeout: 30_000)
-        let textStack = try #require(text["path"] as? String)
-        try f.waitForView(of: editor.process.processIdentifier)
         let other = try f.app("org.example.Other", title: "Other", pushes: 2)
 
         #expect(try f.focus(editor.process.processIdentifier, expecting: textStack))
@@ -38,11 +32,7 @@ extension SwayTests {
             $0["event"] as? String == "changed" && ($0["text"] as? String)?.hasSuffix("i") == true
         }["text"] as? String
 
-        // The other app in front: the global key undoes its last group only.
-        #expect(try f.focus(other.pid, expecting: other.stack))
-        try f.pressUndo()
-        #expect(try other.process.nextApply().payloads == ["u2"])
-        #expect(try f.daemon.stackProperty(textStack, "RedoDepth")?.uint32 == 0, "the editor is untouched")
+        try f.otherAppTakesTheKey(other, leaving: textStack)
 
         // The editor in front: the global key undoes its typing; its own
         // Ctrl+Y redoes it through undod (wtype's keymap has no shifted z).
@@ -68,24 +58,17 @@ extension SwayTests {
         let binary = Repository.root.appendingPathComponent(".build/undod-qt/qt-shapes")
         try #require(FileManager.default.fileExists(atPath: binary.path), "run `make undod-qt` (make test does)")
         let f = try Fixture()
-        let environment = ProcessInfo.processInfo.environment.merging(f.sway.environment) { $1 }.merging([
+        let (shapes, listStack) = try f.example([binary.path, "--trace"], environment: [
             "QT_QPA_PLATFORM": "wayland", "DBUS_SESSION_BUS_ADDRESS": f.daemon.bus.address,
-        ]) { $1 }.filter { $0.key != "DISPLAY" }
-        let shapes = try ScriptedProcess([binary.path, "--trace"], environment: environment, loop: f.loop)
+        ])
         defer { shapes.stop() }
-        let list = try shapes.next(event: "registered", timeout: 30_000)
-        let listStack = try #require(list["path"] as? String)
-        try f.waitForView(of: shapes.process.processIdentifier)
         let other = try f.app("org.example.Other", title: "Other", pushes: 2)
 
         #expect(try f.focus(shapes.process.processIdentifier, expecting: listStack))
         try f.sway.type(["-s", "150", "-M", "ctrl", "-k", "n", "-m", "ctrl"], loop: f.loop)
         #expect(f.daemon.wait { (try? f.daemon.stackProperty(listStack, "UndoDepth")?.uint32) == 1 })
 
-        #expect(try f.focus(other.pid, expecting: other.stack))
-        try f.pressUndo()
-        #expect(try other.process.nextApply().payloads == ["u2"])
-        #expect(try f.daemon.stackProperty(listStack, "UndoDepth")?.uint32 == 1, "the Qt app is untouched")
+        try f.otherAppTakesTheKey(other, leaving: listStack)
 
         #expect(try f.focus(shapes.process.processIdentifier, expecting: listStack))
         try f.pressUndo()
@@ -104,15 +87,10 @@ extension SwayTests {
         let binary = Repository.root.appendingPathComponent(".build/libundod/examples/gtk3-sourceview")
         try #require(FileManager.default.fileExists(atPath: binary.path), "run `make libundod` (make test does)")
         let f = try Fixture()
-        let environment = ProcessInfo.processInfo.environment.merging(f.sway.environment) { $1 }.merging([
-            "NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory", "GDK_BACKEND": "wayland",
+        let (editor, stack) = try f.example([binary.path, "--trace"], environment: Fixture.gtkEnvironment.merging([
             "DBUS_SESSION_BUS_ADDRESS": f.daemon.bus.address,
-        ]) { $1 }.filter { $0.key != "DISPLAY" }
-        let editor = try ScriptedProcess([binary.path, "--trace"], environment: environment, loop: f.loop)
+        ]) { $1 })
         defer { editor.stop() }
-        let registered = try editor.next(event: "registered", timeout: 30_000)
-        let stack = try #require(registered["path"] as? String)
-        try f.waitForView(of: editor.process.processIdentifier)
         let other = try f.app("org.example.Other", title: "Other", pushes: 2)
 
         #expect(try f.focus(editor.process.processIdentifier, expecting: stack))
@@ -122,10 +100,7 @@ extension SwayTests {
             $0["event"] as? String == "changed" && ($0["text"] as? String)?.hasSuffix("i") == true
         }["text"] as? String
 
-        #expect(try f.focus(other.pid, expecting: other.stack))
-        try f.pressUndo()
-        #expect(try other.process.nextApply().payloads == ["u2"])
-        #expect(try f.daemon.stackProperty(stack, "UndoDepth")?.uint32 == 1, "the editor is untouched")
+        try f.otherAppTakesTheKey(other, leaving: stack)
 
         // The editor in front: the global key undoes its typing, and the
         // menu follows; its own Ctrl+Shift+Z is not in wtype's keymap, so the
@@ -148,5 +123,32 @@ extension SwayTests {
         #expect(undone["direction"] as? String == "undo")
         #expect(undone["text"] as? String == "")
         #expect(other.process.applies.count == 1, "the other app is untouched")
+    }
+}
+
+extension SwayTests.Fixture {
+    /// What a GTK app needs here: Wayland, no accessibility bus, settings in memory.
+    static let gtkEnvironment = ["NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory", "GDK_BACKEND": "wayland"]
+
+    /// Starts an example app (`arguments`, with `--trace`) on this sway,
+    /// `environment` over this process's own; waits until it registered
+    /// its stack and sway mapped its view. Returns the app and its stack.
+    func example(_ arguments: [String], environment: [String: String]) throws -> (ScriptedProcess, String) {
+        let all = ProcessInfo.processInfo.environment.merging(sway.environment) { $1 }
+            .merging(environment) { $1 }.filter { $0.key != "DISPLAY" }
+        let app = try ScriptedProcess(arguments, environment: all, loop: loop)
+        let registered = try app.next(event: "registered", timeout: 30_000)
+        guard let stack = registered["path"] as? String else { throw HarnessError("\(arguments[0]) registered no stack: \(registered)") }
+        try waitForView(of: app.process.processIdentifier)
+        return (app, stack)
+    }
+
+    /// Another app in front takes the global key: its last group (`u2`) is
+    /// undone, and nothing of `stack` (the app behind) is.
+    func otherAppTakesTheKey(_ other: WaylandApp, leaving stack: String) throws {
+        #expect(try focus(other.pid, expecting: other.stack))
+        try pressUndo()
+        #expect(try other.process.nextApply().payloads == ["u2"])
+        #expect(try daemon.stackProperty(stack, "RedoDepth")?.uint32 == 0, "the app behind is untouched")
     }
 }
