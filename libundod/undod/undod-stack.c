@@ -1052,6 +1052,18 @@ finish_simple (UndodStack *stack, GAsyncResult *result, gpointer tag, GError **e
   return reply != NULL;
 }
 
+/* A call the local history answered at once (undod is absent): its
+ * callback gets success, as from undod. */
+static void
+done_locally (UndodStack *stack, gpointer tag, GCancellable *cancellable, GAsyncReadyCallback callback,
+              gpointer user_data)
+{
+  GTask *task = g_task_new (stack, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tag);
+  g_task_return_pointer (task, g_variant_ref_sink (g_variant_new ("()")), (GDestroyNotify) g_variant_unref);
+  g_object_unref (task);
+}
+
 #define SIMPLE_CALL(fn, method)                                                                   \
   void undod_stack_##fn (UndodStack *stack, GCancellable *cancellable, GAsyncReadyCallback callback,  \
                          gpointer user_data)                                                           \
@@ -1092,11 +1104,7 @@ undod_stack_set_clean (UndodStack *stack, GCancellable *cancellable, GAsyncReady
       LocalGroup *top = g_queue_peek_tail (&stack->local_undo);
       stack->local_clean_id = top != NULL ? top->id : 0;
       undod_stack_refresh_state (stack);
-      GTask *task = g_task_new (stack, cancellable, callback, user_data);
-      g_task_set_source_tag (task, undod_stack_set_clean);
-      g_task_return_pointer (task, g_variant_ref_sink (g_variant_new ("()")), (GDestroyNotify) g_variant_unref);
-      g_object_unref (task);
-      return;
+      return done_locally (stack, undod_stack_set_clean, cancellable, callback, user_data);
     }
   call_simple (stack, "SetClean", NULL, G_VARIANT_TYPE_UNIT, UNDOD_CALL_TIMEOUT_MS, undod_stack_set_clean,
                cancellable, callback, user_data);
@@ -1178,11 +1186,7 @@ undod_stack_clear (UndodStack *stack, GCancellable *cancellable, GAsyncReadyCall
       stack->local_clean_id = 0;
       stack->local_merge_open = FALSE;
       undod_stack_refresh_state (stack);
-      GTask *task = g_task_new (stack, cancellable, callback, user_data);
-      g_task_set_source_tag (task, undod_stack_clear);
-      g_task_return_pointer (task, g_variant_ref_sink (g_variant_new ("()")), (GDestroyNotify) g_variant_unref);
-      g_object_unref (task);
-      return;
+      return done_locally (stack, undod_stack_clear, cancellable, callback, user_data);
     }
   call_simple (stack, "Clear", NULL, G_VARIANT_TYPE_UNIT, UNDOD_CALL_TIMEOUT_MS, undod_stack_clear, cancellable,
                callback, user_data);
