@@ -228,7 +228,8 @@ public final class Message {
 
     /// The argument at `index` alone (the others are skipped, not decoded).
     func argument(_ index: Int) -> DBusValue? {
-        withWireFormat { WireDecoder.argument(index, of: $0, signature: $1) }
+        if readsInPlace { return MessageCoder.read(raw, argumentAt: index) }
+        return withWireFormat { WireDecoder.argument(index, of: $0, signature: $1) }
     }
 
     /// The `a(ayay)` argument at `index` as one length-prefixed buffer (see
@@ -240,8 +241,20 @@ public final class Message {
     /// The `ay` arguments at `indices` as one length-prefixed buffer (see
     /// `WireDecoder.lengthPrefixedByteArrays`); nil when they are not.
     func lengthPrefixedByteArrays(at indices: Range<Int>) -> [UInt8]? {
-        withWireFormat { WireDecoder.lengthPrefixedByteArrays(indices, of: $0, signature: $1) }
+        if readsInPlace { return MessageCoder.lengthPrefixedByteArrays(raw, at: indices) }
+        return withWireFormat { WireDecoder.lengthPrefixedByteArrays(indices, of: $0, signature: $1) }
     }
+
+    /// From this size on (`weighedSize`), `argument` and
+    /// `lengthPrefixedByteArrays` read the message in place with libdbus's
+    /// iterators instead of from one marshalled copy: copying a huge
+    /// message whole (into fresh memory, each page faulted in) costs far
+    /// more than the iterators' microsecond a container. (`a(ayay)` stays
+    /// on the copy: 100,000 small pairs would cost the iterators 200 ms.)
+    static let readInPlaceBytes = 1 << 20
+
+    /// Whether this message is read in place (see `readInPlaceBytes`).
+    private lazy var readsInPlace = weighedSize >= Self.readInPlaceBytes
 
     /// The message's size, weighed where libdbus holds it without copying
     /// anything: its arrays by their wire length, its strings by theirs,

@@ -1,7 +1,7 @@
 import DBus
 public import Dispatch
 import Locking
-public import Undo1
+import Undo1
 public import UndoCore
 
 /// One registered stack; the app owns it. Pushes arrive in the order they

@@ -143,6 +143,25 @@ import Testing
         #expect(app.applied.first?.payloads.first?.count == half.count, "what was kept can still be applied")
     }
 
+    /// A push of more than a MiB is read in place (`Message.readInPlaceBytes`,
+    /// no marshalled copy): its name, hints and both payloads arrive byte
+    /// for byte, and a second one merges by its key.
+    @Test func aPushOverAMiBArrivesByteForByte() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("org.example.Big", options: ["max_bytes": .uint64(64 << 20)])
+        let undo = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let redo = (0..<((1 << 20) + 5)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) }
+        let hints: [String: DBusValue] = ["merge_key": .string("k"), "merge_window_ms": .uint32(600_000)]
+        try app.push("Big one", undo: undo, redo: redo, hints: hints)
+        try app.push("Big two", undo: redo, redo: undo, hints: hints)
+        #expect(try f.stackProperty(app.stack, "UndoDepth")?.uint32 == 1, "merged by its key")
+        _ = try app.call("Undo")
+        #expect(app.applied.last?.payloads == [redo, undo], "the undo payloads, last first")
+        _ = try app.call("Redo")
+        #expect(app.applied.last?.payloads == [redo, undo], "the redo payloads, first first")
+        #expect(try f.stackProperty(app.stack, "UndoName")?.string == "Big two")
+    }
+
     @Test func badGroupsAreRefusedWithNamedErrors() throws {
         let f = try DaemonFixture()
         let app = try f.app("org.example.Editor", pushing: ["ok"])
