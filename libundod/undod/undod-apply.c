@@ -120,9 +120,9 @@ undod_apply_new_local (UndodDirection direction, guint64 group, GPtrArray *paylo
   return undod_apply_new_for_invocation (NULL, direction, group, payloads);
 }
 
-/* A local request's error once answered (NULL: applied). */
+/* The request's error once answered (NULL: applied). */
 const GError *
-undod_apply_get_local_error (UndodApply *apply)
+undod_apply_get_error (UndodApply *apply)
 {
   return apply->error;
 }
@@ -230,8 +230,7 @@ undod_apply_return_error (UndodApply *apply, const GError *error)
   (void) UNDOD_ERROR; /* registers the domain's D-Bus names */
   if (apply->invocation != NULL)
     g_dbus_method_invocation_return_gerror (apply->invocation, error);
-  else
-    apply->error = g_error_copy (error);
+  apply->error = g_error_copy (error);
   finish (apply);
 }
 

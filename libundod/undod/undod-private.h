@@ -43,7 +43,7 @@ UndodOptions *undod_stack_get_options  (UndodStack *stack);
 UndodApply *undod_apply_new_for_invocation (GDBusMethodInvocation *invocation, UndodDirection direction,
                                             guint64 group, GPtrArray *payloads);
 UndodApply *undod_apply_new_local          (UndodDirection direction, guint64 group, GPtrArray *payloads);
-const GError *undod_apply_get_local_error  (UndodApply *apply);
+const GError *undod_apply_get_error  (UndodApply *apply);
 void        undod_apply_set_finished_func  (UndodApply *apply, GCallback func, gpointer data);
 
 GDBusConnection *undod_client_get_connection (UndodClient *client);

@@ -571,12 +571,31 @@ undod_stack_release (UndodStack *stack)
   undod_send_queue_release (stack->queue);
 }
 
+/* A group was applied in @direction: it went to the other side (undod
+ * hands out only the top group), so that side has something at once, by
+ * that name, and a key pressed right after works; the rest is read. */
+static void
+note_applied (UndodStack *self, UndodDirection direction)
+{
+  const char *undo_name = self->can_undo ? self->undo_name : NULL;
+  const char *redo_name = self->can_redo ? self->redo_name : NULL;
+  g_autofree char *moved = g_strdup (direction == UNDOD_DIRECTION_UNDO ? self->undo_name : self->redo_name);
+  if (direction == UNDOD_DIRECTION_UNDO)
+    set_state (self, undo_name, moved, self->clean);
+  else
+    set_state (self, moved, redo_name, self->clean);
+  undod_stack_refresh_state (self);
+}
+
 static void
 apply_finished (UndodApply *apply, gpointer data)
 {
   g_autoptr (UndodStack) self = data;
   undod_stack_release (self);
-  undod_stack_refresh_state (self);
+  if (undod_apply_get_error (apply) == NULL)
+    note_applied (self, undod_apply_get_direction (apply));
+  else
+    undod_stack_refresh_state (self);
 }
 
 /* Hands @apply to the app's apply handler, the stack's calls held until it
@@ -876,7 +895,7 @@ local_apply_finished (UndodApply *apply, gpointer data)
 {
   LocalApply *local = data;
   UndodStack *self = local->stack;
-  const GError *error = undod_apply_get_local_error (apply);
+  const GError *error = undod_apply_get_error (apply);
   GQueue *from = local->direction == UNDOD_DIRECTION_UNDO ? &self->local_undo : &self->local_redo;
   GQueue *to = local->direction == UNDOD_DIRECTION_UNDO ? &self->local_redo : &self->local_undo;
   if (error != NULL)
