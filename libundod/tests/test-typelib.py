@@ -66,8 +66,8 @@ def main():
         assert path == stack.get_path(), (path, stack.get_path())
         assert group > 0
         assert applied == [(Undod.Direction.UNDO, b"delete 'hi'")], applied
-        wait_for(lambda: stack.props.can_redo, "can-redo after the undo")
-        assert not stack.props.can_undo and stack.props.redo_name == "Typing"
+        assert stack.props.can_redo and stack.props.redo_name == "Typing"  # at once, for a key pressed next
+        wait_for(lambda: not stack.props.can_undo, "can-undo read from undod after the undo")
 
         stack.undo(None, lambda s, r: results.append(r))
         wait_for(lambda: results, "Undo")
