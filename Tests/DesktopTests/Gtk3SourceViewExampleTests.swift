@@ -12,24 +12,11 @@ import Testing
 /// from the saved state.
 @Suite struct Gtk3SourceViewExampleTests {
     @Test func theViewsOwnKeysAndTheGlobalKeyWalkOneHistory() throws {
-        let binary = Repository.root.appendingPathComponent(".build/libundod/examples/gtk3-sourceview")
-        try #require(FileManager.default.fileExists(atPath: binary.path),
-                     "the GTK 3 example is not built: run `make libundod` (make test does)")
         let f = try DesktopFixture()
         let signals = try f.daemon.recordSignals()
         let file = f.bus.directory.appendingPathComponent("saved.txt")
-        let editor = try ScriptedProcess(
-            [binary.path, "--trace", file.path],
-            environment: f.desktop.environment.merging(["NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory",
-                                                        "GDK_BACKEND": "x11",
-                                                        "DBUS_SESSION_BUS_ADDRESS": f.bus.address]) { $1 },
-            loop: f.loop)
+        let (editor, stack, xid) = try Self.startEditor(on: f, arguments: [file.path])
         defer { editor.stop() }
-        let registered = try editor.next(event: "registered", timeout: 30_000)
-        let stack = try #require(registered["path"] as? String)
-        let xid = try #require(registered["xid"] as? Int)
-        try f.desktop.activate(xid, loop: f.loop)
-        #expect(try f.waitForFocus(stack))
 
         try f.desktop.xdotool(["type", "--delay", "40", "hello"], loop: f.loop)
         #expect(f.daemon.wait(timeout: 10_000) { signals.arguments(of: "Pushed").count == 5 })
@@ -82,5 +69,36 @@ import Testing
         #expect(try editor.next(event: "modified")["modified"] as? Bool == true)
         #expect(try f.daemon.stackProperty(stack, "RedoDepth")?.uint32 == 1)
         #expect(try f.daemon.stackProperty(stack, "UndoDepth")?.uint32 == 0)
+    }
+
+    /// A random walk of typing, the editor's own keys (through its
+    /// GtkSourceBuffer's undo manager, the bridge's) and the global keys
+    /// (`EditorWalk`).
+    @Test func aRandomWalkOfLocalAndGlobalKeysKeepsOneHistory() throws {
+        let f = try DesktopFixture(config: EditorWalk.config)
+        let (editor, stack, _) = try Self.startEditor(on: f)
+        defer { editor.stop() }
+        try EditorWalk.run(on: f, editor: editor, stack: stack)
+    }
+
+    /// Starts the GTK 3 example on `f`'s desktop (with `arguments` after
+    /// `--trace`), in front once undod focuses its stack; returns it, its
+    /// stack and its window.
+    static func startEditor(on f: DesktopFixture, arguments: [String] = []) throws -> (ScriptedProcess, String, Int) {
+        let binary = Repository.root.appendingPathComponent(".build/libundod/examples/gtk3-sourceview")
+        try #require(FileManager.default.fileExists(atPath: binary.path),
+                     "the GTK 3 example is not built: run `make libundod` (make test does)")
+        let editor = try ScriptedProcess(
+            [binary.path, "--trace"] + arguments,
+            environment: f.desktop.environment.merging(["NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory",
+                                                        "GDK_BACKEND": "x11",
+                                                        "DBUS_SESSION_BUS_ADDRESS": f.bus.address]) { $1 },
+            loop: f.loop)
+        let registered = try editor.next(event: "registered", timeout: 30_000)
+        let stack = try #require(registered["path"] as? String)
+        let xid = try #require(registered["xid"] as? Int)
+        try f.desktop.activate(xid, loop: f.loop)
+        #expect(try f.waitForFocus(stack))
+        return (editor, stack, xid)
     }
 }
