@@ -43,7 +43,7 @@ LIBUNDOD_BUILD ?= .build/libundod
 UNDOD_QT_BUILD ?= .build/undod-qt
 SEED       ?= $(shell date +%s)
 
-.PHONY: all deps build release static run demo test libundod undod-qt coverage bench soak profile sanitize fuzz install uninstall deb deb-libundod clean
+.PHONY: all deps build release static run demo test libundod undod-qt coverage bench soak profile sanitize fuzz install uninstall deb deb-libundod deb-undod-qt clean
 
 all: build
 
@@ -85,6 +85,7 @@ test: deps
 	bash scripts/run-test.sh "$$($(SWIFT) build --show-bin-path)"
 	bash scripts/package-test.sh
 	bash scripts/package-test-libundod.sh
+	bash scripts/package-test-undod-qt.sh
 
 ## Builds libundod, the C/GObject client library, and its typelib
 ## (Undod-1.0) with meson in $(LIBUNDOD_BUILD); its tests run the debug undod.
@@ -185,6 +186,10 @@ deb: static
 ## Builds libundod's packages (runtime, GTK bridges, gir1.2, -dev) into dist/.
 deb-libundod: deps
 	bash scripts/deb-libundod.sh
+
+## Builds UndodQt's Debian packages (libundodqt0, libundodqt-dev) into dist/.
+deb-undod-qt: deps
+	bash scripts/deb-undod-qt.sh
 
 clean:
 	$(SWIFT) package clean

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# UndodQt's packages, tested as a Qt developer meets them (part of `make test`):
+#  1. `make deb-undod-qt` builds them (lintian: no errors);
+#  2. they install into a fresh root (`dpkg --root`, with this machine's
+#     package list so that their Depends are checked);
+#  3. a CMake project with find_package(UndodQt) and UndodQt::UndodQt,
+#     pointed at the root, builds and runs against the installed library;
+#  4. removing the packages leaves nothing of them behind.
+# Needs root (dpkg --root); says so and passes otherwise.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "UndodQt package test: skipped, it needs root (dpkg --root)"
+  exit 0
+fi
+fail() { echo "UndodQt package test: FAILED: $*" >&2; exit 1; }
+
+mapfile -t debs < <(bash scripts/deb-undod-qt.sh)
+[ "${#debs[@]}" = 2 ] || fail "make deb-undod-qt made ${#debs[@]} packages, not 2: ${debs[*]}"
+work=$(mktemp -d /tmp/undod-qt-package-test.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+
+root="$work/root"
+mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates" "$root/var/lib/dpkg/triggers"
+cp /var/lib/dpkg/status "$root/var/lib/dpkg/status"
+touch "$root/var/lib/dpkg/available"
+dpkg --root="$root" --force-script-chrootless -i "${debs[@]}" >"$work/dpkg.log" 2>&1 \
+  || { cat "$work/dpkg.log" >&2; fail "dpkg -i"; }
+lib="$root/usr/lib/$multiarch"
+for file in "$lib/libUndodQt.so.0" "$lib/libUndodQt.so" "$root/usr/include/UndodQt/UndoStackBridge.h" \
+            "$lib/cmake/UndodQt/UndodQtConfig.cmake"; do
+  [ -e "$file" ] || fail "the packages did not install ${file#"$root"}"
+done
+
+mkdir -p "$work/app"
+cat > "$work/app/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.16)
+project(App LANGUAGES CXX)
+find_package(UndodQt REQUIRED)
+add_executable(app main.cpp)
+target_link_libraries(app PRIVATE UndodQt::UndodQt)
+CMAKE
+cat > "$work/app/main.cpp" <<'CPP'
+#include <UndodQt/UndoStackBridge.h>
+#include <cstring>
+int main ()
+{
+  // The installed library answers for its class: linked and loaded.
+  return std::strcmp (UndodQt::UndoStackBridge::staticMetaObject.className (), "UndodQt::UndoStackBridge") == 0 ? 0 : 1;
+}
+CPP
+cmake -S "$work/app" -B "$work/app/build" -DCMAKE_PREFIX_PATH="$root/usr" >"$work/cmake.log" 2>&1 \
+  || { cat "$work/cmake.log" >&2; fail "find_package(UndodQt) from the installed -dev package"; }
+cmake --build "$work/app/build" >"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; fail "a Qt program built against libundodqt-dev"; }
+LD_LIBRARY_PATH="$lib" "$work/app/build/app" || fail "a Qt program against the installed libundodqt0"
+ldd "$work/app/build/app" | grep -q "$lib/libUndodQt.so.0" || fail "the program did not load the installed library"
+
+dpkg --root="$root" --force-script-chrootless --purge libundodqt-dev libundodqt0 >"$work/purge.log" 2>&1 \
+  || { cat "$work/purge.log" >&2; fail "dpkg --purge"; }
+left=$(cd "$root" && find . -ipath '*undodqt*' -not -path './var/*' 2>/dev/null || true)
+[ -z "$left" ] || fail "removing the packages left: $left"
+echo "UndodQt package test: two packages install into a fresh root, build and run a CMake project, and go without a trace"
