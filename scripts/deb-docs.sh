@@ -1,4 +1,4 @@
-# Sourced by scripts/deb.sh and scripts/deb-libundod.sh: the files every
+# Sourced by scripts/deb.sh and scripts/deb-parts.sh: the files every
 # package of this tree carries in usr/share/doc/<package>.
 #
 #   package_docs DOC_DIR SOURCE VERSION TARGET

@@ -15,6 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 version=$(sed -n "s/^  version: '\(.*\)',$/\1/p" libundod/meson.build)
+source=libundod target=deb-libundod
 arch=$(dpkg --print-architecture)
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 stage=$(mktemp -d /tmp/libundod-deb.XXXXXX)
@@ -28,18 +29,7 @@ meson install -C "$stage/build" --destdir "$stage/all" --no-rebuild >/dev/null
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/all/$lib"/libundod*.so.0.0.0
 chmod 0644 "$stage/all/$lib"/libundod*.so.0.0.0
 
-# Moves the files matching the patterns (relative to the install) into package $1.
-take() {
-  local package=$1; shift
-  for pattern in "$@"; do
-    for path in "$stage"/all/$pattern; do
-      [ -e "$path" ] || [ -L "$path" ] || { echo "deb-libundod: nothing matches $pattern" >&2; exit 1; }
-      local relative=${path#"$stage/all/"}
-      install -d "$stage/$package/$(dirname "$relative")"
-      mv "$path" "$stage/$package/$relative"
-    done
-  done
-}
+source scripts/deb-parts.sh
 take libundod-1-0 "$lib/libundod-1.so.0" "$lib/libundod-1.so.0.0.0"
 take libundod-gtk4-1-0 "$lib/libundod-gtk4-1.so.0" "$lib/libundod-gtk4-1.so.0.0.0"
 take libundod-gtk3-1-0 "$lib/libundod-gtk3-1.so.0" "$lib/libundod-gtk3-1.so.0.0.0"
@@ -49,10 +39,8 @@ take gir1.2-undodgtk3-1.0 "$lib/girepository-1.0/UndodGtk3-1.0.typelib"
 take libundod-dev "usr/include" "$lib/libundod*.so" "$lib/pkgconfig" "usr/share/gir-1.0"
 install -d "$stage/libundod-dev/usr/share/doc/libundod-dev"
 mv "$stage/all/usr/share/doc/Undod-1" "$stage/libundod-dev/usr/share/doc/libundod-dev/html"
-left=$(cd "$stage/all" && find . -type f -o -type l)
-[ -z "$left" ] || { echo "deb-libundod: installed but in no package: $left" >&2; exit 1; }
+every_file_taken
 
-source scripts/deb-docs.sh
 shlibs_of() { # the Depends of the libraries in package $1 (dpkg-shlibdeps)
   local package=$1
   install -d "$stage/debian"
@@ -65,78 +53,40 @@ TEXT
       $(find "$package/$lib" -maxdepth 1 -name '*.so.0.0.0') 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 }
 
-# Writes package $1's control (with Depends $2, Section $3, Description lines $4…) and docs, and builds it.
-build() {
-  local package=$1 depends=$2 section=$3 summary=$4 long=$5
-  local root="$stage/$package"
-  package_docs "$root/usr/share/doc/$package" libundod "$version" deb-libundod
-  install -d "$root/DEBIAN"
-  cat > "$root/DEBIAN/control" <<TEXT
-Package: $package
-Source: libundod
-Version: $version
-Architecture: $arch
-Multi-Arch: same
-Maintainer: undod maintainers <maintainers@undod.invalid>
-Installed-Size: $(du -sk --exclude=DEBIAN "$root" | cut -f1)
-Depends: $depends
-Section: $section
-Priority: optional
-Description: $summary
-$long
-TEXT
-  (cd "$root" && find usr -type f -print0 | sort -z | xargs -0 md5sum) > "$root/DEBIAN/md5sums"
-  local deb="dist/${package}_${version}_${arch}.deb"
-  dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
-  if command -v lintian >/dev/null; then
-    lintian --fail-on error --allow-root "$deb" >&2 || { echo "deb-libundod: lintian reports errors in $package" >&2; exit 1; }
-  fi
-  echo "$deb"
-}
-
-# A shared library package: shlibs for its users, and ldconfig run on install.
-library() {
-  local package=$1 soname=$2
-  install -d "$stage/$package/DEBIAN"
-  echo "$soname 0 $package (>= $version)" > "$stage/$package/DEBIAN/shlibs"
-  echo "activate-noawait ldconfig" > "$stage/$package/DEBIAN/triggers"
-}
-
-mkdir -p dist
 about=" libundod keeps an application's undo history in undod, the desktop-wide
  undo service: the app's own undo, the global undo key and \`undoctl undo\`
  then work on one history."
-library libundod-1-0 libundod-1
-build libundod-1-0 "$(shlibs_of libundod-1-0)" libs "client library for undod, the desktop-wide undo service" \
+shared_library libundod-1-0 libundod-1
+build_package libundod-1-0 "$(shlibs_of libundod-1-0)" libs "client library for undod, the desktop-wide undo service" \
   "$about
  .
  This package holds the shared library."
-library libundod-gtk4-1-0 libundod-gtk4-1
-build libundod-gtk4-1-0 "$(shlibs_of libundod-gtk4-1-0)" libs "GTK 4 text bridge for undod" \
+shared_library libundod-gtk4-1-0 libundod-gtk4-1
+build_package libundod-gtk4-1-0 "$(shlibs_of libundod-gtk4-1-0)" libs "GTK 4 text bridge for undod" \
   "$about
  .
  This package holds the bridge that records a GtkTextBuffer's edits in undod."
-library libundod-gtk3-1-0 libundod-gtk3-1
-build libundod-gtk3-1-0 "$(shlibs_of libundod-gtk3-1-0)" libs "GTK 3 text bridge for undod" \
+shared_library libundod-gtk3-1-0 libundod-gtk3-1
+build_package libundod-gtk3-1-0 "$(shlibs_of libundod-gtk3-1-0)" libs "GTK 3 text bridge for undod" \
   "$about
  .
  This package holds the bridge for GTK 3 text buffers and GtkSourceView."
-build gir1.2-undod-1.0 "libundod-1-0 (= $version), gir1.2-glib-2.0" \
+build_package gir1.2-undod-1.0 "libundod-1-0 (= $version), gir1.2-glib-2.0" \
   introspection "GObject introspection data for libundod" \
   "$about
  .
  This package holds the typelib Undod-1.0, for Python, GJS, Vala and Rust."
-build gir1.2-undodgtk-1.0 "libundod-gtk4-1-0 (= $version), gir1.2-undod-1.0 (= $version), gir1.2-gtk-4.0" \
+build_package gir1.2-undodgtk-1.0 "libundod-gtk4-1-0 (= $version), gir1.2-undod-1.0 (= $version), gir1.2-gtk-4.0" \
   introspection "GObject introspection data for libundod's GTK 4 bridge" \
   "$about
  .
  This package holds the typelib UndodGtk-1.0, for Python, GJS, Vala and Rust."
-build gir1.2-undodgtk3-1.0 "libundod-gtk3-1-0 (= $version), gir1.2-undod-1.0 (= $version), gir1.2-gtk-3.0" \
+build_package gir1.2-undodgtk3-1.0 "libundod-gtk3-1-0 (= $version), gir1.2-undod-1.0 (= $version), gir1.2-gtk-3.0" \
   introspection "GObject introspection data for libundod's GTK 3 bridge" \
   "$about
  .
  This package holds the typelib UndodGtk3-1.0, for Python, GJS, Vala and Rust."
-build libundod-dev "libundod-1-0 (= $version), libundod-gtk4-1-0 (= $version), libundod-gtk3-1-0 (= $version), gir1.2-undod-1.0 (= $version), gir1.2-undodgtk-1.0 (= $version), gir1.2-undodgtk3-1.0 (= $version), libglib2.0-dev" \
+build_package libundod-dev "libundod-1-0 (= $version), libundod-gtk4-1-0 (= $version), libundod-gtk3-1-0 (= $version), gir1.2-undod-1.0 (= $version), gir1.2-undodgtk-1.0 (= $version), gir1.2-undodgtk3-1.0 (= $version), libglib2.0-dev" \
   libdevel "development files for libundod" \
   "$about
  .

@@ -11,6 +11,7 @@
 # Needs root (dpkg --root); says so and passes otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/package-root.sh
 
 if [ "$(id -u)" -ne 0 ]; then
   echo "libundod package test: skipped, it needs root (dpkg --root)"
@@ -25,11 +26,7 @@ trap 'rm -rf "$work"' EXIT
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 
 root="$work/root"
-mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates" "$root/var/lib/dpkg/triggers"
-cp /var/lib/dpkg/status "$root/var/lib/dpkg/status"
-touch "$root/var/lib/dpkg/available"
-dpkg --root="$root" --force-script-chrootless -i "${debs[@]}" >"$work/dpkg.log" 2>&1 \
-  || { cat "$work/dpkg.log" >&2; fail "dpkg -i"; }
+install_into_fresh_root "$root" --force-script-chrootless -- "${debs[@]}" || fail "dpkg -i"
 lib="$root/usr/lib/$multiarch"
 for file in "$lib/libundod-1.so.0" "$lib/girepository-1.0/Undod-1.0.typelib" "$lib/girepository-1.0/UndodGtk-1.0.typelib" \
             "$lib/girepository-1.0/UndodGtk3-1.0.typelib" \

@@ -13,6 +13,7 @@
 # Needs root (dpkg --root, mount namespaces); says so and passes otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/package-root.sh
 
 if [ "$(id -u)" -ne 0 ]; then
   echo "package test: skipped, it needs root (dpkg --root and a mount namespace)"
@@ -27,10 +28,7 @@ trap 'rm -rf "$work"' EXIT
 
 # 2. A fresh root, dependencies checked against this machine's packages.
 root="$work/root"
-mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates" "$root/var/lib/dpkg/triggers"
-cp /var/lib/dpkg/status "$root/var/lib/dpkg/status"
-touch "$root/var/lib/dpkg/available"
-dpkg --root="$root" -i "$deb" >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log" >&2; fail "dpkg -i"; }
+install_into_fresh_root "$root" -- "$deb" || fail "dpkg -i"
 for file in usr/bin/undod usr/bin/undoctl usr/share/man/man1/undod.1.gz usr/share/man/man1/undoctl.1.gz \
             usr/share/dbus-1/services/org.undod.Undo1.service usr/lib/systemd/user/undod.service \
             usr/share/bash-completion/completions/undoctl usr/share/zsh/vendor-completions/_undoctl \
