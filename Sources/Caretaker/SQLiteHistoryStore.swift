@@ -23,6 +23,10 @@ package final class SQLiteHistoryStore: HistoryStore {
     /// Groups trimmed off the bottom of their stacks (below its base state,
     /// so a restart skips them) whose rows are deleted in batches.
     private var trimmed: Set<UInt64> = []
+    /// The payload bytes the `trimmed` rows hold, kept as they come and go:
+    /// summing them at every commit cost a lookup per waiting row (about
+    /// 10 k instructions a push on a stack at its level limit).
+    private var trimmedBytes: UInt64 = 0
     /// How many trimmed rows wait before they are deleted.
     static let trimBatch = 128
     /// How many payload bytes trimmed rows may hold before they are
@@ -89,7 +93,7 @@ package final class SQLiteHistoryStore: HistoryStore {
         for var stored in try database.loadStacks() {
             let row = stored.row
             for group in stored.undo + stored.redo { rowBytes[group.id] = group.bytes }
-            trimmed.formUnion(stored.skipTrimmed())
+            noteTrimmed(stored.skipTrimmed())
             let record = try Self.record(restoring: stored, persistent: true, settings: settings, now: now)
             onDisk[row.number] = row
             records.append(record)
@@ -144,7 +148,7 @@ package final class SQLiteHistoryStore: HistoryStore {
 
     package func storedHistory(of record: StackRecord, settings: StackSettings) throws(StoreError) -> UndoStack {
         guard var stored = try database.loadStack(record.number) else { return UndoStack(settings: settings) }
-        trimmed.formUnion(stored.skipTrimmed())
+        noteTrimmed(stored.skipTrimmed())
         var stack = try Self.restore(stored, mergeWindow: settings.mergeWindowMilliseconds)
         _ = try? stack.setSettings(settings)
         return stack
@@ -267,9 +271,10 @@ package final class SQLiteHistoryStore: HistoryStore {
                 }
             }
             detachesWritten = try writeDetachTimes(atMost: Self.detachTimesPerCommit)
-            let waiting = trimmed.union(newlyTrimmed)
-            if waiting.count >= Self.trimBatch || waiting.reduce(0, { $0 + (rowBytes[$1] ?? 0) }) >= Self.trimBytes {
-                for id in waiting { try database.deleteGroup(id) }
+            let fresh = newlyTrimmed.filter { !trimmed.contains($0) }
+            let waitingBytes = fresh.reduce(trimmedBytes) { $0 + (rowBytes[$1] ?? 0) }
+            if trimmed.count + fresh.count >= Self.trimBatch || waitingBytes >= Self.trimBytes {
+                for id in trimmed.union(fresh) { try database.deleteGroup(id) }
                 flushed = true
                 deleted = true
             }
@@ -284,8 +289,9 @@ package final class SQLiteHistoryStore: HistoryStore {
         if flushed {
             for id in trimmed.union(newlyTrimmed) { rowBytes[id] = nil }
             trimmed.removeAll()
+            trimmedBytes = 0
         } else {
-            trimmed.formUnion(newlyTrimmed)
+            noteTrimmed(newlyTrimmed)
         }
         if !removed.isEmpty { database.checkpoint() }
         // Space deleted groups freed goes back once it is more than the slack.
@@ -296,6 +302,11 @@ package final class SQLiteHistoryStore: HistoryStore {
         removed.removeAll()
         dirty.removeAll()
         reserved = reserving
+    }
+
+    /// Notes `ids` as trimmed, waiting to be deleted, each counted once.
+    private func noteTrimmed(_ ids: some Sequence<UInt64>) {
+        for id in ids where trimmed.insert(id).inserted { trimmedBytes += rowBytes[id] ?? 0 }
     }
 
     /// Writes up to `limit` of the detach times waiting, lowest stack
@@ -323,6 +334,7 @@ package final class SQLiteHistoryStore: HistoryStore {
                 try database.commit()
                 wrote(done)
                 trimmed.removeAll()
+                trimmedBytes = 0
             } catch {
                 database.rollback()
             }

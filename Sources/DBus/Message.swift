@@ -260,8 +260,10 @@ public final class Message {
     /// anything: its arrays by their wire length, its strings by theirs,
     /// everything else at 8 bytes, plus 256 for the header. Within a few
     /// bytes per argument of the size on the wire (`wireSize`, which costs
-    /// a copy of the whole message).
-    var weighedSize: Int {
+    /// a copy of the whole message). Weighed once.
+    private(set) lazy var weighedSize: Int = weigh()
+
+    private func weigh() -> Int {
         var iter = DBusMessageIter()
         var total = 256
         guard dbus_message_iter_init(raw, &iter) != 0 else { return total }
