@@ -254,7 +254,7 @@ public final class Message {
     static let readInPlaceBytes = 1 << 20
 
     /// Whether this message is read in place (see `readInPlaceBytes`).
-    private lazy var readsInPlace = weighedSize >= Self.readInPlaceBytes
+    private var readsInPlace: Bool { weighedSize >= Self.readInPlaceBytes }
 
     /// The message's size, weighed where libdbus holds it without copying
     /// anything: its arrays by their wire length, its strings by theirs,

@@ -259,14 +259,7 @@ enum MessageCoder {
             if position + 1 < indices.upperBound, dbus_message_iter_next(&iter) == 0 { return nil }
         }
         return [UInt8](unsafeUninitializedCapacity: arrays.reduce(0) { $0 + 4 + $1.count }) { buffer, written in
-            let output = UnsafeMutableRawBufferPointer(buffer)
-            for bytes in arrays {
-                output.storeBytes(of: UInt32(bytes.count).littleEndian, toByteOffset: written, as: UInt32.self)
-                if !bytes.isEmpty {
-                    UnsafeMutableRawBufferPointer(rebasing: output[(written + 4)...]).copyMemory(from: bytes)
-                }
-                written += 4 + bytes.count
-            }
+            for bytes in arrays { WireDecoder.append(bytes, prefixed: UnsafeMutableRawBufferPointer(buffer), at: &written) }
         }
     }
 

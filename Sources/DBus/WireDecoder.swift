@@ -66,7 +66,7 @@ struct WireDecoder {
             while decoder.offset < end, decoder.align(8) {
                 for _ in 0..<2 {
                     guard let range = decoder.byteArrayRange() else { return }
-                    Self.append(bytes[range], prefixed: output, at: &written)
+                    Self.append(UnsafeRawBufferPointer(rebasing: bytes[range]), prefixed: output, at: &written)
                 }
             }
         }
@@ -89,17 +89,23 @@ struct WireDecoder {
             start = end
         }
         return [UInt8](unsafeUninitializedCapacity: ranges.reduce(0) { $0 + 4 + $1.count }) { buffer, written in
-            for range in ranges { Self.append(bytes[range], prefixed: UnsafeMutableRawBufferPointer(buffer), at: &written) }
+            for range in ranges {
+                Self.append(UnsafeRawBufferPointer(rebasing: bytes[range]), prefixed: UnsafeMutableRawBufferPointer(buffer),
+                            at: &written)
+            }
         }
     }
 
     /// Writes `source`'s length (4 bytes, little-endian), then its bytes,
-    /// into `output` at `written`, moving `written` past them.
+    /// into `output` at `written`, moving `written` past them: the layout
+    /// of an action's payloads in one buffer (`MessageCoder` writes it too).
     @inline(__always)
-    private static func append(_ source: Slice<UnsafeRawBufferPointer>, prefixed output: UnsafeMutableRawBufferPointer,
-                               at written: inout Int) {
+    static func append(_ source: UnsafeRawBufferPointer, prefixed output: UnsafeMutableRawBufferPointer,
+                       at written: inout Int) {
         output.storeBytes(of: UInt32(source.count).littleEndian, toByteOffset: written, as: UInt32.self)
-        UnsafeMutableRawBufferPointer(rebasing: output[(written + 4)...]).copyMemory(from: UnsafeRawBufferPointer(rebasing: source))
+        if !source.isEmpty {
+            UnsafeMutableRawBufferPointer(rebasing: output[(written + 4)...]).copyMemory(from: source)
+        }
         written += 4 + source.count
     }
 

@@ -450,27 +450,14 @@ static void
 enqueue_on (UndodStack *self, const char *interface, const char *method, GVariant *parameters,
             const GVariantType *reply_type, int timeout_ms, GTask *task, const char *group_name)
 {
+  GError *error = NULL;
   if (self->closed)
+    error = g_error_new (UNDOD_ERROR, UNDOD_ERROR_CLOSED, "The stack %s was closed.", self->path);
+  else if (self->path == NULL) /* registered while undod was absent, and not yet again */
+    error = g_error_new (UNDOD_ERROR, UNDOD_ERROR_DAEMON_UNAVAILABLE,
+                         "undod is not running: %s cannot reach the stack of %s.", method, self->app_id);
+  if (error != NULL)
     {
-      GError *error = g_error_new (UNDOD_ERROR, UNDOD_ERROR_CLOSED, "The stack %s was closed.", self->path);
-      g_variant_unref (g_variant_ref_sink (parameters));
-      if (task != NULL)
-        {
-          g_task_return_error (task, error);
-          g_object_unref (task);
-        }
-      else
-        {
-          g_signal_emit (self, signals[SIGNAL_PUSH_FAILED], 0, group_name, error);
-          g_error_free (error);
-        }
-      return;
-    }
-  if (self->path == NULL)
-    {
-      /* Registered while undod was absent, and not yet again. */
-      GError *error = g_error_new (UNDOD_ERROR, UNDOD_ERROR_DAEMON_UNAVAILABLE,
-                                   "undod is not running: %s cannot reach the stack of %s.", method, self->app_id);
       g_variant_unref (g_variant_ref_sink (parameters));
       if (task != NULL)
         {
