@@ -10,22 +10,23 @@ internal import Glibc
 /// in `awaiting`, by its serial, with a timer of its own, and its reply
 /// handler runs on the loop. Incoming method calls go to the connection's
 /// `ObjectServer`, incoming signals to the subscriptions that match them,
-/// replies to the calls that await them; all run after libdbus has returned,
-/// never inside its callbacks.
+/// replies to the calls that await them.
 ///
-/// The connection numbers every message it sends itself (libdbus would only
-/// number those without a serial, and a message written by `WireEncoder`
-/// has one), so that the serials of calls awaiting replies never repeat.
-/// It does not use libdbus's pending calls: each one costs a preallocated
-/// timeout error message and a libdbus timeout (about 27 k instructions),
-/// where a reply found by its serial in the filter costs a lookup.
+/// The socket is its own (`BusSocket`): it reads whole messages
+/// (`MessageReader`), hands libdbus each one to validate and hold
+/// (`Message(received:)`), and writes what it sends once a turn
+/// (`OutgoingBytes`). libdbus's transport read 2 KiB a call and copied
+/// every message out of its buffer; a huge call cost it 150 ms before
+/// undod saw it (BENCHMARKS.md). It numbers every message it sends, so
+/// the serials of calls awaiting replies never repeat, and answers
+/// `org.freedesktop.DBus.Peer` itself, as libdbus did.
 public final class Connection {
     /// The loop that drives this connection.
     public let loop: EventLoop
     /// This connection's unique name on the bus (`:1.42`).
     public let uniqueName: String
     /// Whether the connection is still open.
-    public private(set) var isConnected = true
+    public internal(set) var isConnected = true
     /// Called once when the bus goes away (not when `close` is called).
     public var onDisconnect: (() -> Void)?
     /// Asked before a held large call is handled (see `IncomingLanes`):
@@ -37,18 +38,23 @@ public final class Connection {
     /// store, which holds large writes back while its log catches up.
     public var mayHandleLargeCall: () -> Bool = { true }
 
-    let raw: OpaquePointer
+    let socket: BusSocket
+    let reader: MessageReader
+    var outgoing = OutgoingBytes()
     /// Receives every incoming method call; set by `ObjectServer`.
     var methodCallHandler: ((Message) -> Void)?
 
-    // The libdbus watches and timeouts on the loop (`Connection+Watches`).
-    var watchTokens: [OpaquePointer: EventLoop.Token] = [:]
-    var knownTimeouts: Set<OpaquePointer> = []
-    var timeoutTokens: [OpaquePointer: EventLoop.Token] = [:]
+    /// The socket's watches on the loop (`Connection+Transport`).
+    var readToken: EventLoop.Token?
+    var writeToken: EventLoop.Token?
     private var workToken: EventLoop.Token?
     private var afterTurnToken: EventLoop.Token?
+    /// Messages read while saying Hello, routed on the first turn.
+    var early: [Message] = []
+    /// How many messages have been routed this turn (`Connection+Transport`).
+    var routedThisTurn = 0
     /// Incoming messages waiting behind large calls (see `IncomingLanes`).
-    private var lanes = IncomingLanes<() -> Void>()
+    var lanes = IncomingLanes<() -> Void>()
     /// Whether the socket was read in this turn (set by the watch).
     var readThisTurn = false
     /// When the socket was last read (`EventLoop.now`, set by the watch).
@@ -59,34 +65,30 @@ public final class Connection {
     /// The signal subscriptions, by number (`Connection+Signals`).
     var subscriptions: [Int: (match: SignalMatch, handler: (Message) -> Void)] = [:]
     /// The calls sent and not answered yet, by serial.
-    private var awaiting: [UInt32: Connection.AwaitedReply] = [:]
-    /// The serial of the next message sent. It starts far from libdbus's
-    /// own count (used only for `Hello` and its automatic replies to
-    /// `Peer` calls), so the two never meet in practice; 0 is skipped.
-    private var nextSerial: UInt32 = 1 << 31
+    var awaiting: [UInt32: Connection.AwaitedReply] = [:]
+    /// The serial of the next message sent; 0 is skipped.
+    private var nextSerial: UInt32 = 1
     /// The number of the next subscription.
     var nextSubscription = 1
     private(set) var closed = false
 
+    /// How long connecting and saying Hello may take.
+    static let helloTimeoutMilliseconds = 25_000
+
     /// Opens a private connection to the bus at `address` and says Hello.
+    /// Waits for the bus (up to 25 s): meant for start-up.
     public init(address: String, loop: EventLoop) throws(DBusError) {
         LibDBus.initialise()
         self.loop = loop
         loop.assertInLoop()
-        let opened = try LibDBus.withCError { dbus_connection_open_private(address, $0) }
-        guard let opened else {
-            throw DBusError(name: DBusError.Names.noServer, message: "Cannot connect to the bus at \(address).")
-        }
-        raw = opened
-        dbus_connection_set_exit_on_disconnect(raw, 0)
-        do {
-            _ = try LibDBus.withCError { dbus_bus_register(opened, $0) }
-        } catch {
-            dbus_connection_close(opened)
-            dbus_connection_unref(opened)
-            throw error
-        }
-        uniqueName = dbus_bus_get_unique_name(raw).map { String(cString: $0) } ?? ""
+        socket = try BusSocket.open(address: address, timeoutMilliseconds: Self.helloTimeoutMilliseconds)
+        reader = MessageReader()
+        let hello = try Message.methodCall(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "Hello")
+        let serial = nextSerial
+        nextSerial += 1
+        (uniqueName, early) = try Self.sayHello(hello, serial: serial, on: socket, reader: reader)
         install()
     }
 
@@ -125,12 +127,19 @@ public final class Connection {
         teardown()
     }
 
-    /// Writes out every message still queued, waiting for the socket (for
-    /// a client about to close, so that what it sent last is not lost).
+    /// Writes out every message still queued, waiting for the socket (up to
+    /// 25 s; for a client about to close, so that what it sent last is not
+    /// lost).
     public func flush() {
         loop.assertInLoop()
-        guard isConnected else { return }
-        dbus_connection_flush(raw)
+        let deadline = SystemTime.monotonicNanoseconds + Int64(Self.helloTimeoutMilliseconds) * 1_000_000
+        while isConnected, !outgoing.isEmpty {
+            switch outgoing.write(to: socket) {
+            case .closed: lost()
+            case .wouldBlock: if (try? socket.wait(for: Int16(POLLOUT), until: deadline)) == nil { return }
+            case .moved: break
+            }
+        }
     }
 
     /// Closes the connection. Pending calls fail with `Disconnected`.
@@ -141,18 +150,19 @@ public final class Connection {
 
     // MARK: Sending
 
-    /// Sends `message` without waiting for anything.
+    /// Sends `message` without waiting for anything (written at the end of
+    /// the turn, or at once when much waits).
     public func send(_ message: Message) {
         loop.assertInLoop()
         guard isConnected else { return }
         number(message)
-        _ = dbus_connection_send(raw, message.raw, nil)
+        queue(message)
     }
 
     /// Sends a method call and calls `handler` on the loop with the reply, an
     /// error reply, or a local error (timeout: `NoReply`; lost bus:
-    /// `Disconnected`). Never blocks. A timeout under 0 means libdbus's
-    /// default, 25 s.
+    /// `Disconnected`). Never blocks. A timeout under 0 means 25 s, libdbus's
+    /// default.
     public func call(_ message: Message, timeoutMilliseconds: Int,
                      reply handler: @escaping (Result<Message, DBusError>) -> Void) {
         loop.assertInLoop()
@@ -161,7 +171,7 @@ public final class Connection {
             return
         }
         let serial = number(message)
-        guard dbus_connection_send(raw, message.raw, nil) != 0 else {
+        guard queue(message) else {
             loop.soon { handler(.failure(.failed("Out of memory while sending a D-Bus call."))) }
             return
         }
@@ -171,7 +181,7 @@ public final class Connection {
             awaited.handler(.failure(DBusError(name: DBusError.Names.noReply,
                                                message: "No reply came within \(milliseconds) ms.")))
         }
-        // A serial still awaited after 2³¹ messages more is not coming back.
+        // A serial still awaited after 2³² messages more is not coming back.
         if let stale = awaiting.updateValue(Connection.AwaitedReply(handler: handler, timer: timer), forKey: serial) {
             loop.remove(stale.timer)
         }
@@ -183,18 +193,18 @@ public final class Connection {
     private func number(_ message: Message) -> UInt32 {
         if !message.isNumbered {
             message.isNumbered = true
-            dbus_message_set_serial(message.raw, nextSerial)
-            nextSerial = nextSerial == .max ? 1 << 31 : nextSerial + 1
+            message.serial = nextSerial
+            nextSerial = nextSerial == .max ? 1 : nextSerial + 1
         }
-        return dbus_message_get_serial(message.raw)
+        return message.serial
     }
 
     /// What a call on a closed connection gets.
-    private static let closedError = DBusError(name: DBusError.Names.disconnected,
-                                               message: "The connection to the bus is closed.")
+    static let closedError = DBusError(name: DBusError.Names.disconnected,
+                                       message: "The connection to the bus is closed.")
 
     /// Fails every call still awaiting a reply (the connection closed).
-    private func failAwaiting() {
+    func failAwaiting() {
         let all = awaiting.values
         awaiting.removeAll()
         for awaited in all {
@@ -227,16 +237,13 @@ public final class Connection {
         return try callAndWait(message, timeoutMilliseconds: timeoutMilliseconds).arguments
     }
 
-    // MARK: libdbus glue
+    // MARK: The loop
 
     private func install() {
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        dbus_connection_set_watch_functions(
-            raw, ConnectionCallbacks.watchAdded, ConnectionCallbacks.watchRemoved, ConnectionCallbacks.watchToggled, me, nil)
-        dbus_connection_set_timeout_functions(
-            raw, ConnectionCallbacks.timeoutAdded, ConnectionCallbacks.timeoutRemoved, ConnectionCallbacks.timeoutToggled,
-            me, nil)
-        dbus_connection_add_filter(raw, ConnectionCallbacks.filterMessage, me, nil)
+        readToken = loop.watch(fd: socket.fd, events: .readable) { [unowned self] _ in self.readSome() }
+        writeToken = loop.watch(fd: socket.fd, events: .writable, enabled: false) { [unowned self] _ in
+            self.writeOutgoing()
+        }
         workToken = loop.addWorkHook { [unowned self] in self.dispatchSome() }
         afterTurnToken = loop.addAfterTurnHook { [unowned self] in self.releaseHeld() }
     }
@@ -244,35 +251,45 @@ public final class Connection {
     private func teardown() {
         guard !closed else { return }
         closed = true
+        if isConnected { _ = outgoing.write(to: socket) }
         isConnected = false
-        if let workToken { loop.remove(workToken) }
-        if let afterTurnToken { loop.remove(afterTurnToken) }
-        if let quietTimer { loop.remove(quietTimer) }
+        for token in [workToken, afterTurnToken, quietTimer, readToken, writeToken] {
+            if let token { loop.remove(token) }
+        }
         lanes.removeAll()
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        dbus_connection_remove_filter(raw, ConnectionCallbacks.filterMessage, me)
-        // Clear the functions first, so nothing queued touches a freed connection.
-        dbus_connection_set_watch_functions(raw, nil, nil, nil, nil, nil)
-        dbus_connection_set_timeout_functions(raw, nil, nil, nil, nil, nil)
-        for token in watchTokens.values { loop.remove(token) }
-        for token in timeoutTokens.values { loop.remove(token) }
-        watchTokens.removeAll()
-        timeoutTokens.removeAll()
-        knownTimeouts.removeAll()
-        dbus_connection_close(raw)
-        dbus_connection_unref(raw)
+        outgoing.removeAll()
+        early.removeAll()
+        socket.close()
         failAwaiting()
     }
 
-    /// Dispatches up to a batch of queued messages (none while the lane is
-    /// full); returns whether more wait.
+    /// The bus went away (or sent what is not D-Bus): fails what awaits a
+    /// reply and tells `onDisconnect`, once.
+    func lost() {
+        guard isConnected else { return }
+        isConnected = false
+        for token in [readToken, writeToken] {
+            if let token { loop.remove(token) }
+        }
+        readToken = nil
+        writeToken = nil
+        outgoing.removeAll()
+        socket.close()
+        failAwaiting()
+        loop.soon { [weak self] in self?.onDisconnect?() }
+    }
+
+    /// Once a turn, before the loop waits: writes what was sent, routes
+    /// messages already read (up to a batch; none while the lane is full),
+    /// and reads again if a full batch or lane had stopped reading. Returns
+    /// whether more waits.
     private func dispatchSome() -> Bool {
         guard !closed else { return false }
-        for _ in 0..<256 {
-            guard !lanes.isFull, dbus_connection_get_dispatch_status(raw) == DBUS_DISPATCH_DATA_REMAINS else { break }
-            _ = dbus_connection_dispatch(raw)
-        }
-        return heldMayGo || dbus_connection_get_dispatch_status(raw) == DBUS_DISPATCH_DATA_REMAINS
+        routedThisTurn = 0
+        if !outgoing.isEmpty { writeOutgoing() }
+        let more = routeBuffered()
+        if let readToken { loop.setEnabled(readToken, !more && !lanes.isFull) }
+        return more || heldMayGo
     }
 
     /// Whether a held message may be handled now, as far as
@@ -310,61 +327,6 @@ public final class Connection {
         guard !closed, !readThisTurn || lanes.isFull, heldMayGo, let next = lanes.next() else { return false }
         next()
         return true
-    }
-
-    /// Decides what an incoming message is for. Runs inside
-    /// `dbus_connection_dispatch`: it only queues work for the loop, at once
-    /// or, behind a large call, in the lane (`IncomingLanes`).
-    func filter(_ raw: OpaquePointer) -> Bool {
-        let message = Message(retaining: raw)
-        let sender = message.sender ?? ""
-        let bytes = message.kind == .methodCall ? message.weighedSize : 0
-        let held = lanes.mustHold(message.kind, sender: sender, bytes: bytes)
-        let work: () -> Void
-        let handled: Bool
-        switch message.kind {
-        case .signal:
-            if message.interface == "org.freedesktop.DBus.Local", message.member == "Disconnected" {
-                isConnected = false
-                failAwaiting()
-                loop.soon { [weak self] in self?.onDisconnect?() }
-                return true
-            }
-            let handlers = subscriptions.sorted(by: { $0.key < $1.key })
-                .filter { $0.value.match.matches(message) }.map(\.value.handler)
-            guard !handlers.isEmpty else { return false }
-            work = { for handler in handlers { handler(message) } }
-            handled = false
-        case .methodCall:
-            guard let handler = methodCallHandler else { return false }
-            work = { handler(message) }
-            handled = true
-        case .methodReturn, .error:
-            let serial = dbus_message_get_reply_serial(raw)
-            guard awaiting[serial] != nil else { return false }
-            let result: Result<Message, DBusError> = message.error.map { .failure($0) } ?? .success(message)
-            if held {
-                // Still awaited while it waits in the lane, so that closing
-                // the connection meanwhile fails the call (exactly once).
-                work = { [weak self] in self?.takeAwaited(serial)?(result) }
-            } else {
-                let handler = takeAwaited(serial)
-                work = { handler?(result) }
-            }
-            handled = true
-        default:
-            return false
-        }
-        if held { lanes.hold(work, sender: sender, bytes: bytes, since: SystemTime.monotonicNanoseconds) } else { loop.soon(work) }
-        return handled
-    }
-
-    /// The handler of the call awaiting reply `serial`, no longer awaited
-    /// (its timer removed); nil when it is not awaited any more.
-    private func takeAwaited(_ serial: UInt32) -> ((Result<Message, DBusError>) -> Void)? {
-        guard let awaited = awaiting.removeValue(forKey: serial) else { return nil }
-        loop.remove(awaited.timer)
-        return awaited.handler
     }
 }
 

@@ -73,6 +73,8 @@ extension DBusError {
         public static let serviceUnknown = "org.freedesktop.DBus.Error.ServiceUnknown"
         /// The bus address could not be reached.
         public static let noServer = "org.freedesktop.DBus.Error.NoServer"
+        /// The bus refused our credentials.
+        public static let authFailed = "org.freedesktop.DBus.Error.AuthFailed"
         /// The bus address was malformed.
         public static let badAddress = "org.freedesktop.DBus.Error.BadAddress"
         /// `NameHasNoOwner`: nobody owns the name asked about.

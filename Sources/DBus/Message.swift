@@ -26,9 +26,14 @@ public final class Message {
     let raw: OpaquePointer
     /// Whether a `Connection` has given it its serial (it keeps it if sent again).
     var isNumbered = false
-    /// The message as `dbus_message_marshal` wrote it, once asked for
-    /// (`marshalled()`); libdbus's allocation, freed in `deinit`.
-    private var wireFormat: UnsafeRawBufferPointer?
+    /// The message in the wire format: the bytes it arrived as, or, for one
+    /// made here, what `dbus_message_marshal` writes once asked for
+    /// (`marshalled()`). Its arguments are read from these bytes.
+    private var wireFormat: WireBytes?
+    /// For a message that arrived large (`detachedBodyBytes`), the signature
+    /// of its body, which `raw` does not hold: `raw` carries its header
+    /// alone, and the body is read from `wireFormat` in place.
+    private var detachedSignature: String?
 
     /// Takes over one reference to `raw`.
     init(owning raw: OpaquePointer) {
@@ -42,7 +47,59 @@ public final class Message {
 
     deinit {
         dbus_message_unref(raw)
-        if let wireFormat { dbus_free(UnsafeMutableRawPointer(mutating: wireFormat.baseAddress)) }
+    }
+
+    /// A message as it arrived from the bus, in `bytes`, which it keeps.
+    ///
+    /// libdbus demarshals (validates and copies) a small one. A large one
+    /// (from `detachedBodyBytes`) would cost two more copies of its body
+    /// that way (60 MiB each for a huge Push, every page faulted in): only
+    /// its header goes to libdbus, and its arguments are read from `bytes`
+    /// in place by `WireDecoder`, which checks every bound. The bus has
+    /// validated the whole message before passing it on.
+    init(received bytes: WireBytes) throws(DBusError) {
+        var raw: OpaquePointer?
+        if bytes.bytes.count < Self.detachedBodyBytes {
+            do {
+                raw = try Self.demarshal(bytes.bytes)
+            } catch {
+                // A message that says it carries Unix fds (which we never
+                // take: `BusSocket`) is not whole to libdbus; it is read
+                // like a large one, and a method's `h` is then refused.
+                guard WireDecoder.header(of: bytes.bytes)?.carriesUnixFDs == true else { throw error }
+            }
+        }
+        if raw == nil {
+            guard let header = WireDecoder.header(of: bytes.bytes) else {
+                throw .invalidArgs("A message from the bus has a header that is not D-Bus.")
+            }
+            let headerOnly = WireEncoder.message(type: Int32(header.type), flags: header.flags, serial: header.serial,
+                                                 fields: header.fields, arguments: [], bodyBytes: 0)
+            raw = try Self.demarshal(headerOnly)
+            detachedSignature = header.signature
+        }
+        guard let raw else { throw .failed("Out of memory while reading a D-Bus message.") }
+        self.raw = raw
+        wireFormat = bytes
+    }
+
+    /// From this size on, a message from the bus reaches libdbus as its
+    /// header alone (see `init(received:)`).
+    static let detachedBodyBytes = 1 << 20
+
+    /// libdbus's message from the wire-format `bytes`, validated.
+    private static func demarshal(_ bytes: UnsafeRawBufferPointer) throws(DBusError) -> OpaquePointer? {
+        try LibDBus.withCError { error in
+            dbus_message_demarshal(bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), error)
+        }
+    }
+
+    /// The same for bytes in an array.
+    private static func demarshal(_ bytes: [UInt8]) throws(DBusError) -> OpaquePointer? {
+        let result: Result<OpaquePointer?, DBusError> = bytes.withUnsafeBytes { buffer in
+            Result { () throws(DBusError) in try demarshal(buffer) }
+        }
+        return try result.get()
     }
 
     /// A method call to `member` of `interface` on `path` at `destination`.
@@ -128,14 +185,7 @@ public final class Message {
         // Serial 1 stands in until `Connection` numbers the message as it sends it.
         let bytes = WireEncoder.message(type: type, flags: flags, serial: 1, fields: fields, arguments: arguments,
                                         bodyBytes: size)
-        let raw = try bytes.withUnsafeBufferPointer { buffer throws(DBusError) in
-            try LibDBus.withCError { error in
-                buffer.withMemoryRebound(to: CChar.self) {
-                    dbus_message_demarshal($0.baseAddress, Int32($0.count), error)
-                }
-            }
-        }
-        guard let raw else { throw .failed("Out of memory while building a D-Bus message.") }
+        guard let raw = try demarshal(bytes) else { throw .failed("Out of memory while building a D-Bus message.") }
         return Message(owning: raw)
     }
 
@@ -194,6 +244,15 @@ public final class Message {
         }
     }
 
+    /// The serial its sender gave it (for one made here, what `Connection`
+    /// numbered it; 0 before).
+    var serial: UInt32 {
+        get { dbus_message_get_serial(raw) }
+        set { dbus_message_set_serial(raw, newValue) }
+    }
+    /// The serial of the call this message answers; 0 for none.
+    var replySerial: UInt32 { dbus_message_get_reply_serial(raw) }
+
     /// The object path, if any.
     public var path: String? { dbus_message_get_path(raw).map { String(cString: $0) } }
     /// The interface, if any.
@@ -207,7 +266,9 @@ public final class Message {
     /// The error name of an error reply.
     public var errorName: String? { dbus_message_get_error_name(raw).map { String(cString: $0) } }
     /// The signature of the arguments (`""` for none).
-    public var signature: String { dbus_message_get_signature(raw).map { String(cString: $0) } ?? "" }
+    public var signature: String {
+        detachedSignature ?? dbus_message_get_signature(raw).map { String(cString: $0) } ?? ""
+    }
     /// Whether the sender said it wants no reply.
     public var noReplyExpected: Bool { dbus_message_get_no_reply(raw) != 0 }
 
@@ -228,7 +289,7 @@ public final class Message {
 
     /// The argument at `index` alone (the others are skipped, not decoded).
     func argument(_ index: Int) -> DBusValue? {
-        if readsInPlace { return MessageCoder.read(raw, argumentAt: index) }
+        if readsInPlace, wireFormat == nil { return MessageCoder.read(raw, argumentAt: index) }
         return withWireFormat { WireDecoder.argument(index, of: $0, signature: $1) }
     }
 
@@ -241,7 +302,7 @@ public final class Message {
     /// The `ay` arguments at `indices` as one length-prefixed buffer (see
     /// `WireDecoder.lengthPrefixedByteArrays`); nil when they are not.
     func lengthPrefixedByteArrays(at indices: Range<Int>) -> [UInt8]? {
-        if readsInPlace { return MessageCoder.lengthPrefixedByteArrays(raw, at: indices) }
+        if readsInPlace, wireFormat == nil { return MessageCoder.lengthPrefixedByteArrays(raw, at: indices) }
         return withWireFormat { WireDecoder.lengthPrefixedByteArrays(indices, of: $0, signature: $1) }
     }
 
@@ -264,6 +325,7 @@ public final class Message {
     private(set) lazy var weighedSize: Int = weigh()
 
     private func weigh() -> Int {
+        if let wireFormat { return wireFormat.bytes.count }
         var iter = DBusMessageIter()
         var total = 256
         guard dbus_message_iter_init(raw, &iter) != 0 else { return total }
@@ -293,6 +355,9 @@ public final class Message {
     /// then fit), else the sum of its arrays. Nil for another type or no
     /// such argument.
     func payloadBytes(at index: Int, limit: Int) -> Int? {
+        if detachedSignature != nil {
+            return withWireFormat { WireDecoder.payloadBytes(index, of: $0, signature: $1, limit: limit) }
+        }
         var iter = DBusMessageIter()
         guard dbus_message_iter_init(raw, &iter) != 0 else { return nil }
         for _ in 0..<index where dbus_message_iter_next(&iter) == 0 { return nil }
@@ -333,13 +398,8 @@ public final class Message {
     /// kept (freed with the message): a call's size, its name, options and
     /// actions are all read from the one copy.
     private func marshalled() -> UnsafeRawBufferPointer? {
-        if wireFormat == nil {
-            var data: UnsafeMutablePointer<CChar>? = nil
-            var length: Int32 = 0
-            guard dbus_message_marshal(raw, &data, &length) != 0, let data else { return nil }
-            wireFormat = UnsafeRawBufferPointer(start: data, count: Int(length))
-        }
-        return wireFormat
+        if wireFormat == nil { wireFormat = WireBytes(marshalling: raw) }
+        return wireFormat?.bytes
     }
 
     /// For an error reply, the error it carries; nil otherwise.

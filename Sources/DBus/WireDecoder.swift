@@ -15,6 +15,10 @@ struct WireDecoder {
     private let bigEndian: Bool
     /// The read position; alignment counts from the start of the message.
     private var offset: Int
+    /// How many containers the read position is inside.
+    private var depth = 0
+    /// The deepest nesting read (D-Bus allows 32 arrays and 32 structs).
+    static let deepestNesting = 64
 
     /// Every argument of the marshalled message `bytes`, whose arguments have
     /// `signature`; nil when the bytes are not what a valid message is.
@@ -109,6 +113,58 @@ struct WireDecoder {
         written += 4 + source.count
     }
 
+    /// A message's header, read from its first bytes: its type, flags,
+    /// serial, the fields `WireEncoder` can write again (unknown ones are
+    /// left out, as D-Bus lets a reader ignore them; so are the signature
+    /// and a Unix fd count, which the header alone must not carry), and the
+    /// body's signature. Nil when the header is not D-Bus.
+    static func header(of bytes: UnsafeRawBufferPointer) -> WireHeader? {
+        guard bytes.count >= 16, bytes[0] == UInt8(ascii: "l") || bytes[0] == UInt8(ascii: "B") else { return nil }
+        var decoder = WireDecoder(bytes: bytes, bigEndian: bytes[0] == UInt8(ascii: "B"), offset: 8)
+        guard let serial = decoder.fixed(UInt32.self),
+              case .array(_, let items)? = decoder.value(Array("a(yv)".utf8), 0..<5) else { return nil }
+        var header = WireHeader(type: bytes[1], flags: bytes[2], serial: serial, fields: [], signature: "",
+                                carriesUnixFDs: false)
+        for item in items {
+            guard case .structure(let parts) = item, parts.count == 2, case .byte(let code) = parts[0],
+                  case .variant(let value) = parts[1] else { return nil }
+            if code == WireEncoder.Field.signature.rawValue {
+                guard case .signature(let signature) = value else { return nil }
+                header.signature = signature
+            } else if code == WireHeader.unixFDsField {
+                header.carriesUnixFDs = true
+            } else if let field = WireEncoder.Field(rawValue: code) {
+                header.fields.append((field, value))
+            }
+        }
+        return header
+    }
+
+    /// The payload bytes of argument `index` (see `Message.payloadBytes`):
+    /// an `ay`'s length; for an `a(ayay)`, 0 when its whole wire size is
+    /// within `limit`, else the sum of its arrays. Nil for another type.
+    static func payloadBytes(_ index: Int, of bytes: UnsafeRawBufferPointer, signature: [UInt8], limit: Int) -> Int? {
+        guard case (var decoder, let type)? = positioned(at: index, of: bytes, signature: signature) else { return nil }
+        switch Array(signature[type]) {
+        case Array("ay".utf8):
+            return decoder.fixed(UInt32.self).map(Int.init)
+        case Array("a(ayay)".utf8):
+            guard let length = decoder.fixed(UInt32.self), decoder.align(8) else { return nil }
+            guard Int(length) > limit else { return 0 }
+            let end = decoder.offset + Int(length)
+            var total = 0
+            while decoder.offset < end {
+                guard decoder.align(8), let first = decoder.byteArrayRange(), let second = decoder.byteArrayRange() else {
+                    return nil
+                }
+                total += first.count + second.count
+            }
+            return total
+        default:
+            return nil
+        }
+    }
+
     /// A reader at the start of argument `index` and the range of its type.
     private static func positioned(at index: Int, of bytes: UnsafeRawBufferPointer,
                                    signature: [UInt8]) -> (WireDecoder, Range<Int>)? {
@@ -160,7 +216,14 @@ struct WireDecoder {
 
     /// The value of the complete type `signature[type]` at the read position.
     private mutating func value(_ signature: [UInt8], _ type: Range<Int>) -> DBusValue? {
-        switch signature[type.lowerBound] {
+        let code = signature[type.lowerBound]
+        if code == UInt8(ascii: "v") || code == UInt8(ascii: "(") || code == UInt8(ascii: "a") {
+            // Bounded as D-Bus bounds it (64), so no message can exhaust the stack.
+            guard depth < Self.deepestNesting else { return nil }
+            depth += 1
+        }
+        defer { if code == UInt8(ascii: "v") || code == UInt8(ascii: "(") || code == UInt8(ascii: "a") { depth -= 1 } }
+        switch code {
         case UInt8(ascii: "y"): return fixed(UInt8.self).map(DBusValue.byte)
         case UInt8(ascii: "b"): return fixed(UInt32.self).map { .bool($0 != 0) }
         case UInt8(ascii: "n"): return fixed(Int16.self).map(DBusValue.int16)
@@ -311,4 +374,22 @@ struct WireDecoder {
     private static func text(_ signature: [UInt8], _ range: Range<Int>) -> String {
         String(decoding: signature[range], as: UTF8.self)
     }
+}
+
+/// A message's header as `WireDecoder.header` reads it.
+struct WireHeader {
+    /// The message type (libdbus's numbers).
+    var type: UInt8
+    /// The flag bits.
+    var flags: UInt8
+    /// The sender's serial.
+    var serial: UInt32
+    /// The fields other than the signature, in the order they came.
+    var fields: [(WireEncoder.Field, DBusValue)]
+    /// The body's signature (`""` for none).
+    var signature: String
+    /// Whether the header has a Unix fd count (the fds themselves are never taken).
+    var carriesUnixFDs: Bool
+    /// The header field code of the Unix fd count.
+    static let unixFDsField: UInt8 = 9
 }

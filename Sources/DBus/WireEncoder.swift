@@ -17,7 +17,8 @@ struct WireEncoder {
 
     /// The header field codes of the D-Bus specification.
     enum Field: UInt8 {
-        case path = 1, interface = 2, member = 3, errorName = 4, replySerial = 5, destination = 6, signature = 8
+        case path = 1, interface = 2, member = 3, errorName = 4, replySerial = 5, destination = 6, sender = 7
+        case signature = 8
     }
 
     /// The flag bits of the D-Bus specification.

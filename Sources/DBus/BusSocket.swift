@@ -1,0 +1,205 @@
+import Loop
+#if canImport(Glibc)
+internal import Glibc
+#endif
+
+/// A stream socket to a message bus, connected and authenticated: bytes
+/// each way, nothing of messages (`MessageReader` and `OutgoingBytes` are
+/// that).
+///
+/// Why our own and not libdbus's transport: libdbus reads 2 KiB a call
+/// and copies every message out of its read buffer, so a 60 MiB call took
+/// it 150 ms beyond the bus's own delay before undod saw a byte of it, and
+/// every other client waited behind. Here a read takes what the socket has.
+///
+/// Only Unix sockets (`unix:path=`, `unix:abstract=`) and the `EXTERNAL`
+/// mechanism, which is what a session bus on Linux offers. Unix file
+/// descriptors are negotiated, so that a call carrying one reaches us and
+/// gets a clear `InvalidArgs` (no method of ours takes one), but never
+/// received: reading without room for them, the kernel closes them.
+final class BusSocket {
+    /// The socket; non-blocking once `open` returns.
+    let fd: Int32
+    private var isClosed = false
+
+    private init(fd: Int32) {
+        self.fd = fd
+    }
+
+    deinit {
+        close()
+    }
+
+    /// What a read or a write did.
+    enum Transfer: Equatable {
+        /// This many bytes moved (more than 0).
+        case moved(Int)
+        /// Nothing can move now; wait for the socket.
+        case wouldBlock
+        /// The peer went away, or the socket failed.
+        case closed
+    }
+
+    /// Connects to the first entry of the D-Bus `address` that answers and
+    /// authenticates as this process's user, within `timeoutMilliseconds`.
+    static func open(address: String, timeoutMilliseconds: Int) throws(DBusError) -> BusSocket {
+        let deadline = SystemTime.monotonicNanoseconds + Int64(timeoutMilliseconds) * 1_000_000
+        var failure = DBusError(name: DBusError.Names.badAddress, message: "The bus address “\(address)” names no socket.")
+        for target in try BusAddress.unixSockets(in: address) {
+            let socket: BusSocket
+            do {
+                socket = try connect(target)
+            } catch {
+                failure = error
+                continue
+            }
+            try socket.authenticate(until: deadline)
+            return socket
+        }
+        throw failure
+    }
+
+    private static func connect(_ target: BusAddress.UnixSocket) throws(DBusError) -> BusSocket {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let name = Array(target.name.utf8)
+        let offset = target.isAbstract ? 1 : 0
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard offset + name.count < capacity else {
+            throw DBusError(name: DBusError.Names.badAddress, message: "The socket path “\(target.name)” is too long.")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { path in
+            for (index, byte) in name.enumerated() { path[offset + index] = byte }
+        }
+        let length = MemoryLayout<sa_family_t>.size + offset + name.count + (target.isAbstract ? 0 : 1)
+        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .failed("Cannot make a socket: \(String(cString: strerror(errno))).") }
+        let socket = BusSocket(fd: fd)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(length)) }
+        }
+        guard connected == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw DBusError(name: DBusError.Names.noServer,
+                            message: "Cannot connect to the bus at \(target.description): \(reason).")
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        return socket
+    }
+
+    /// The SASL exchange: a NUL byte, `AUTH EXTERNAL` with our uid, `OK`
+    /// back; `NEGOTIATE_UNIX_FD`, whatever the answer; `BEGIN`. Nothing
+    /// follows an answer before we speak again, so no byte of the first
+    /// message is read here.
+    private func authenticate(until deadline: Int64) throws(DBusError) {
+        let uid = String(getuid()).utf8.map { byte in
+            let digits = Array("0123456789abcdef".utf8)
+            return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
+        }.joined()
+        try writeAll(Array("\0AUTH EXTERNAL \(uid)\r\n".utf8), until: deadline)
+        let answer = try readLine(until: deadline)
+        guard answer.hasPrefix("OK ") else { throw Self.authFailed("the bus answered “\(answer)”") }
+        try writeAll(Array("NEGOTIATE_UNIX_FD\r\n".utf8), until: deadline)
+        _ = try readLine(until: deadline)
+        try writeAll(Array("BEGIN\r\n".utf8), until: deadline)
+    }
+
+    /// One line of the SASL exchange, without its CR LF.
+    private func readLine(until deadline: Int64) throws(DBusError) -> String {
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while !line.hasSuffix("\r\n") {
+            switch withUnsafeMutableBytes(of: &byte, { read(into: $0) }) {
+            case .moved: line.append(byte)
+            case .closed: throw Self.authFailed("the bus closed the connection")
+            case .wouldBlock: try wait(for: Int16(POLLIN), until: deadline)
+            }
+            guard line.count < 512 else { throw Self.authFailed("the bus's answer is not SASL") }
+        }
+        return String(decoding: line.dropLast(2), as: UTF8.self)
+    }
+
+    private static func authFailed(_ why: String) -> DBusError {
+        DBusError(name: DBusError.Names.authFailed, message: "The bus did not accept us: \(why).")
+    }
+
+    /// Reads what the socket has, up to `buffer`'s size.
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> Transfer {
+        guard !isClosed, let base = buffer.baseAddress, !buffer.isEmpty else { return .closed }
+        while true {
+            let count = Glibc.read(fd, base, buffer.count)
+            if count > 0 { return .moved(count) }
+            if count == 0 { return .closed }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock
+            default: return .closed
+            }
+        }
+    }
+
+    /// Writes what it can of `buffers`, in order, with one system call.
+    func write(_ buffers: [UnsafeRawBufferPointer]) -> Transfer {
+        guard !isClosed else { return .closed }
+        var vectors = buffers.prefix(64).map { iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress),
+                                                     iov_len: $0.count) }
+        var header = msghdr()
+        while true {
+            let count = vectors.withUnsafeMutableBufferPointer { vectors in
+                header.msg_iov = vectors.baseAddress
+                header.msg_iovlen = vectors.count
+                return sendmsg(fd, &header, Int32(MSG_NOSIGNAL))
+            }
+            if count > 0 { return .moved(count) }
+            if count == 0 { return .wouldBlock }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock
+            default: return .closed
+            }
+        }
+    }
+
+    /// Writes all of `bytes`, waiting for the socket (for the handshake).
+    private func writeAll(_ bytes: [UInt8], until deadline: Int64) throws(DBusError) {
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { write([UnsafeRawBufferPointer(rebasing: $0[written...])]) }
+            switch result {
+            case .moved(let count): written += count
+            case .closed: throw Self.authFailed("the bus closed the connection")
+            case .wouldBlock: try wait(for: Int16(POLLOUT), until: deadline)
+            }
+        }
+    }
+
+    /// Waits until the socket is ready for `events` (`POLLIN`, `POLLOUT`)
+    /// or `deadline` (`SystemTime.monotonicNanoseconds`) passes, which
+    /// throws `NoReply`.
+    func wait(for events: Int16, until deadline: Int64) throws(DBusError) {
+        while true {
+            let left = (deadline - SystemTime.monotonicNanoseconds + 999_999) / 1_000_000
+            guard left > 0 else {
+                throw DBusError(name: DBusError.Names.noReply, message: "The bus did not answer in time.")
+            }
+            var entry = pollfd(fd: fd, events: events, revents: 0)
+            let ready = poll(&entry, 1, Int32(clamping: left))
+            if ready > 0 || (ready < 0 && errno != EINTR) { return }
+        }
+    }
+
+    /// Closes the socket (once).
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        _ = Glibc.close(fd)
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Whether the bytes end with `suffix`'s UTF-8.
+    fileprivate func hasSuffix(_ suffix: String) -> Bool {
+        let tail = Array(suffix.utf8)
+        return count >= tail.count && Array(self[(count - tail.count)...]) == tail
+    }
+}

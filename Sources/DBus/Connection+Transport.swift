@@ -1,0 +1,200 @@
+internal import CDBus
+import Loop
+#if canImport(Glibc)
+internal import Glibc
+#endif
+
+/// The socket under a connection: saying Hello, reading and routing what
+/// arrives, writing what is sent.
+extension Connection {
+    /// The most a readable socket is read in one go (8 MiB): reading ahead
+    /// is how a small call behind large ones is found (see
+    /// `IncomingLanes`); the bound gives the loop back to its other work.
+    static let readAheadBytes = 8 << 20
+    /// The most messages routed in one turn.
+    static let batch = 256
+
+    /// Sends `hello` (numbered `serial`) on a fresh socket and waits for
+    /// its answer; returns the unique name it gives and the messages that
+    /// arrived meanwhile.
+    static func sayHello(_ hello: Message, serial: UInt32, on socket: BusSocket,
+                         reader: MessageReader) throws(DBusError) -> (String, [Message]) {
+        hello.serial = serial
+        hello.isNumbered = true
+        guard let bytes = WireBytes(marshalling: hello.raw) else { throw .failed("Out of memory while saying Hello.") }
+        let deadline = SystemTime.monotonicNanoseconds + Int64(helloTimeoutMilliseconds) * 1_000_000
+        var outgoing = OutgoingBytes()
+        outgoing.append(bytes)
+        while !outgoing.isEmpty {
+            switch outgoing.write(to: socket) {
+            case .closed: throw DBusError(name: DBusError.Names.noServer, message: "The bus closed the connection.")
+            case .wouldBlock: try socket.wait(for: Int16(POLLOUT), until: deadline)
+            case .moved: break
+            }
+        }
+        var early: [Message] = []
+        while true {
+            while let bytes = try reader.next() {
+                let message = try Message(received: bytes)
+                guard message.replySerial == serial else {
+                    early.append(message)
+                    continue
+                }
+                if let error = message.error { throw error }
+                guard let name = message.arguments.first?.string else {
+                    throw .failed("The bus answered Hello without a name.")
+                }
+                return (name, early)
+            }
+            switch reader.read(from: socket) {
+            case .closed: throw DBusError(name: DBusError.Names.noServer, message: "The bus closed the connection.")
+            case .wouldBlock: try socket.wait(for: Int16(POLLIN), until: deadline)
+            case .moved: break
+            }
+        }
+    }
+
+    /// Queues `message` for the socket (written at the end of the turn,
+    /// or now once `OutgoingBytes.flushBytes` wait); false when memory ran out.
+    @discardableResult
+    func queue(_ message: Message) -> Bool {
+        guard let bytes = WireBytes(marshalling: message.raw) else { return false }
+        outgoing.append(bytes)
+        if outgoing.count >= OutgoingBytes.flushBytes { writeOutgoing() }
+        return true
+    }
+
+    /// Writes what the socket takes; waits for it to be writable if some is left.
+    func writeOutgoing() {
+        guard isConnected else { return }
+        switch outgoing.write(to: socket) {
+        case .closed:
+            lost()
+        case .wouldBlock:
+            if let writeToken { loop.setEnabled(writeToken, true) }
+        case .moved:
+            if let writeToken { loop.setEnabled(writeToken, false) }
+        }
+    }
+
+    /// The socket is readable: reads up to `readAheadBytes` and routes
+    /// what is whole, within the turn's batch and while the lane has room.
+    func readSome() {
+        guard isConnected else { return }
+        readThisTurn = true
+        defer { lastReadAt = SystemTime.monotonicNanoseconds }
+        var read = 0
+        while read < Self.readAheadBytes {
+            if routeBuffered() || lanes.isFull { break }
+            switch reader.read(from: socket) {
+            case .moved(let count):
+                read += count
+            case .wouldBlock:
+                _ = routeBuffered()
+                return
+            case .closed:
+                _ = routeBuffered()
+                lost()
+                return
+            }
+        }
+        // A batch or the lane is full: stop reading until a turn has made room.
+        if let readToken { loop.setEnabled(readToken, false) }
+    }
+
+    /// Routes whole messages already read, until none is left, the turn's
+    /// batch is routed or the lane is full; returns whether messages may
+    /// wait (the batch or lane stopped it).
+    func routeBuffered() -> Bool {
+        while !early.isEmpty {
+            guard routedThisTurn < Self.batch, !lanes.isFull else { return true }
+            routedThisTurn += 1
+            route(early.removeFirst())
+        }
+        while isConnected {
+            guard routedThisTurn < Self.batch, !lanes.isFull else { return true }
+            let message: Message
+            do {
+                guard let bytes = try reader.next() else { return false }
+                message = try Message(received: bytes)
+            } catch {
+                lost()
+                return false
+            }
+            routedThisTurn += 1
+            route(message)
+        }
+        return false
+    }
+
+    /// Decides what an incoming message is for. It only queues work for the
+    /// loop, at once or, behind a large call, in the lane (`IncomingLanes`).
+    func route(_ message: Message) {
+        let kind = message.kind
+        if kind == .methodCall, message.interface == StandardInterface.peer {
+            answerPeer(message)
+            return
+        }
+        let sender = message.sender ?? ""
+        let bytes = kind == .methodCall ? message.weighedSize : 0
+        let held = lanes.mustHold(kind, sender: sender, bytes: bytes)
+        let work: () -> Void
+        switch kind {
+        case .signal:
+            let handlers = subscriptions.sorted(by: { $0.key < $1.key })
+                .filter { $0.value.match.matches(message) }.map(\.value.handler)
+            guard !handlers.isEmpty else { return }
+            work = { for handler in handlers { handler(message) } }
+        case .methodCall:
+            guard let handler = methodCallHandler else { return }
+            work = { handler(message) }
+        case .methodReturn, .error:
+            let serial = message.replySerial
+            guard awaiting[serial] != nil else { return }
+            let result: Result<Message, DBusError> = message.error.map { .failure($0) } ?? .success(message)
+            if held {
+                // Still awaited while it waits in the lane, so that closing
+                // the connection meanwhile fails the call (exactly once).
+                work = { [weak self] in self?.takeAwaited(serial)?(result) }
+            } else {
+                let handler = takeAwaited(serial)
+                work = { handler?(result) }
+            }
+        default:
+            return
+        }
+        if held { lanes.hold(work, sender: sender, bytes: bytes, since: SystemTime.monotonicNanoseconds) } else { loop.soon(work) }
+    }
+
+    /// Answers `org.freedesktop.DBus.Peer`, as libdbus does for every
+    /// connection: `Ping` with nothing, `GetMachineId` with this machine's ID.
+    private func answerPeer(_ call: Message) {
+        guard !call.noReplyExpected else { return }
+        let reply: Message?
+        switch call.member {
+        case "Ping":
+            reply = try? call.makeReply([])
+        case "GetMachineId":
+            reply = try? call.makeReply([.string(Self.machineID)])
+        default:
+            reply = call.makeErrorReply(.unknownMethod(
+                "org.freedesktop.DBus.Peer has no method “\(call.member ?? "")”; it has Ping and GetMachineId."))
+        }
+        if let reply { send(reply) }
+    }
+
+    /// This machine's D-Bus ID (`dbus_get_local_machine_id`).
+    private static let machineID: String = {
+        guard let id = dbus_get_local_machine_id() else { return "" }
+        defer { dbus_free(id) }
+        return String(cString: id)
+    }()
+
+    /// The handler of the call awaiting reply `serial`, no longer awaited
+    /// (its timer removed); nil when it is not awaited any more.
+    func takeAwaited(_ serial: UInt32) -> ((Result<Message, DBusError>) -> Void)? {
+        guard let awaited = awaiting.removeValue(forKey: serial) else { return nil }
+        loop.remove(awaited.timer)
+        return awaited.handler
+    }
+}
