@@ -26,6 +26,13 @@ final class BusSocket {
         self.fd = fd
     }
 
+    /// Takes over `fd`, a stream socket already connected and past any
+    /// handshake (one end of a `socketpair`), and makes it non-blocking.
+    convenience init(adopting fd: Int32) {
+        self.init(fd: fd)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+
     deinit {
         close()
     }

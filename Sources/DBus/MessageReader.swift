@@ -6,7 +6,9 @@ internal import CDBus
 /// Small messages are read many at a time into one buffer used again and
 /// again, then copied out. A message from `ownBufferBytes` on is read
 /// straight into memory of its exact size once its first 16 bytes tell
-/// that size, so a 60 MiB call is never copied between read and use.
+/// that size, so a 60 MiB call is never copied between read and use; from
+/// `Message.detachedBodyBytes` on, that memory is lent (`LargeBufferLender`)
+/// and comes back for the next.
 final class MessageReader {
     /// The size of the shared read buffer.
     static let bufferBytes = 256 << 10
@@ -20,10 +22,13 @@ final class MessageReader {
     private var start = 0, end = 0
     /// A message being read into memory of its own, and how much of it is in.
     private var own: (bytes: UnsafeMutableRawBufferPointer, filled: Int)?
+    /// A message from `detachedBodyBytes` on: it is read into `lender`'s buffer.
+    private var large: (buffer: UnsafeMutableRawBufferPointer, count: Int)?
+    private let lender = LargeBufferLender()
 
     deinit {
         buffer.deallocate()
-        own?.bytes.deallocate()
+        if let large { lender.giveBack(large.buffer) } else { own?.bytes.deallocate() }
     }
 
     /// Whether the bytes read so far end in the middle of a message.
@@ -53,7 +58,9 @@ final class MessageReader {
         if let (bytes, filled) = own {
             guard filled == bytes.count else { return nil }
             own = nil
-            return WireBytes(taking: bytes)
+            guard let (buffer, count) = large else { return WireBytes(taking: bytes) }
+            large = nil
+            return WireBytes(borrowing: buffer, count: count, from: lender)
         }
         let available = end - start
         guard available >= 16 else { return nil }
@@ -65,7 +72,14 @@ final class MessageReader {
         }
         let size = Int(needed)
         if size >= Self.ownBufferBytes {
-            let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 8)
+            let bytes: UnsafeMutableRawBufferPointer
+            if size >= Message.detachedBodyBytes {
+                let buffer = lender.lend(size)
+                large = (buffer, size)
+                bytes = UnsafeMutableRawBufferPointer(rebasing: buffer[..<size])
+            } else {
+                bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 8)
+            }
             let copied = min(size, available)
             bytes.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[start..<(start + copied)]))
             start += copied
