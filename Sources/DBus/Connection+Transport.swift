@@ -71,10 +71,24 @@ extension Connection {
         case .closed:
             lost()
         case .wouldBlock:
-            if let writeToken { loop.setEnabled(writeToken, true) }
+            waitToWrite(true)
         case .moved:
-            if let writeToken { loop.setEnabled(writeToken, false) }
+            waitToWrite(false)
         }
+    }
+
+    /// Turns the read watch on or off (a loop call only when that changes).
+    func keepReading(_ on: Bool) {
+        guard let readToken, on != isReading else { return }
+        isReading = on
+        loop.setEnabled(readToken, on)
+    }
+
+    /// Turns the write watch on or off (a loop call only when that changes).
+    private func waitToWrite(_ on: Bool) {
+        guard let writeToken, on != isWaitingToWrite else { return }
+        isWaitingToWrite = on
+        loop.setEnabled(writeToken, on)
     }
 
     /// The socket is readable: reads up to `readAheadBytes` and routes
@@ -99,7 +113,7 @@ extension Connection {
             }
         }
         // A batch or the lane is full: stop reading until a turn has made room.
-        if let readToken { loop.setEnabled(readToken, false) }
+        keepReading(false)
     }
 
     /// Routes whole messages already read, until none is left, the turn's

@@ -47,6 +47,8 @@ public final class Connection {
     /// The socket's watches on the loop (`Connection+Transport`).
     var readToken: EventLoop.Token?
     var writeToken: EventLoop.Token?
+    /// Whether the read watch is on; whether the write watch is.
+    var isReading = true, isWaitingToWrite = false
     private var workToken: EventLoop.Token?
     private var afterTurnToken: EventLoop.Token?
     /// Messages read while saying Hello, routed on the first turn.
@@ -288,7 +290,7 @@ public final class Connection {
         routedThisTurn = 0
         if !outgoing.isEmpty { writeOutgoing() }
         let more = routeBuffered()
-        if let readToken { loop.setEnabled(readToken, !more && !lanes.isFull) }
+        keepReading(!more && !lanes.isFull)
         return more || heldMayGo
     }
 
