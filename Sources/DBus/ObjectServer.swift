@@ -4,7 +4,7 @@ import SafeText
 /// Serves the objects one connection exports: dispatches each incoming call
 /// by path, interface and member, checks its signature, and implements the
 /// standard `Introspectable`, `Properties` and `ObjectManager` interfaces
-/// from the same `Interface` declarations (libdbus itself answers `Peer`).
+/// from the same `Interface` declarations (`Connection` itself answers `Peer`).
 public final class ObjectServer {
     /// The connection whose calls this server answers.
     public let connection: Connection
@@ -185,7 +185,7 @@ public final class ObjectServer {
     }
 
     private func peer() -> Interface {
-        // libdbus answers these before our handlers see them; declared so that
+        // The connection answers these before our handlers see them; declared so that
         // introspection tells the truth.
         Interface(StandardInterface.peer, methods: [
             .init("Ping") { $0.reply() },

@@ -8,8 +8,8 @@ import UndoCore
 /// come from `Undo1Call`.
 enum Calls {
     /// `org.freedesktop.DBus.Peer.Ping` to `destination` (a unique name):
-    /// libdbus answers it inside the peer's dispatch, so it costs the peer
-    /// only its loop turn — the floor.
+    /// the peer's connection answers it as it reads it (as libdbus does),
+    /// so it costs the peer only its loop turn — the floor.
     static func ping(_ destination: String) throws(BenchError) -> Message {
         try make("Ping") { () throws(DBusError) in
             try Message.methodCall(destination: destination, path: Undo1.managerPath,

@@ -1,3 +1,4 @@
+import BusHarness
 @testable import DBus
 import Glibc
 import Loop
@@ -107,10 +108,11 @@ import Testing
         f.objects.export(path: "/echo", interfaces: [
             Interface("test.Echo", methods: [
                 .init("Sizes", inputs: [.init("text", "s"), .init("bytes", "ay"), .init("options", "a{sv}")],
-                      outputs: [.init("text", "u"), .init("sum", "u"), .init("options", "a{sv}")]) { call in
+                      outputs: [.init("text", "u"), .init("sum", "u"), .init("options", "a{sv}"),
+                                .init("bytes", "ay")]) { call in
                     let text = call.arguments[0].string ?? ""
                     let sum = call.arguments[1].bytes?.reduce(UInt32(0)) { $0 &+ UInt32($1) } ?? 0
-                    call.reply([.uint32(UInt32(text.utf8.count)), .uint32(sum), call.arguments[2]])
+                    call.reply([.uint32(UInt32(text.utf8.count)), .uint32(sum), call.arguments[2], call.arguments[1]])
                 },
             ]),
         ])
@@ -119,7 +121,41 @@ import Testing
         let options = DBusValue.vardict(["k": .string("v")])
         let answer = try f.call("/echo", "test.Echo", "Sizes", [.string(text), .bytes(bytes), options],
                                 timeout: 20_000)
+        // The large answer is written in pieces as the socket takes them.
         #expect(answer == [.uint32(UInt32(text.utf8.count)),
-                           .uint32(bytes.reduce(UInt32(0)) { $0 &+ UInt32($1) }), options])
+                           .uint32(bytes.reduce(UInt32(0)) { $0 &+ UInt32($1) }), options, .bytes(bytes)])
+    }
+
+    /// The bus going away fails every call awaiting a reply with
+    /// `Disconnected`, tells `onDisconnect` once, and later calls fail at once.
+    @Test func theBusGoingAwayFailsWhatWaitsAndSaysSoOnce() throws {
+        let f = try Fixture()
+        f.objects.export(path: "/silent", interfaces: [
+            Interface("test.Silent", methods: [.init("Never") { _ in }]),
+        ])
+        var told = 0
+        f.client.onDisconnect = { told += 1 }
+        var results: [Result<Message, DBusError>] = []
+        for _ in 0..<2 {
+            let call = try Message.methodCall(destination: f.server.uniqueName, path: "/silent",
+                                              interface: "test.Silent", member: "Never")
+            f.client.call(call, timeoutMilliseconds: 60_000) { results.append($0) }
+        }
+        // Both calls are written before the bus goes.
+        #expect(f.wait { f.client.outgoing.isEmpty })
+        f.bus.stop()
+        #expect(f.wait { results.count == 2 && told == 1 })
+        for result in results {
+            guard case .failure(let error) = result else { Issue.record("a call succeeded"); continue }
+            #expect(error.name == DBusError.Names.disconnected)
+        }
+        #expect(!f.client.isConnected)
+        var late: Result<Message, DBusError>?
+        f.client.call(try Message.methodCall(destination: "org.freedesktop.DBus", path: "/", interface: nil,
+                                             member: "Ping"), timeoutMilliseconds: 1_000) { late = $0 }
+        #expect(f.wait { late != nil })
+        if case .failure(let error)? = late { #expect(error.name == DBusError.Names.disconnected) }
+        f.loop.run(until: { false }, timeoutMilliseconds: 50)
+        #expect(told == 1)
     }
 }
