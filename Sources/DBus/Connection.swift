@@ -281,15 +281,16 @@ public final class Connection {
         loop.soon { [weak self] in self?.onDisconnect?() }
     }
 
-    /// Once a turn, before the loop waits: writes what was sent, routes
-    /// messages already read (up to a batch; none while the lane is full),
-    /// and reads again if a full batch or lane had stopped reading. Returns
+    /// Once a turn, before the loop waits: routes messages already read (up
+    /// to a batch; none while the lane is full), writes what was sent, and
+    /// reads again if a full batch or lane had stopped reading. Returns
     /// whether more waits.
     private func dispatchSome() -> Bool {
         guard !closed else { return false }
         routedThisTurn = 0
-        if !outgoing.isEmpty { writeOutgoing() }
         let more = routeBuffered()
+        // After routing: routing answers `Peer` calls at once.
+        if !outgoing.isEmpty { writeOutgoing() }
         keepReading(!more && !lanes.isFull)
         return more || heldMayGo
     }

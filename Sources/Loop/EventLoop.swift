@@ -246,7 +246,10 @@ public final class EventLoop {
         // dispatching the last messages it read) is work too, even when
         // they report nothing more to come. Asked after the tasks, a hook
         // that queued its last messages left the loop asleep with them.
-        let hooksHaveMore = workHooks.values.contains { $0() }
+        // Every hook, even after one said it has more: a connection writes
+        // what it sent in its hook, and one skipped would not.
+        var hooksHaveMore = false
+        for hook in workHooks.values where hook() { hooksHaveMore = true }
         let busy = hooksHaveMore || !tasks.isEmpty || stopRequested
         if busy {
             wait = 0

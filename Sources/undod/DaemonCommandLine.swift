@@ -25,7 +25,8 @@ enum DaemonCommandLine {
 
         OPTIONS
           --address ADDR   use the bus at ADDR instead of $DBUS_SESSION_BUS_ADDRESS
-                           (else $XDG_RUNTIME_DIR/bus where that socket exists)
+                           (else $XDG_RUNTIME_DIR/bus where that socket exists);
+                           a Unix socket: unix:path=… or unix:abstract=…
           --config FILE    read FILE instead of $XDG_CONFIG_HOME/undod/undod.conf
                            (then /etc/xdg/undod/undod.conf, then built-in defaults)
           --state-dir DIR  keep history in DIR instead of $XDG_STATE_HOME/undod
