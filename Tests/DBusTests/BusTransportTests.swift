@@ -1,6 +1,8 @@
 import BusHarness
 @testable import DBus
+import Foundation
 import Glibc
+import Locking
 import Loop
 import Testing
 
@@ -97,6 +99,40 @@ import Testing
         let unknown = errorOf { () throws(DBusError) in try f.call("/", peer, "Pong") }
         #expect(unknown?.name == DBusError.Names.unknownMethod)
         #expect(unknown?.message.contains("Ping and GetMachineId") == true)
+    }
+
+    /// Far more calls than one turn routes (256) arrive back to back, and
+    /// every one is answered: the batches left for later turns are routed
+    /// and their answers (`Peer`'s, made while routing) written without
+    /// anything else waking the server's loop — the client runs on a thread
+    /// and loop of its own.
+    @Test func thousandsOfPipelinedCallsAreAllAnswered() throws {
+        let f = try Fixture()
+        let server = f.server.uniqueName
+        let address = f.bus.address
+        let answered = Lock<Int?>(nil)
+        let wake = f.loop.handle
+        let client = Thread {
+            let loop = EventLoop()
+            guard let connection = try? Connection(address: address, loop: loop) else {
+                answered.withLock { $0 = -1 }
+                wake.perform {}
+                return
+            }
+            var count = 0
+            for _ in 0..<3_000 {
+                guard let ping = try? Message.methodCall(destination: server, path: "/", interface: StandardInterface.peer,
+                                                         member: "Ping") else { continue }
+                connection.call(ping, timeoutMilliseconds: 20_000) { if case .success = $0 { count += 1 } }
+            }
+            loop.run(until: { count == 3_000 }, timeoutMilliseconds: TestTime.milliseconds(10_000))
+            connection.close()
+            answered.withLock { $0 = count }
+            wake.perform {}
+        }
+        client.start()
+        #expect(f.wait(timeout: 15_000) { answered.withLock { $0 } != nil })
+        #expect(answered.withLock { $0 } == 3_000)
     }
 
     /// A call of any member over a MiB is read in place from the bytes it
