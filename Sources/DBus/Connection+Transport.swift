@@ -127,15 +127,19 @@ extension Connection {
         }
         while isConnected {
             guard routedThisTurn < Self.batch, !lanes.isFull else { return true }
-            let message: Message
+            let bytes: WireBytes
             do {
-                guard let bytes = try reader.next() else { return false }
-                message = try Message(received: bytes)
+                guard let next = try reader.next() else { return false }
+                bytes = next
             } catch {
+                // Nothing after bytes that are not D-Bus can be framed.
                 lost()
                 return false
             }
             routedThisTurn += 1
+            // One the bus let through but libdbus will not take is dropped,
+            // never the connection (the bus validates all it passes on).
+            guard let message = try? Message(received: bytes) else { continue }
             route(message)
         }
         return false
