@@ -154,7 +154,7 @@ extension Connection {
             return
         }
         let sender = message.sender ?? ""
-        let bytes = kind == .methodCall ? message.weighedSize : 0
+        let bytes = kind == .methodCall ? message.wireSize : 0
         let held = lanes.mustHold(kind, sender: sender, bytes: bytes)
         let work: () -> Void
         switch kind {

@@ -33,14 +33,8 @@ public final class Message {
     /// For a message that arrived large (`detachedBodyBytes`), the signature
     /// of its body, which `raw` does not hold: `raw` carries its header
     /// alone, and the body is read from `wireFormat` in place.
-    private(set) var detachedSignature: String?
+    private var detachedSignature: String?
 
-    /// The message's size, weighed where libdbus holds it without copying
-    /// anything: its arrays by their wire length, its strings by theirs,
-    /// everything else at 8 bytes, plus 256 for the header. Within a few
-    /// bytes per argument of the size on the wire (`wireSize`, which costs
-    /// a copy of the whole message). Weighed once.
-    private(set) lazy var weighedSize: Int = weigh()
 
     /// Takes over one reference to `raw`.
     init(owning raw: OpaquePointer) {

@@ -229,40 +229,6 @@ enum MessageCoder {
         return readAll(&iter)
     }
 
-    /// The argument of `message` at `index` alone, read in place (those
-    /// before it are stepped over, not read); nil when there is none.
-    static func read(_ message: OpaquePointer, argumentAt index: Int) -> DBusValue? {
-        var iter = DBusMessageIter()
-        guard dbus_message_iter_init(message, &iter) != 0 else { return nil }
-        for _ in 0..<index where dbus_message_iter_next(&iter) == 0 { return nil }
-        return readOne(&iter)
-    }
-
-    /// The `ay` arguments of `message` at `indices` in one buffer, each as
-    /// its length (4 bytes, little-endian) then its bytes, copied once
-    /// from where libdbus holds them; nil when one is not an `ay`. The
-    /// layout of `WireDecoder.lengthPrefixedByteArrays`.
-    static func lengthPrefixedByteArrays(_ message: OpaquePointer, at indices: Range<Int>) -> [UInt8]? {
-        var iter = DBusMessageIter()
-        guard !indices.isEmpty, dbus_message_iter_init(message, &iter) != 0 else { return nil }
-        for _ in 0..<indices.lowerBound where dbus_message_iter_next(&iter) == 0 { return nil }
-        var arrays: [UnsafeRawBufferPointer] = []
-        for position in indices {
-            guard dbus_message_iter_get_arg_type(&iter) == LibDBus.TypeCode.array,
-                  dbus_message_iter_get_element_type(&iter) == LibDBus.TypeCode.byte else { return nil }
-            var sub = DBusMessageIter()
-            dbus_message_iter_recurse(&iter, &sub)
-            var pointer: UnsafeMutableRawPointer? = nil
-            var count: Int32 = 0
-            withUnsafeMutablePointer(to: &pointer) { dbus_message_iter_get_fixed_array(&sub, $0, &count) }
-            arrays.append(UnsafeRawBufferPointer(start: count > 0 ? pointer : nil, count: Int(max(count, 0))))
-            if position + 1 < indices.upperBound, dbus_message_iter_next(&iter) == 0 { return nil }
-        }
-        return [UInt8](unsafeUninitializedCapacity: arrays.reduce(0) { $0 + 4 + $1.count }) { buffer, written in
-            for bytes in arrays { WireDecoder.append(bytes, prefixed: UnsafeMutableRawBufferPointer(buffer), at: &written) }
-        }
-    }
-
     private static func readAll(_ iter: inout DBusMessageIter) -> [DBusValue] {
         var values: [DBusValue] = []
         while dbus_message_iter_get_arg_type(&iter) != LibDBus.TypeCode.invalid {

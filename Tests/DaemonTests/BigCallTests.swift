@@ -5,12 +5,11 @@ import Testing
 
 /// A call too big to keep costs undod no copy: a Push whose payloads exceed
 /// the stack's `MaxBytes` is refused with `PayloadTooLarge` from their sizes
-/// alone, counted where libdbus received them (`MethodCall.payloadBytes`),
-/// and the call is weighed for the incoming lanes without a copy
-/// (`Message.weighedSize`). Before, each was copied twice more (marshalled,
+/// alone, counted in the bytes the call arrived in (`MethodCall.payloadBytes`),
+/// and the call is weighed for the incoming lanes by its size on the wire
+/// (`Message.wireSize`). Before, each was copied twice more (marshalled,
 /// then into a group's buffer) only to be refused: in `scripts/flood.py`'s
-/// huge calls undod's peak RSS went from 377 to 276 MiB. libdbus itself
-/// holds up to twice a message while it receives it.
+/// huge calls undod's peak RSS went from 377 to 276 MiB.
 @Suite struct BigCallTests {
     /// undod's peak resident memory (`VmHWM`), in bytes.
     static func peakMemory(of pid: Int32) -> Int {

@@ -143,9 +143,10 @@ import Testing
         #expect(app.applied.first?.payloads.first?.count == half.count, "what was kept can still be applied")
     }
 
-    /// A push of more than a MiB is read in place (`Message.readInPlaceBytes`,
-    /// no marshalled copy): its name, hints and both payloads arrive byte
-    /// for byte, and a second one merges by its key.
+    /// A push of more than a MiB is read in place from the bytes it arrived
+    /// in (`Message(received:)`: libdbus gets its header alone): its name,
+    /// hints and both payloads arrive byte for byte, and a second one
+    /// merges by its key.
     @Test func aPushOverAMiBArrivesByteForByte() throws {
         let f = try DaemonFixture()
         let app = try f.app("org.example.Big", options: ["max_bytes": .uint64(64 << 20)])
