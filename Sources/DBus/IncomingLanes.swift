@@ -19,8 +19,8 @@ import Loop
 /// With nothing held, everything is handled in arrival order, as before.
 ///
 /// Bounded: while the lane holds `fullBytes` or `fullCount`, the connection
-/// takes no more from libdbus, whose own limit then stops reading the
-/// socket, as it did before there was a lane.
+/// routes nothing more and stops reading its socket, so the bus holds what
+/// comes next.
 struct IncomingLanes<Item> {
     /// The size from which a method call waits in the lane (64 KiB).
     static var largeCallBytes: Int { 64 << 10 }
@@ -69,8 +69,8 @@ struct IncomingLanes<Item> {
         return min(lastReadAt + Self.quietBeforeLargeCall, since + Self.longestQuietWait)
     }
 
-    /// Whether the connection should stop taking messages from libdbus
-    /// until some held ones have been handled.
+    /// Whether the connection should stop routing and reading until some
+    /// held ones have been handled.
     var isFull: Bool { heldBytes >= Self.fullBytes || held.count >= Self.fullCount }
 
     /// Whether a message that arrived must wait in the lane (`hold`) rather
