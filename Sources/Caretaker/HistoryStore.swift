@@ -36,6 +36,14 @@ package protocol HistoryStore: AnyObject {
     /// Brings the actions of `record`'s next group to undo or to redo into
     /// memory (they stay on disk until needed); a failure names the group.
     func loadActions(ofTop side: Direction, in record: StackRecord) throws(StoreError)
+    /// Starts writing a large push's actions to a file of their own on
+    /// another thread, which then calls `then` with it (nil when it could
+    /// not be written). False, and `then` never called, when this store
+    /// keeps no such files.
+    func writeAhead(_ actions: EncodedActions, then: @escaping @Sendable (PayloadFile?) -> Void) -> Bool
+    /// Group `id` was made by a push whose actions `file` holds: its row,
+    /// written with the next commit, names the file instead of holding them.
+    func adopt(_ file: PayloadFile, forGroup id: UInt64)
     /// Whether anything must be written before replies may leave: pending
     /// changes, or counters past what the store has reserved on disk.
     func needsCommit(counters: StoreCounters) -> Bool
@@ -84,6 +92,14 @@ package struct StoreCounters: Sendable, Equatable {
 extension HistoryStore {
     /// Nothing on disk to keep within the budget.
     package func budgetChanged(to bytes: UInt64) {}
+
+    /// Keeps no payload files.
+    package func writeAhead(_ actions: EncodedActions, then: @escaping @Sendable (PayloadFile?) -> Void) -> Bool {
+        false
+    }
+
+    /// Keeps no payload files.
+    package func adopt(_ file: PayloadFile, forGroup id: UInt64) {}
 
     /// Writes a detach as any other change.
     package func detachTimeChanged(_ record: StackRecord) {

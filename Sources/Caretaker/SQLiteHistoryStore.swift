@@ -45,6 +45,12 @@ package final class SQLiteHistoryStore: HistoryStore {
     static let detachTimesPerCommit = 256
     /// How far ahead of use group ids are reserved (stack numbers are not).
     static let reserveGroups: UInt64 = 4_096
+    /// The groups on disk whose actions are in payload files, each with its
+    /// stack's number (`PayloadFiles`).
+    private var fileGroups: [UInt64: UInt64] = [:]
+    /// Payload files written ahead for groups pushed since the last
+    /// commit, which their rows will name.
+    private var adopting: [UInt64: PayloadFile] = [:]
 
     /// A store over an opened database.
     package init(database: HistoryDatabase) {
@@ -88,6 +94,8 @@ package final class SQLiteHistoryStore: HistoryStore {
 
     private func loadAll(settings: ServiceSettings, now: Int64) throws(StoreError) -> (stacks: [StackRecord], counters: StoreCounters) {
         let counters = try database.loadCounters()
+        fileGroups = try database.loadFileGroups()
+        if database.keepsPayloadFiles { database.payloadFiles.sweep(keeping: Set(fileGroups.keys)) }
         reserved = StoreCounters(nextStackNumber: counters.nextStack, nextGroupID: counters.nextGroup)
         var records: [StackRecord] = []
         for var stored in try database.loadStacks() {
@@ -99,51 +107,6 @@ package final class SQLiteHistoryStore: HistoryStore {
             records.append(record)
         }
         return (records, StoreCounters(nextStackNumber: counters.nextStack, nextGroupID: counters.nextGroup))
-    }
-
-    /// A detached record for a stored stack (its trimmed groups skipped),
-    /// its history rebuilt; its actions stay on disk.
-    static func record(restoring stored: StoredStack, persistent: Bool, settings: ServiceSettings,
-                       now: Int64) throws(StoreError) -> StackRecord {
-        let row = stored.row
-        let record = StackRecord(
-            number: row.number, appId: row.appId, document: row.document, title: row.title,
-            requestedLevels: row.requestedLevels, requestedMaxBytes: row.requestedMaxBytes, persistent: persistent,
-            globalTrigger: row.globalTrigger, stack: try restore(stored, mergeWindow: settings.mergeWindowMilliseconds))
-        record.detachedSince = row.detachedSince ?? now
-        return record
-    }
-
-    /// Brings `group`'s actions from `database` into `record`'s memory;
-    /// throws a corruption naming the group when they do not fit it.
-    static func load(_ group: ActionGroup, into record: StackRecord, from database: HistoryDatabase) throws(StoreError) {
-        let encoded = try database.encodedActions(ofGroup: group.id)
-        guard record.stack.loadActions(encoded: encoded, forGroup: group.id) else {
-            throw StoreError("the store's payloads for group \(group.id) do not add up to its \(group.bytes) "
-                + "bytes: it is corrupt", corruption: true, group: group.id)
-        }
-    }
-
-    /// Rebuilds a stored stack's history, with no limits yet (the daemon
-    /// puts its settings on after); throws a corruption for values no undod
-    /// writes.
-    private static func restore(_ stored: StoredStack, mergeWindow: UInt32) throws(StoreError) -> UndoStack {
-        let row = stored.row
-        // Values a damaged file could hold that no run of undod writes.
-        let limit: UInt64 = 1 << 62, byteLimit: UInt64 = 1 << 40
-        guard row.number > 0, row.number < limit, row.baseStateID < limit,
-              (stored.undo + stored.redo).allSatisfy({ $0.id > 0 && $0.id < limit && $0.bytes < byteLimit }) else {
-            throw StoreError("stack \(row.number) holds numbers no undod writes", corruption: true)
-        }
-        let unlimited = StackSettings(levels: 0, maxBytes: .max, mergeWindowMilliseconds: mergeWindow)
-        let snapshot = StackSnapshot(settings: unlimited, undo: stored.undo, redo: stored.redo,
-                                     baseStateID: row.baseStateID, baseStateTag: row.baseStateTag,
-                                     clean: row.clean, topIsMergeable: row.topIsMergeable)
-        do {
-            return try UndoStack(restoring: snapshot)
-        } catch {
-            throw StoreError("stack \(row.number) does not hold together (\(error.reason))", corruption: true)
-        }
     }
 
     package func storedHistory(of record: StackRecord, settings: StackSettings) throws(StoreError) -> UndoStack {
@@ -210,6 +173,16 @@ package final class SQLiteHistoryStore: HistoryStore {
         }
     }
 
+    package func writeAhead(_ actions: EncodedActions, then: @escaping @Sendable (PayloadFile?) -> Void) -> Bool {
+        guard database.keepsPayloadFiles else { return false }
+        database.payloadFiles.write(actions, then: then)
+        return true
+    }
+
+    package func adopt(_ file: PayloadFile, forGroup id: UInt64) {
+        adopting[id] = file
+    }
+
     package func isSavedAsIs(_ number: UInt64) -> Bool {
         isOnDisk(number) && dirty[number] == nil && !removed.contains(number)
     }
@@ -242,6 +215,11 @@ package final class SQLiteHistoryStore: HistoryStore {
         var newlyTrimmed: [UInt64] = []
         var flushed = false
         var deleted = !removed.isEmpty
+        // Payload files whose rows this commit deletes or replaces, removed
+        // once it is committed; those of stacks deleted for good are zeroed.
+        var filesDropped: [UInt64] = []
+        let filesZeroed = fileGroups.filter { removed.contains($0.value) }.map(\.key)
+        defer { adopting.removeAll() }
         do throws(StoreError) {
             for number in removed { try database.deleteStack(number) }
             for (number, entry) in dirty {
@@ -256,8 +234,10 @@ package final class SQLiteHistoryStore: HistoryStore {
                 detachTimes.remove(number)  // the row carries it
                 for (id, actionsChanged) in entry.groups {
                     if let found = record.stack.group(withID: id) {
+                        let file = actionsChanged ? adoptFile(of: found.group, stack: number) : nil
+                        if actionsChanged, file == nil, fileGroups[id] != nil { filesDropped.append(id) }
                         try database.saveGroup(found.group, stack: number, onRedoSide: found.side == .redo,
-                                               actionsChanged: actionsChanged)
+                                               actionsChanged: actionsChanged, fileChecksum: file?.checksum)
                         if actionsChanged { rowBytes[id] = found.group.bytes }
                     } else if id <= record.stack.baseStateID {
                         // Below the bottom: a restart skips it; delete later, in a batch
@@ -265,6 +245,7 @@ package final class SQLiteHistoryStore: HistoryStore {
                         newlyTrimmed.append(id)
                     } else {
                         try database.deleteGroup(id)
+                        if fileGroups[id] != nil { filesDropped.append(id) }
                         rowBytes[id] = nil
                         deleted = true
                     }
@@ -274,7 +255,10 @@ package final class SQLiteHistoryStore: HistoryStore {
             let fresh = newlyTrimmed.filter { !trimmed.contains($0) }
             let waitingBytes = fresh.reduce(trimmedBytes) { $0 + (rowBytes[$1] ?? 0) }
             if trimmed.count + fresh.count >= Self.trimBatch || waitingBytes >= Self.trimBytes {
-                for id in trimmed.union(fresh) { try database.deleteGroup(id) }
+                for id in trimmed.union(fresh) {
+                    try database.deleteGroup(id)
+                    if fileGroups[id] != nil { filesDropped.append(id) }
+                }
                 flushed = true
                 deleted = true
             }
@@ -286,6 +270,8 @@ package final class SQLiteHistoryStore: HistoryStore {
             database.rollback()
             throw error
         }
+        dropFiles(filesDropped, zeroing: false)
+        dropFiles(filesZeroed, zeroing: true)
         if flushed {
             for id in trimmed.union(newlyTrimmed) { rowBytes[id] = nil }
             trimmed.removeAll()
@@ -302,6 +288,28 @@ package final class SQLiteHistoryStore: HistoryStore {
         removed.removeAll()
         dirty.removeAll()
         reserved = reserving
+    }
+
+    /// The payload file written ahead for `group`, now named by its id, when
+    /// one was and it still holds exactly the group's actions (a merge in
+    /// the same turn makes the group larger: its row then holds them all).
+    private func adoptFile(of group: ActionGroup, stack: UInt64) -> PayloadFile? {
+        guard let file = adopting.removeValue(forKey: group.id),
+              file.actions.buffer.count == group.encodedActions.count,
+              database.payloadFiles.adopt(file, as: group.id) else { return nil }
+        // Named by the group from now on, committed or not: a later commit
+        // that writes the group's actions into its row, or deletes it,
+        // removes the file.
+        fileGroups[group.id] = stack
+        return file
+    }
+
+    /// Removes the payload files of groups whose rows a commit deleted or
+    /// rewrote, on the files' own thread.
+    private func dropFiles(_ ids: [UInt64], zeroing: Bool) {
+        guard !ids.isEmpty else { return }
+        for id in ids { fileGroups[id] = nil }
+        database.payloadFiles.remove(ids, zeroing: zeroing)
     }
 
     /// Notes `ids` as trimmed, waiting to be deleted, each counted once.
@@ -340,6 +348,7 @@ package final class SQLiteHistoryStore: HistoryStore {
             }
         }
         database.checkpoint()
+        database.payloadFiles.drain()
     }
 
     /// A record's row as the database keeps it.

@@ -176,11 +176,26 @@ package final class UndoService {
     // MARK: Stack
 
     /// `Push`/`PushGroup`: answers with what the push did once it is stored.
+    /// With `file`, the actions are those written ahead to it (`writeAhead`),
+    /// and a new group's row names it rather than holding them.
     package func push(_ record: StackRecord, caller: String, name: String, actions: EncodedActions, hints: PushHints,
-                     reply: @escaping (Result<PushResult, ServiceError>) -> Void) {
+                     storedIn file: PayloadFile? = nil, reply: @escaping (Result<PushResult, ServiceError>) -> Void) {
         answer(.change(record), reply) { () throws(ServiceError) in
-            try push(record, caller: caller, name: name, actions: actions, hints: hints)
+            let result = try push(record, caller: caller, name: name, actions: actions, hints: hints)
+            if let file, record.persistent, !result.merged { store.adopt(file, forGroup: result.group) }
+            return result
         }
+    }
+
+    /// Starts storing the actions of a large push to `record` in a file of
+    /// their own, off the loop, while the call waits (`PayloadFiles`); `then`
+    /// gets the file, on another thread. False when there is nothing to do
+    /// ahead: a memory-only stack, a store that keeps no files, actions
+    /// under `PayloadFiles.threshold`.
+    package func writeAhead(_ actions: EncodedActions, for record: StackRecord,
+                            then: @escaping @Sendable (PayloadFile?) -> Void) -> Bool {
+        guard record.persistent, actions.buffer.count >= PayloadFiles.threshold else { return false }
+        return store.writeAhead(actions, then: then)
     }
 
     /// A push whose payloads alone, `bytes` as counted in the message

@@ -181,7 +181,19 @@ extension Connection {
         default:
             return
         }
-        if held { lanes.hold(work, sender: sender, bytes: bytes, since: SystemTime.monotonicNanoseconds) } else { loop.soon(work) }
+        guard held else { return loop.soon(work) }
+        var preparation: IncomingLanes<() -> Void>.Preparation?
+        if kind == .methodCall, bytes >= IncomingLanes<() -> Void>.largeCallBytes, let prepare = prepareLargeCall {
+            preparation = { [unowned self] ready in prepare(MethodCall(message: message, connection: self), ready) }
+        }
+        lanes.hold(work, sender: sender, bytes: bytes, since: SystemTime.monotonicNanoseconds, prepare: preparation)
+    }
+
+    /// Starts the preparation of the longest-held call, if it has one not
+    /// started yet (`prepareLargeCall`).
+    func startPreparing() {
+        guard let (token, prepare) = lanes.takePreparation() else { return }
+        if !prepare({ [weak self] in self?.lanes.markReady(token) }) { lanes.markReady(token) }
     }
 
     /// Answers `org.freedesktop.DBus.Peer`, as libdbus does for every

@@ -37,6 +37,13 @@ public final class Connection {
     /// (`EventLoop.Handle.perform`) once it may answer true. undod asks its
     /// store, which holds large writes back while its log catches up.
     public var mayHandleLargeCall: () -> Bool = { true }
+    /// Asked, as a large method call is held (see `IncomingLanes`), whether
+    /// work must be done for it off the loop first: it may start that work
+    /// and answer true, then call `ready` on the loop once it is done (what
+    /// it made goes in `MethodCall.preparation`); until then the call and
+    /// what its sender sent after it wait, and others go on. The call must
+    /// not be answered here. undod writes a large push's payloads to a file.
+    public var prepareLargeCall: ((MethodCall, _ ready: @escaping () -> Void) -> Bool)?
 
     let socket: BusSocket
     let reader: MessageReader
@@ -289,17 +296,19 @@ public final class Connection {
         guard !closed else { return false }
         routedThisTurn = 0
         let more = routeBuffered()
+        startPreparing()
         // After routing: routing answers `Peer` calls at once.
         if !outgoing.isEmpty { writeOutgoing() }
         keepReading(!more && !lanes.isFull)
-        return more || heldMayGo
+        // A full lane whose first call is being prepared waits for `ready`.
+        return heldMayGo || (more && !lanes.isFull)
     }
 
     /// Whether a held message may be handled now, as far as
     /// `mayHandleLargeCall` and the socket's quiet are concerned (a full
     /// lane always may).
     private var heldMayGo: Bool {
-        !lanes.isEmpty && (lanes.isFull || !lanes.nextIsLarge || (mayHandleLargeCall() && socketWasQuietLongEnough()))
+        !lanes.isEmpty && lanes.nextIsReady && (lanes.isFull || !lanes.nextIsLarge || (mayHandleLargeCall() && socketWasQuietLongEnough()))
     }
 
     /// Whether the lane's large call may go by the socket's quiet
@@ -329,6 +338,7 @@ public final class Connection {
         defer { readThisTurn = false }
         guard !closed, !readThisTurn || lanes.isFull, heldMayGo, let next = lanes.next() else { return false }
         next()
+        startPreparing()
         return true
     }
 }

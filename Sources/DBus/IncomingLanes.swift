@@ -18,9 +18,18 @@ import Loop
 /// a small method call or reply from a sender with nothing held goes ahead.
 /// With nothing held, everything is handled in arrival order, as before.
 ///
+/// Prepared: a large call may come with work to do for it off the loop
+/// before it is handled (undod writes a large push's payloads to a file,
+/// `Connection.prepareLargeCall`). That work starts once the call is the
+/// longest held (`takePreparation`), one call at a time, and the call
+/// waits until it is ready (`markReady`); what its sender sent after it
+/// waits too, and other senders go on.
+///
 /// Bounded: while the lane holds `fullBytes` or `fullCount`, the connection
 /// routes nothing more and stops reading its socket, so the bus holds what
-/// comes next.
+/// comes next. A call whose preparation is under way is not counted in the
+/// bytes (it is already read, and one at a time): a 60 MiB push being
+/// written must not stop the connection from serving everyone else.
 struct IncomingLanes<Item> {
     /// The size from which a method call waits in the lane (64 KiB).
     static var largeCallBytes: Int { 64 << 10 }
@@ -31,13 +40,27 @@ struct IncomingLanes<Item> {
 
     /// The messages held, in arrival order, each with when it was held
     /// (`EventLoop.now`).
-    private var held: [(sender: String, bytes: Int, since: Int64, item: Item)] = []
+    private var held: [(sender: String, bytes: Int, since: Int64, token: Int, item: Item, prepare: Preparation?)] = []
+    /// The token of the longest-held message while its preparation is
+    /// under way.
+    private var preparing: Int?
+    /// The token the next held message gets.
+    private var lastToken = 0
     /// How many held messages each sender has.
     private var heldBySender: [String: Int] = [:]
     private var heldBytes = 0
 
     /// Whether nothing is held.
     var isEmpty: Bool { held.isEmpty }
+
+    /// Work to do off the loop for a held call before it is handled: it
+    /// starts it and answers true, then `ready` is called on the loop once
+    /// it is done; false when there is nothing to do.
+    typealias Preparation = (_ ready: @escaping () -> Void) -> Bool
+
+    /// Whether the longest-held message is neither waiting to start its
+    /// preparation nor waiting for it to end.
+    var nextIsReady: Bool { held.first.map { $0.prepare == nil && $0.token != preparing } ?? false }
 
     /// Whether the longest-held message is a large call (what a connection
     /// may be told to keep waiting: `Connection.mayHandleLargeCall`).
@@ -71,7 +94,10 @@ struct IncomingLanes<Item> {
 
     /// Whether the connection should stop routing and reading until some
     /// held ones have been handled.
-    var isFull: Bool { heldBytes >= Self.fullBytes || held.count >= Self.fullCount }
+    var isFull: Bool {
+        let counted = preparing == nil ? heldBytes : heldBytes - (held.first?.bytes ?? 0)
+        return counted >= Self.fullBytes || held.count >= Self.fullCount
+    }
 
     /// Whether a message that arrived must wait in the lane (`hold`) rather
     /// than be handled now.
@@ -84,17 +110,35 @@ struct IncomingLanes<Item> {
         }
     }
 
-    /// Puts a message that `mustHold` at the end of the lane, held `since`.
-    mutating func hold(_ item: Item, sender: String, bytes: Int, since: Int64) {
-        held.append((sender, bytes, since, item))
+    /// Puts a message that `mustHold` at the end of the lane, held `since`,
+    /// with the work to do for it before it is handled, if any.
+    mutating func hold(_ item: Item, sender: String, bytes: Int, since: Int64, prepare: Preparation? = nil) {
+        lastToken += 1
+        held.append((sender, bytes, since, lastToken, item, prepare))
         heldBySender[sender, default: 0] += 1
         heldBytes += bytes
+    }
+
+    /// The longest-held message's preparation, to be started now, with
+    /// the token its `ready` must name; nil when it has none left to start.
+    mutating func takePreparation() -> (token: Int, prepare: Preparation)? {
+        guard let first = held.first, let prepare = first.prepare else { return nil }
+        held[0].prepare = nil
+        preparing = first.token
+        return (first.token, prepare)
+    }
+
+    /// The preparation of message `token` is done (or never started); a
+    /// message no longer held is ignored.
+    mutating func markReady(_ token: Int) {
+        if preparing == token { preparing = nil }
     }
 
     /// The longest-held message, taken out of the lane; nil when none is held.
     mutating func next() -> Item? {
         guard !held.isEmpty else { return nil }
-        let (sender, bytes, _, item) = held.removeFirst()
+        let (sender, bytes, _, token, item, _) = held.removeFirst()
+        if preparing == token { preparing = nil }
         if heldBySender[sender] == 1 { heldBySender[sender] = nil } else { heldBySender[sender]! -= 1 }
         heldBytes -= bytes
         return item
@@ -103,6 +147,7 @@ struct IncomingLanes<Item> {
     /// Drops every held message (the connection is closing).
     mutating func removeAll() {
         held.removeAll()
+        preparing = nil
         heldBySender.removeAll()
         heldBytes = 0
     }

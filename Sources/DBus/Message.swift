@@ -34,7 +34,9 @@ public final class Message {
     /// of its body, which `raw` does not hold: `raw` carries its header
     /// alone, and the body is read from `wireFormat` in place.
     private var detachedSignature: String?
-
+    /// What was made for this call off the loop while it waited
+    /// (`MethodCall.preparation`).
+    var preparation: AnyObject?
 
     /// Takes over one reference to `raw`.
     init(owning raw: OpaquePointer) {

@@ -16,6 +16,12 @@ public final class MethodCall {
     private var decoded: [DBusValue]?
     /// The caller's unique name.
     public let sender: String
+    /// What was made for the call while it waited in its lane
+    /// (`Connection.prepareLargeCall`); nil for most.
+    public var preparation: AnyObject? {
+        get { message.preparation }
+        set { message.preparation = newValue }
+    }
     /// Whether the call has been answered.
     public private(set) var isAnswered = false
 

@@ -26,4 +26,15 @@ extension HistoryDatabase {
         }
         try database.execute("PRAGMA user_version = 2; COMMIT; VACUUM;")
     }
+
+    /// Schema 2 → 3: groups may keep their actions in a file of their own
+    /// (`in_file`); every group stored so far keeps them in its row.
+    static func migrateToVersion3(_ database: SQLiteDatabase) throws(SQLiteError) {
+        try database.execute("""
+            BEGIN;
+            ALTER TABLE groups ADD COLUMN in_file INTEGER NOT NULL DEFAULT 0;
+            PRAGMA user_version = 3;
+            COMMIT;
+            """)
+    }
 }

@@ -23,13 +23,23 @@ import UndoCore
 /// deleted for good is zeroed (`secure_delete`); groups that age out are
 /// not (`zeroDeletedContent`).
 ///
+/// A group whose actions came in a large push keeps them in a file of its
+/// own instead (`PayloadFiles`): its row's `payload` is empty, `in_file`
+/// is 1, and `checksum` is the file's.
+///
 /// Schema 2 added each group's `charged` bytes (what it counts for in the
-/// limits) and `checksum`; a schema 1 store is migrated on open.
+/// limits) and `checksum`, schema 3 `in_file`; an older store is migrated
+/// on open.
 public final class HistoryDatabase {
     /// The current schema version.
-    static let schemaVersion: Int64 = 2
+    static let schemaVersion: Int64 = 3
     /// The database file.
     public let path: String
+    /// The directory of the groups kept in files of their own.
+    public let payloadFiles: PayloadFiles
+    /// Whether large groups may be written to `payloadFiles` (its directory
+    /// is one of ours and the store is writable).
+    public private(set) var keepsPayloadFiles = false
     /// Where a corrupt or unreadable store was moved, if that happened on open.
     public private(set) var movedAside: String?
     /// Why it was moved aside.
@@ -65,6 +75,7 @@ public final class HistoryDatabase {
         try StateDirectory.prepare(directory)
         let base = directory.hasSuffix("/") ? directory : directory + "/"
         path = base + "history.sqlite3"
+        payloadFiles = PayloadFiles(base: base)
         let previous = umask(0o077)
         defer { umask(previous) }
         lockDescriptor = Glibc.open(base + "lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
@@ -101,6 +112,7 @@ public final class HistoryDatabase {
             }
         }
         for suffix in ["", "-wal", "-shm"] { _ = chmod(path + suffix, 0o600) }
+        keepsPayloadFiles = payloadFiles.prepare()
         attachCheckpointer()
     }
 
@@ -111,6 +123,7 @@ public final class HistoryDatabase {
     public init?(readingOnly directory: String) throws(StoreError) {
         let base = directory.hasSuffix("/") ? directory : directory + "/"
         path = base + "history.sqlite3"
+        payloadFiles = PayloadFiles(base: base)
         lockDescriptor = -1
         var status = stat()
         guard stat(path, &status) == 0, status.st_size > 0 else { return nil }
@@ -178,12 +191,14 @@ public final class HistoryDatabase {
                 CREATE TABLE groups (
                   id INTEGER PRIMARY KEY, stack INTEGER NOT NULL, redo INTEGER NOT NULL, name TEXT NOT NULL,
                   time INTEGER NOT NULL, merge_key TEXT NOT NULL, state_tag TEXT NOT NULL, bytes INTEGER NOT NULL,
-                  payload BLOB NOT NULL, charged INTEGER NOT NULL, checksum INTEGER NOT NULL);
-                PRAGMA user_version = 2;
+                  payload BLOB NOT NULL, charged INTEGER NOT NULL, checksum INTEGER NOT NULL,
+                  in_file INTEGER NOT NULL DEFAULT 0);
+                PRAGMA user_version = 3;
                 COMMIT;
                 """)
-        } else if version < 2 {
-            try migrateToVersion2(database)
+        } else {
+            if version < 2 { try migrateToVersion2(database) }
+            if version < 3 { try migrateToVersion3(database) }
         }
         // Reading the schema proves the file is a database we can use.
         _ = try database.integer("SELECT count(*) FROM stacks")
@@ -207,6 +222,7 @@ public final class HistoryDatabase {
         }
         zeroing = false
         for suffix in ["", "-wal", "-shm"] { _ = chmod(path + suffix, 0o600) }
+        keepsPayloadFiles = payloadFiles.prepare()
         attachCheckpointer()
     }
 
@@ -215,10 +231,12 @@ public final class HistoryDatabase {
         do { return try SQLiteDatabase(path: ":memory:") } catch { throw StoreError("\(error)") }
     }
 
-    /// Renames the store's files to `…corrupt-<now>`; returns the new path.
+    /// Renames the store's files (and its payload files' directory) to
+    /// `…corrupt-<now>`; returns the database's new path.
     private static func moveAside(_ path: String, now: Int64) -> String {
         let target = "\(path).corrupt-\(now)"
         for suffix in ["", "-wal", "-shm"] { _ = rename(path + suffix, target + suffix) }
+        PayloadFiles(base: String(path.dropLast("history.sqlite3".count))).moveAside(now: now)
         return target
     }
 
@@ -304,27 +322,43 @@ public final class HistoryDatabase {
     /// there is no such group); throws a corruption naming the group when
     /// they fail their checksum, and names it on any other failure too.
     public func encodedActions(ofGroup id: UInt64) throws(StoreError) -> [UInt8] {
-        let (payload, checksum): ([UInt8], Int64?)
+        var (payload, checksum, inFile): ([UInt8], Int64?, Bool)
         do {
-            (payload, checksum) = try reading { () throws(SQLiteError) in
-                // Schema 1 (only read as it is) has no checksums.
-                let rows = try schema < 2 ? database.statement("SELECT payload, NULL FROM groups WHERE id = ?1")
-                    : database.statement("SELECT payload, checksum FROM groups WHERE id = ?1")
+            (payload, checksum, inFile) = try reading { () throws(SQLiteError) in
+                // Schema 1 (only read as it is) has no checksums, schema 2 no files.
+                let rows = try schema < 2 ? database.statement("SELECT payload, NULL, 0 FROM groups WHERE id = ?1")
+                    : schema < 3 ? database.statement("SELECT payload, checksum, 0 FROM groups WHERE id = ?1")
+                    : database.statement("SELECT payload, checksum, in_file FROM groups WHERE id = ?1")
                 try rows.bind(.integer(Int64(bitPattern: id)))
-                guard try rows.step() else { return ([], nil) }
+                guard try rows.step() else { return ([], nil, false) }
                 defer { rows.reset() }
-                return (rows.blob(0), rows.isNull(1) ? nil : rows.int64(1))
+                return (rows.blob(0), rows.isNull(1) ? nil : rows.int64(1), rows.int64(2) != 0)
             }
         } catch {
             var named = error
             named.group = id
             throw named
         }
+        if inFile { payload = try payloadFiles.read(id) }
         if let checksum, Int64(PayloadChecksum.of(payload)) != checksum {
             throw StoreError("the payloads of group \(id) fail their checksum: the store is corrupt",
                              corruption: true, group: id)
         }
         return payload
+    }
+
+    /// The groups whose actions are in files of their own, each with its
+    /// stack's number.
+    public func loadFileGroups() throws(StoreError) -> [UInt64: UInt64] {
+        guard schema >= 3 else { return [:] }
+        return try reading { () throws(SQLiteError) in
+            let rows = try database.statement("SELECT id, stack FROM groups WHERE in_file != 0")
+            var groups: [UInt64: UInt64] = [:]
+            while try rows.step() {
+                groups[UInt64(bitPattern: rows.int64(0))] = UInt64(bitPattern: rows.int64(1))
+            }
+            return groups
+        }
     }
 
     // MARK: Errors

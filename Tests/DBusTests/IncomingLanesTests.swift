@@ -39,6 +39,28 @@ extension IncomingLanes {
         #expect([lanes.next(), lanes.next(), lanes.next(), lanes.next()] == ["big", "small", "reply", "error"])
     }
 
+    @Test func aPreparedCallWaitsForItsWorkOneAtATimeAndIsNotCountedFull() {
+        var lanes = IncomingLanes<String>()
+        var started: [String] = []
+        let prepared: (String) -> IncomingLanes<String>.Preparation = { name in { _ in started.append(name); return true } }
+        lanes.hold("push 1", sender: ":1.1", bytes: IncomingLanes<String>.fullBytes, since: 0, prepare: prepared("push 1"))
+        lanes.hold("push 2", sender: ":1.2", bytes: IncomingLanes<String>.fullBytes / 2, since: 0, prepare: prepared("push 2"))
+        #expect(!lanes.nextIsReady, "its work has not started")
+        let first = lanes.takePreparation()
+        _ = first?.prepare {}
+        #expect(started == ["push 1"], "only the longest held starts")
+        #expect(lanes.takePreparation() == nil, "one at a time")
+        #expect(!lanes.nextIsReady)
+        #expect(!lanes.isFull, "the call being prepared is not counted")
+        lanes.markReady(first?.token ?? 0)
+        #expect(lanes.nextIsReady)
+        #expect(lanes.isFull)
+        #expect(lanes.next() == "push 1")
+        _ = lanes.takePreparation()?.prepare {}
+        #expect(started == ["push 1", "push 2"])
+        #expect(!lanes.nextIsReady && lanes.next() == "push 2", "next() hands out what the connection lets go")
+    }
+
     @Test func signalsWaitWhileAnythingIsHeld() {
         var lanes = IncomingLanes<String>()
         #expect(lanes.admit("signal", kind: .signal, sender: "org.freedesktop.DBus", bytes: 0) == "signal")

@@ -8,15 +8,20 @@ import Testing
 /// symbolic link in the store's place (never followed). undod runs with
 /// history in memory only, and the file stays byte for byte as it was.
 @Suite struct StoreLeftAloneTests {
-    /// Every file of the state directory and its bytes (a link: its target's path).
-    static func snapshot(_ directory: URL) throws -> [String: Data] {
+    /// Every file of the state directory and its bytes, payload files
+    /// included (a link: its target's path).
+    static func snapshot(_ directory: URL, prefix: String = "") throws -> [String: Data] {
         var files: [String: Data] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name != "lock" {
             let path = directory.appendingPathComponent(name).path
+            var isDirectory: ObjCBool = false
             if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
-                files[name] = Data("link to \(target)".utf8)
+                files[prefix + name] = Data("link to \(target)".utf8)
+            } else if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                files[prefix + name] = Data("a directory".utf8)
+                files.merge(try snapshot(URL(fileURLWithPath: path), prefix: prefix + name + "/")) { $1 }
             } else {
-                files[name] = try Data(contentsOf: URL(fileURLWithPath: path))
+                files[prefix + name] = try Data(contentsOf: URL(fileURLWithPath: path))
             }
         }
         return files
@@ -34,6 +39,8 @@ import Testing
     @Test func aStoreFromANewerUndodIsLeftByteForByteUntouched() throws {
         let f = try DaemonFixture()
         let app = try f.app("org.example.Kept", pushing: ["Before the downgrade"])
+        // A large push: its payload file is part of the store.
+        try app.push("Large", undo: [UInt8](repeating: 5, count: 2 << 20), redo: [])
         app.quit()
         var before: [String: Data] = [:]
         try Self.restart(f) { directory in
@@ -53,6 +60,7 @@ import Testing
         #expect(try f.stackProperty(new.stack, "Persistent") == .bool(false))
         try Self.restart(f) { _ in }
         #expect(try Self.snapshot(f.daemon.stateDirectory) == before, "nothing written, nothing moved aside")
+        #expect(before.keys.contains { $0.hasPrefix("payloads/") }, "the payload file was there: \(before.keys)")
     }
 
     @Test func aLinkInTheStoresPlaceIsNeverFollowed() throws {

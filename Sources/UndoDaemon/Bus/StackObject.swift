@@ -2,6 +2,7 @@ import Caretaker
 import DBus
 import Undo1
 import UndoCore
+import UndoStore
 
 /// A stack object `/org/undod/Undo1/stack/N`: binds `Undo1Interfaces.stack`
 /// to one record and the service, decoding each call into the service's
@@ -65,9 +66,11 @@ enum StackObject {
             }
         }
         guard let hints = call.options(at: index, stack: record.displayName, PushHints.init) else { return }
-        let actions = read(call).flatMap(EncodedActions.init(encoded:)) ?? EncodedActions([])
+        // A large push's actions were read and written to a file while it waited (`LargePushPreparer`).
+        let file = call.preparation as? PayloadFile
+        let actions = file?.actions ?? read(call).flatMap(EncodedActions.init(encoded:)) ?? EncodedActions([])
         service.push(record, caller: call.sender, name: call.argument(0)?.string ?? "", actions: actions,
-                     hints: hints) { call.answer($0, stack: record.displayName) { [.uint64($0.group)] } }
+                     hints: hints, storedIn: file) { call.answer($0, stack: record.displayName) { [.uint64($0.group)] } }
     }
 
     private static func apply(_ direction: Direction, _ call: MethodCall, _ record: StackRecord, _ service: UndoService) {

@@ -113,6 +113,9 @@ package final class Daemon {
             service.peerLeft(name)
         }
         _ = loop.addTurnEndHook { service.endTurn() }
+        // Large pushes' payloads are written to files while their calls wait.
+        let largePushes = LargePushPreparer(service: service, connection: connection)
+        defer { withExtendedLifetime(largePushes) {} }
         do {
             try service.start()
         } catch {

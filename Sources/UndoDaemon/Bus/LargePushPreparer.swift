@@ -1,0 +1,84 @@
+import Caretaker
+import DBus
+import Locking
+import Loop
+import Undo1
+import UndoCore
+import UndoStore
+
+/// Stores a large push's payloads while its call waits in the connection's
+/// lane (`Connection.prepareLargeCall`), so that the loop never writes
+/// them itself: a `Push` or `PushGroup` of a MiB or more, from a stack's
+/// owner, to a persistent stack, within its `MaxBytes`. Its actions are
+/// read out of the message here, written to a payload file on the store's
+/// own thread (`UndoService.writeAhead`), and the call is handled once the
+/// file is written, with it (`MethodCall.preparation`): the group's row
+/// then names the file. Other clients are served meanwhile; the sender's
+/// later calls wait behind the push, so its order holds.
+///
+/// Confined to the loop; the writer's thread hands each file back through
+/// `finished`, which a work hook empties.
+final class LargePushPreparer {
+    private let service: UndoService
+    private let loop: EventLoop
+    /// Calls waiting for their file, by number.
+    private var waiting: [Int: (call: MethodCall, ready: () -> Void)] = [:]
+    private var lastNumber = 0
+    /// Files written (or nil: not written), by call number, for the loop.
+    private let finished = Lock<[(number: Int, file: PayloadFile?)]>([])
+    private var hook: EventLoop.Token?
+
+    /// A preparer for `service`'s stacks, installed on `connection`.
+    init(service: UndoService, connection: Connection) {
+        self.service = service
+        loop = connection.loop
+        hook = loop.addWorkHook { [unowned self] in self.deliver() }
+        connection.prepareLargeCall = { [unowned self] call, ready in self.prepare(call, ready: ready) }
+    }
+
+    deinit {
+        if let hook { loop.remove(hook) }
+    }
+
+    /// Starts writing `call`'s payloads to a file when it is a large push
+    /// that will keep them; false when nothing is done ahead.
+    private func prepare(_ call: MethodCall, ready: @escaping () -> Void) -> Bool {
+        let message = call.message
+        guard message.interface == nil || message.interface == Undo1.stackInterface,
+              let member = message.member, member == "Push" || member == "PushGroup",
+              Undo1Interfaces.stack.methods.first(where: { $0.name == member })?.accepts(message.signature) == true,
+              let path = message.path, let record = service.registry.stack(atPath: path),
+              record.persistent, record.owner == call.sender else { return false }
+        let payloads = member == "Push" ? 1..<3 : 1..<2
+        guard call.payloadBytes(at: payloads, beyond: service.maxBytes(of: record)) == nil else { return false }
+        let encoded = member == "Push" ? call.lengthPrefixedByteArrays(at: payloads) : call.lengthPrefixedPairs(at: 1)
+        guard let actions = encoded.flatMap(EncodedActions.init(encoded:)) else { return false }
+        lastNumber += 1
+        let number = lastNumber
+        let finished = finished
+        let wake = loop.handle
+        let started = service.writeAhead(actions, for: record) { file in
+            finished.withLock { $0.append((number, file)) }
+            wake.perform {}
+        }
+        if started { waiting[number] = (call, ready) }
+        return started
+    }
+
+    /// Hands each file written to its call and lets the call go (a work
+    /// hook: every turn, nothing to do unless a call waits); true when one
+    /// went, so that the loop turns again to handle it.
+    private func deliver() -> Bool {
+        guard !waiting.isEmpty else { return false }
+        let done = finished.withLock { list in
+            defer { list.removeAll() }
+            return list
+        }
+        for (number, file) in done {
+            guard let entry = waiting.removeValue(forKey: number) else { continue }
+            entry.call.preparation = file
+            entry.ready()
+        }
+        return !done.isEmpty
+    }
+}

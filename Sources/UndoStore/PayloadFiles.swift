@@ -1,0 +1,195 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+import Locking
+public import UndoCore
+
+/// The directory `payloads/` beside the database, where each group whose
+/// actions came in a large push (`threshold`) keeps them in a file of its
+/// own, named by the group's id; the group's row says so (`in_file`) and
+/// holds the file's checksum.
+///
+/// Why: SQLite has one writer, and copying a 60 MiB group into it held the
+/// loop (and every other client) for hundreds of milliseconds, then the
+/// checkpointer copied it again. A file is written by a thread of its own
+/// while the call waits in its lane (`Connection.prepareLargeCall`); the
+/// loop then commits a small row. Durability is the database's: a file is
+/// written whole (the OS has it) before the row naming it commits, so a
+/// SIGKILL at any moment loses nothing answered; an OS crash may leave a
+/// file short, which its checksum catches, as it would a torn page.
+///
+/// Files no row names — a write a crash interrupted, a call whose client
+/// left, rows deleted just before a crash — are removed when the store is
+/// loaded (`sweep`). Files are created 0600 and never followed through a
+/// symbolic link; a `payloads` that is not a directory of ours is not
+/// used (large groups then go into the database, as before).
+public final class PayloadFiles: Sendable {
+    /// From this many bytes of actions a push to a persistent stack is
+    /// stored in a file (1 MiB).
+    public static let threshold = 1 << 20
+    /// The directory.
+    public let path: String
+    /// The writer's thread: writes, zeroes and removes files in order.
+    private let queue = DispatchQueue(label: "org.undod.payload-files")
+    /// The number in the next temporary file's name.
+    private let serial = Lock<UInt64>(0)
+
+    /// The directory `payloads` in the state directory `base` (ending in `/`).
+    init(base: String) {
+        path = base + "payloads"
+    }
+
+    /// Creates the directory (0700) if it is missing; false when it is
+    /// anything but a directory of this user's (a link is not followed).
+    func prepare() -> Bool {
+        let previous = umask(0o077)
+        defer { umask(previous) }
+        if mkdir(path, 0o700) != 0, errno != EEXIST { return false }
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == getuid() else {
+            return false
+        }
+        return true
+    }
+
+    /// The path of group `id`'s file.
+    func path(ofGroup id: UInt64) -> String { "\(path)/\(id)" }
+
+    // MARK: Writing, on the writer's thread
+
+    /// Writes `actions` to a new file on the writer's thread, which then
+    /// calls `then` with it, or with nil when it could not be written (the
+    /// push then stores its actions in the database, as a small one does).
+    public func write(_ actions: EncodedActions, then: @escaping @Sendable (PayloadFile?) -> Void) {
+        let number = serial.withLock { value in
+            value += 1
+            return value
+        }
+        let temporary = "\(path)/.incoming-\(getpid())-\(number)"
+        queue.async {
+            let checksum = PayloadChecksum.of(actions.buffer)
+            guard Self.writeWhole(actions.buffer, to: temporary) else {
+                unlink(temporary)
+                return then(nil)
+            }
+            then(PayloadFile(temporaryPath: temporary, actions: actions, checksum: checksum))
+        }
+    }
+
+    /// Removes the files of groups `ids` on the writer's thread, each
+    /// overwritten with zeros (and synced) first when `zeroing` (a stack
+    /// deleted for good, as the database zeroes its rows).
+    public func remove(_ ids: [UInt64], zeroing: Bool) {
+        guard !ids.isEmpty else { return }
+        let paths = ids.map(path(ofGroup:))
+        queue.async {
+            for file in paths {
+                if zeroing { Self.zero(file) }
+                unlink(file)
+            }
+        }
+    }
+
+    /// Waits until everything handed to the writer so far is done.
+    public func drain() {
+        queue.sync {}
+    }
+
+    // MARK: On the loop
+
+    /// Gives `file` the name of group `id`: the group's row, committed next,
+    /// names it. False when it could not be renamed.
+    public func adopt(_ file: PayloadFile, as id: UInt64) -> Bool {
+        rename(file.temporaryPath, path(ofGroup: id)) == 0
+    }
+
+    /// The bytes of group `id`'s file, whole; throws a corruption naming the
+    /// group when it is missing, not a plain file, or cannot be read.
+    func read(_ id: UInt64) throws(StoreError) -> [UInt8] {
+        let file = path(ofGroup: id)
+        let fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw StoreError("the payload file of group \(id) (\(file)) cannot be opened: "
+                + "\(String(cString: strerror(errno))); the store is corrupt", corruption: true, group: id)
+        }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size < 1 << 40 else {
+            throw StoreError("the payload file of group \(id) (\(file)) is not a file undod wrote; the store is corrupt",
+                             corruption: true, group: id)
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        var done = 0
+        while done < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, $0.count - done) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                throw StoreError("the payload file of group \(id) (\(file)) cannot be read whole; the store is corrupt",
+                                 corruption: true, group: id)
+            }
+            done += count
+        }
+        return bytes
+    }
+
+    /// Removes every file in the directory that is not the file of one of
+    /// `kept`: what a crash or a client that left behind left (at load, before
+    /// any new file is written).
+    public func sweep(keeping kept: Set<UInt64>) {
+        guard let directory = opendir(path) else { return }
+        defer { closedir(directory) }
+        var doomed: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name != ".", name != ".." else { continue }
+            if let id = UInt64(name), kept.contains(id) { continue }
+            doomed.append(name)
+        }
+        for name in doomed { unlink("\(path)/\(name)") }
+    }
+
+    /// Moves the directory aside with a store moved aside as corrupt
+    /// (`…corrupt-<now>`), so that its files go with their rows.
+    func moveAside(now: Int64) {
+        Glibc.rename(path, "\(path).corrupt-\(now)")
+    }
+
+    // MARK: Files
+
+    /// Writes `bytes` to a new file at `file` (0600, never through a link).
+    private static func writeWhole(_ bytes: [UInt8], to file: String) -> Bool {
+        let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return bytes.withUnsafeBytes { buffer in
+            var done = 0
+            while done < buffer.count {
+                let count = Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return false }
+                done += count
+            }
+            return true
+        }
+    }
+
+    /// Overwrites `file` with zeros and syncs it (before it is unlinked).
+    private static func zero(_ file: String) {
+        let fd = open(file, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return }
+        let zeros = [UInt8](repeating: 0, count: 1 << 20)
+        var offset: Int64 = 0
+        while offset < Int64(status.st_size) {
+            let length = Int(min(Int64(zeros.count), Int64(status.st_size) - offset))
+            let count = zeros.withUnsafeBytes { pwrite(fd, $0.baseAddress, length, off_t(offset)) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return }
+            offset += Int64(count)
+        }
+        fdatasync(fd)
+    }
+}

@@ -1,0 +1,137 @@
+import BusHarness
+import DBus
+import Foundation
+import Testing
+
+/// A push of a MiB or more to a persistent stack keeps its actions in a
+/// file of its own (`payloads/<group id>` in the state directory), written
+/// off the loop while the call waits; the group's row names it. What the
+/// database promises holds for the file too: an answered push survives
+/// SIGKILL, the bytes come back exactly, a damaged or missing file is
+/// reported corrupt and never applied, and nothing is left behind.
+@Suite struct PayloadFileTests {
+    static let big = [UInt8]((0..<(3 << 19)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+
+    /// The payload files' directory of `f`'s undod.
+    static func payloads(_ f: DaemonFixture) -> URL {
+        f.daemon.stateDirectory.appendingPathComponent("payloads")
+    }
+
+    /// The names in the payload files' directory, sorted.
+    static func names(_ f: DaemonFixture) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: payloads(f).path)) ?? []).sorted()
+    }
+
+    /// What the database says of group `id`: its row's payload length and `in_file`.
+    static func row(_ f: DaemonFixture, group id: UInt64) throws -> String {
+        let store = f.daemon.stateDirectory.appendingPathComponent("history.sqlite3").path
+        let result = try runTool(["/usr/bin/python3", "-c", """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            print(*db.execute("SELECT length(payload), in_file FROM groups WHERE id = ?", (int(sys.argv[2]),)).fetchone())
+            """, store, String(id)], loop: f.loop)
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func aLargePushLivesInItsOwnFileAndSurvivesSIGKILL() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("org.example.Big", pushing: ["Small"])
+        let group = try app.push("Big", undo: Self.big, redo: [9])
+        #expect(Self.names(f) == ["\(group)"], "the group's file, and nothing else")
+        let mode = try FileManager.default.attributesOfItem(atPath: Self.payloads(f).appendingPathComponent("\(group)").path)[.posixPermissions] as? NSNumber
+        #expect(mode?.intValue == 0o600)
+        try f.restart(crash: true)
+        #expect(try Self.row(f, group: group) == "0 1", "an empty row naming the file")
+        let back = try f.app()
+        try back.register("org.example.Big")
+        #expect(try back.property("UndoName") == .string("Big"))
+        _ = try back.call("Undo")
+        #expect(back.applied.first?.payloads == [Self.big], "the bytes come back exactly")
+        // A small push clears the redo side: the group's file goes with its row.
+        try back.push("Next")
+        #expect(f.wait { Self.names(f).isEmpty }, "\(Self.names(f))")
+    }
+
+    @Test func aSmallPushAndAMergeKeepTheirActionsInTheRow() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("org.example.Big", pushing: ["Small"])
+        let merge: [String: DBusValue] = ["merge_key": .string("typing"), "merge_window_ms": .uint32(600_000)]
+        let first = try app.push("Typing", undo: [1, 2, 3], redo: [4], hints: merge)
+        let merged = try app.push("Typing", undo: Self.big, redo: [5], hints: merge)
+        #expect(merged == first, "merged")
+        #expect(Self.names(f).isEmpty, "a merged group's row holds all its actions")
+        try f.restart(crash: true)
+        let back = try f.app()
+        try back.register("org.example.Big")
+        _ = try back.call("Undo")
+        #expect(back.applied.first?.payloads == [Self.big, [1, 2, 3]])
+    }
+
+    @Test func filesNoRowNamesAreRemovedAtStart() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("org.example.Big", pushing: ["Small"])
+        let group = try app.push("Big", undo: Self.big, redo: [])
+        app.quit()
+        try f.restart(crash: false)
+        // What a crash mid-write, or a row deleted just before one, leaves.
+        f.daemon.signal(SIGTERM)
+        #expect(f.daemon.waitForExit(loop: f.loop) == 0)
+        for stray in [".incoming-1-1", "\(group + 1000)"] {
+            #expect(FileManager.default.createFile(atPath: Self.payloads(f).appendingPathComponent(stray).path,
+                                                   contents: Data([1, 2, 3])))
+        }
+        try f.restart(crash: true)
+        let back = try f.app()
+        try back.register("org.example.Big")
+        #expect(Self.names(f) == ["\(group)"], "\(Self.names(f))")
+        _ = try back.call("Undo")
+        #expect(back.applied.first?.payloads == [Self.big])
+    }
+
+    @Test func aDamagedOrMissingFileIsCorruptAndNeverApplied() throws {
+        let f = try DaemonFixture()
+        let first = try f.app("org.example.Damaged", pushing: ["Small"])
+        let damaged = try first.push("Damaged", undo: Self.big, redo: [])
+        let second = try f.app("org.example.Missing", pushing: ["Small"])
+        let missing = try second.push("Missing", undo: Self.big, redo: [])
+        first.quit()
+        second.quit()
+        f.daemon.signal(SIGTERM)
+        #expect(f.daemon.waitForExit(loop: f.loop) == 0)
+        let damagedFile = Self.payloads(f).appendingPathComponent("\(damaged)")
+        var bytes = try Data(contentsOf: damagedFile)
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: damagedFile)
+        try FileManager.default.removeItem(at: Self.payloads(f).appendingPathComponent("\(missing)"))
+        try f.restart(crash: true)
+        for appId in ["org.example.Damaged", "org.example.Missing"] {
+            let back = try f.app()
+            try back.register(appId)
+            let refused = errorOf { () throws(DBusError) in try back.call("Undo") }
+            #expect(refused?.name == undodError("StorageFailed"), "\(appId): \(String(describing: refused))")
+            #expect(back.applied.isEmpty, "nothing damaged reaches the app")
+        }
+        #expect(f.daemon.log.contains("fail their checksum"), "\(f.daemon.log)")
+        #expect(f.daemon.log.contains("cannot be opened"), "\(f.daemon.log)")
+    }
+
+    @Test func aStackDeletedForGoodTakesItsFilesWithIt() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("org.example.Big", pushing: ["Small"])
+        try app.push("Big", undo: Self.big, redo: [])
+        _ = try app.call("Close", [.bool(true)])
+        #expect(f.wait { Self.names(f).isEmpty }, "\(Self.names(f))")
+    }
+
+    @Test func theSendersLaterCallsWaitBehindItsLargePush() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("org.example.Big", pushing: ["Small"])
+        let arguments: (String, [UInt8]) -> [DBusValue] = { [.string($0), .bytes($1), .bytes([]), .vardict([:])] }
+        let big = try f.send(from: app.connection, app.stack, "org.undod.Undo1.Stack", "Push", arguments("Big", Self.big))
+        let after = try f.send(from: app.connection, app.stack, "org.undod.Undo1.Stack", "Push", arguments("After", [7]))
+        #expect(f.wait { big.isDone && after.isDone })
+        let bigGroup = big.values?.first?.uint64 ?? 0, afterGroup = after.values?.first?.uint64 ?? 0
+        #expect(bigGroup != 0 && afterGroup > bigGroup, "in the order sent: \(bigGroup), \(afterGroup)")
+        #expect(try app.property("UndoName") == .string("After"))
+    }
+}
