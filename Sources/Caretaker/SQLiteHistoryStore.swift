@@ -309,7 +309,8 @@ package final class SQLiteHistoryStore: HistoryStore {
     private func dropFiles(_ ids: [UInt64], zeroing: Bool) {
         guard !ids.isEmpty else { return }
         for id in ids { fileGroups[id] = nil }
-        database.payloadFiles.remove(ids, zeroing: zeroing)
+        // Never through a `payloads` that is not our own directory (a link).
+        if database.keepsPayloadFiles { database.payloadFiles.remove(ids, zeroing: zeroing) }
     }
 
     /// Notes `ids` as trimmed, waiting to be deleted, each counted once.

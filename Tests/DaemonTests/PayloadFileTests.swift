@@ -115,6 +115,34 @@ import Testing
         #expect(f.daemon.log.contains("cannot be opened"), "\(f.daemon.log)")
     }
 
+    @Test func aLinkInThePayloadsPlaceIsNeverWrittenThrough() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("org.example.Big", pushing: ["Small"])
+        let group = try app.push("Big", undo: Self.big, redo: [])
+        app.quit()
+        f.daemon.signal(SIGTERM)
+        #expect(f.daemon.waitForExit(loop: f.loop) == 0)
+        // The directory moved elsewhere, with files of the user's beside the group's, and a link in its place.
+        let elsewhere = f.bus.directory.appendingPathComponent("elsewhere")
+        try FileManager.default.moveItem(at: Self.payloads(f), to: elsewhere)
+        for name in ["\(group + 1)", ".incoming-1-1"] {
+            try Data("the user's own \(name)".utf8).write(to: elsewhere.appendingPathComponent(name))
+        }
+        try FileManager.default.createSymbolicLink(at: Self.payloads(f), withDestinationURL: elsewhere)
+        let before = try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).sorted()
+        try f.restart(crash: true)
+        let back = try f.app()
+        try back.register("org.example.Big")
+        try back.push("Bigger", undo: Self.big, redo: [])
+        // The stack deleted for good: its rows go, the file behind the link stays.
+        _ = try back.call("Close", [.bool(true)])
+        try f.restart(crash: false)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).sorted() == before,
+                "nothing written, swept or removed through the link")
+        #expect(try Data(contentsOf: elsewhere.appendingPathComponent("\(group + 1)"))
+                == Data("the user's own \(group + 1)".utf8))
+    }
+
     @Test func aStackDeletedForGoodTakesItsFilesWithIt() throws {
         let f = try DaemonFixture()
         let app = try f.app("org.example.Big", pushing: ["Small"])
