@@ -37,4 +37,22 @@ enum CompositorLaunch {
         watch.kill()
         ChildReaper.forget(watch.process.processIdentifier)
     }
+
+    /// Kills (SIGKILL) every process left running with `HOME` set to
+    /// `home`, the compositor's own (undod and the test's apps have the
+    /// test's): what a compositor started and left behind (GNOME Shell's
+    /// `ibus-daemon`, which ignores SIGTERM, was found piling up over a full
+    /// run, and a Shell started after it took it over).
+    static func killLeftovers(home: String) {
+        let marker = Array("HOME=\(home)".utf8) + [0]
+        let own = getpid()
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(name), pid != own,
+                  let environment = FileManager.default.contents(atPath: "/proc/\(name)/environ") else { continue }
+            let bytes = [UInt8](environment)
+            let found = bytes.split(separator: 0, omittingEmptySubsequences: true)
+                .contains { Array($0) + [0] == marker }
+            if found { kill(pid, SIGKILL) }
+        }
+    }
 }

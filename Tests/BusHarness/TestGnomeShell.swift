@@ -52,7 +52,10 @@ public final class TestGnomeShell {
         let hand = "undod-test@undod.test"
         try FileManager.default.copyItem(at: Repository.file("Tests/Clients/gnome-shell/\(hand)"),
                                          to: extensions.appendingPathComponent(hand))
-        try "[org/gnome/shell]\nenabled-extensions=['undod@undod.org', '\(hand)']\n"
+        // No key repeat: a Shell slow to see a key's release would repeat
+        // the press (one press must be one undo).
+        try ("[org/gnome/shell]\nenabled-extensions=['undod@undod.org', '\(hand)']\n\n"
+            + "[org/gnome/desktop/peripherals/keyboard]\nrepeat=false\n")
             .write(to: settings.appendingPathComponent("keyfile"), atomically: true, encoding: .utf8)
         systemBus = try TestBus()
     }
@@ -76,10 +79,23 @@ public final class TestGnomeShell {
             busName: "org.gnome.Shell", busAddress: busAddress, logVariable: "UNDOD_GNOME_LOG", loop: loop)
     }
 
-    /// Kills the Shell (SIGKILL, as a crash would).
+    /// Waits (at most 30 s) until the Shell has finished starting: keys
+    /// pressed before then are dropped (its extensions are enabled, and
+    /// report, earlier).
+    public func waitUntilStarted(loop: EventLoop) throws {
+        let seconds = TestTime.milliseconds(30_000) / 1_000
+        let result = try runTool(["busctl", "--address=\(busAddress)", "--timeout=\(seconds)", "call", "org.gnome.Shell",
+                                  "/org/undod/Test/Shell", "org.undod.Test.Shell", "Started"],
+                                 loop: loop, timeout: Double(seconds + 30))
+        guard result.status == 0 else { throw HarnessError("GNOME Shell did not finish starting: \(result.errors)") }
+    }
+
+    /// Kills the Shell (SIGKILL, as a crash would), and the input method
+    /// daemon it started, which outlives it and ignores SIGTERM.
     public func stop() {
         guard let server else { return }
         CompositorLaunch.stop(server)
+        CompositorLaunch.killLeftovers(home: home.path)
         self.server = nil
         // The Shell's crash guard: a file that, left by a Shell killed in
         // its first minute, makes the next one start without extensions.

@@ -40,13 +40,20 @@ struct GnomeShellTests {
             #expect(daemon.wait(timeout: 30_000) {
                 (try? self.daemon.managerProperty("FocusStrategy")?.string) == "gnome"
             }, "the extension reports once enabled: \(daemon.daemon.log)")
+            // Extensions are enabled before the Shell's start-up ends; keys pressed till then are dropped.
+            try shell.waitUntilStarted(loop: loop)
         }
 
         /// An application with a window titled `title` and, with `appId`, a
         /// stack that pushed `pushes` groups (see `WaylandApp`).
         func app(_ appId: String?, title: String, pushes: Int = 0, windowAppId: String? = nil) throws -> WaylandApp {
             try WaylandApp(bus: daemon.bus, environment: shell.environment, loop: loop, appId: appId, title: title,
-                           pushes: pushes, windowAppId: windowAppId)
+                           pushes: pushes, windowAppId: windowAppId) { (pid: Int32) throws in
+                // The Shell puts a new window in front when it maps it, which may be after the app
+                // answered: a later focus would be taken back. Wait for it.
+                let inFront = try self.focus(pid, expecting: "/")
+                #expect(inFront, "\(title) never came in front")
+            }
         }
 
         /// Activates `pid`'s window and waits until undod's `FocusedStack` is `path`.

@@ -44,7 +44,12 @@ struct KWinTests {
         /// stack that pushed `pushes` groups (see `WaylandApp`).
         func app(_ appId: String?, title: String, pushes: Int = 0, windowAppId: String? = nil) throws -> WaylandApp {
             try WaylandApp(bus: daemon.bus, environment: kwin.environment, loop: loop, appId: appId, title: title,
-                           pushes: pushes, windowAppId: windowAppId)
+                           pushes: pushes, windowAppId: windowAppId) { (pid: Int32) throws in
+                // KWin puts a new window in front when it maps it, which may be after the app
+                // answered: a later focus would be taken back. Wait for it.
+                let inFront = try self.focus(pid, expecting: "/")
+                #expect(inFront, "\(title) never came in front")
+            }
         }
 
         /// Activates `pid`'s window and waits until undod's `FocusedStack` is `path`.
