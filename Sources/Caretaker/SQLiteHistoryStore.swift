@@ -94,8 +94,6 @@ package final class SQLiteHistoryStore: HistoryStore {
 
     private func loadAll(settings: ServiceSettings, now: Int64) throws(StoreError) -> (stacks: [StackRecord], counters: StoreCounters) {
         let counters = try database.loadCounters()
-        fileGroups = try database.loadFileGroups()
-        if database.keepsPayloadFiles { database.payloadFiles.sweep(keeping: Set(fileGroups.keys)) }
         reserved = StoreCounters(nextStackNumber: counters.nextStack, nextGroupID: counters.nextGroup)
         var records: [StackRecord] = []
         for var stored in try database.loadStacks() {
@@ -106,6 +104,9 @@ package final class SQLiteHistoryStore: HistoryStore {
             onDisk[row.number] = row
             records.append(record)
         }
+        // Once the store has proved readable: files no row names are removed.
+        fileGroups = try database.loadFileGroups()
+        if database.keepsPayloadFiles { database.payloadFiles.sweep(keeping: Set(fileGroups.keys)) }
         return (records, StoreCounters(nextStackNumber: counters.nextStack, nextGroupID: counters.nextGroup))
     }
 
@@ -219,6 +220,7 @@ package final class SQLiteHistoryStore: HistoryStore {
         // once it is committed; those of stacks deleted for good are zeroed.
         var filesDropped: [UInt64] = []
         let filesZeroed = fileGroups.filter { removed.contains($0.value) }.map(\.key)
+        var adoptedAny = false
         defer { adopting.removeAll() }
         do throws(StoreError) {
             for number in removed { try database.deleteStack(number) }
@@ -234,8 +236,12 @@ package final class SQLiteHistoryStore: HistoryStore {
                 detachTimes.remove(number)  // the row carries it
                 for (id, actionsChanged) in entry.groups {
                     if let found = record.stack.group(withID: id) {
-                        let file = actionsChanged ? adoptFile(of: found.group, stack: number) : nil
-                        if actionsChanged, file == nil, fileGroups[id] != nil { filesDropped.append(id) }
+                        // Only a group whose actions are in memory has its row rewritten with them
+                        // (one taken back after a failed commit is not: its row and file stay).
+                        let rewrites = actionsChanged && found.group.isLoaded
+                        let file = rewrites ? adoptFile(of: found.group, stack: number) : nil
+                        if file != nil { adoptedAny = true }
+                        if rewrites, file == nil, fileGroups[id] != nil { filesDropped.append(id) }
                         try database.saveGroup(found.group, stack: number, onRedoSide: found.side == .redo,
                                                actionsChanged: actionsChanged, fileChecksum: file?.checksum)
                         if actionsChanged { rowBytes[id] = found.group.bytes }
@@ -265,6 +271,8 @@ package final class SQLiteHistoryStore: HistoryStore {
             if reserving != reserved {
                 try database.saveCounters(nextStack: reserving.nextStackNumber, nextGroup: reserving.nextGroupID)
             }
+            // The files renamed for this commit's rows are durable before the rows are.
+            if adoptedAny { database.payloadFiles.syncDirectory() }
             try database.commit()
         } catch {
             database.rollback()
@@ -341,6 +349,7 @@ package final class SQLiteHistoryStore: HistoryStore {
                 let done = try writeDetachTimes(atMost: .max)
                 for id in trimmed { try database.deleteGroup(id) }
                 try database.commit()
+                dropFiles(trimmed.filter { fileGroups[$0] != nil }.sorted(), zeroing: false)
                 wrote(done)
                 trimmed.removeAll()
                 trimmedBytes = 0

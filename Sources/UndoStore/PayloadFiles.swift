@@ -15,15 +15,18 @@ public import UndoCore
 /// checkpointer copied it again. A file is written by a thread of its own
 /// while the call waits in its lane (`Connection.prepareLargeCall`); the
 /// loop then commits a small row. Durability is the database's: a file is
-/// written whole (the OS has it) before the row naming it commits, so a
-/// SIGKILL at any moment loses nothing answered; an OS crash may leave a
-/// file short, which its checksum catches, as it would a torn page.
+/// written whole and synced (`fdatasync`, on the writer's thread), and its
+/// name synced with the directory, before the row naming it commits, so a
+/// SIGKILL at any moment loses nothing answered, and no row outlives an OS
+/// crash without its file (a file may outlive its row: the sweep removes
+/// it).
 ///
-/// Files no row names — a write a crash interrupted, a call whose client
-/// left, rows deleted just before a crash — are removed when the store is
-/// loaded (`sweep`). Files are created 0600 and never followed through a
-/// symbolic link; a `payloads` that is not a directory of ours is not
-/// used (large groups then go into the database, as before).
+/// A file no group adopted is removed when its `PayloadFile` goes (a push
+/// refused or merged, a client that left first); files no row names after
+/// a crash are removed when the store is loaded (`sweep`). Files are created 0600 and never written through a
+/// symbolic link; a `payloads` that is not a directory of ours is never
+/// written to or removed from (large groups then go into the database, as
+/// before; files it already holds are still read).
 public final class PayloadFiles: Sendable {
     /// From this many bytes of actions a push to a persistent stack is
     /// stored in a file (1 MiB).
@@ -104,6 +107,16 @@ public final class PayloadFiles: Sendable {
         rename(file.temporaryPath, path(ofGroup: id)) == 0
     }
 
+    /// Makes the names given by `adopt` durable (the directory synced):
+    /// before the rows naming them commit, so that no row outlives an OS
+    /// crash without its file.
+    public func syncDirectory() {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+
     /// The bytes of group `id`'s file, whole; throws a corruption naming the
     /// group when it is missing, not a plain file, or cannot be read.
     func read(_ id: UInt64) throws(StoreError) -> [UInt8] {
@@ -150,9 +163,14 @@ public final class PayloadFiles: Sendable {
     }
 
     /// Moves the directory aside with a store moved aside as corrupt
-    /// (`…corrupt-<now>`), so that its files go with their rows.
+    /// (`…corrupt-<now>`, or `…corrupt-<now>-N` when that is taken), so that
+    /// its files go with their rows and no sweep of the fresh store removes
+    /// them.
     func moveAside(now: Int64) {
-        Glibc.rename(path, "\(path).corrupt-\(now)")
+        for attempt in 0..<100 {
+            let target = attempt == 0 ? "\(path).corrupt-\(now)" : "\(path).corrupt-\(now)-\(attempt)"
+            if Glibc.rename(path, target) == 0 || errno == ENOENT { return }
+        }
     }
 
     // MARK: Files
@@ -170,7 +188,9 @@ public final class PayloadFiles: Sendable {
                 guard count > 0 else { return false }
                 done += count
             }
-            return true
+            // On disk before any row names it (a row may be synced by the
+            // checkpointer long before the OS would write the file).
+            return fdatasync(fd) == 0
         }
     }
 

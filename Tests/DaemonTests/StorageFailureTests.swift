@@ -127,6 +127,28 @@ struct StorageFailureTests {
         #expect(try reader.property("RedoDepth") == .uint32(0))
         #expect(try reader.property("UndoDepth") == .uint32(2), "one and three; two was undone")
     }
+
+    /// A merge into a group whose actions are in a payload file, refused by a
+    /// full disk, leaves the group as it was on disk, file and all: a later
+    /// commit that writes other changes must not remove the file.
+    @Test func aMergeIntoAFileGroupRefusedByAFullDiskKeepsTheFile() throws {
+        let f = try Self.fixture(size: "8m")
+        let app = try f.app("app.filegroup")
+        let merge: [String: DBusValue] = ["merge_key": .string("typing"), "merge_window_ms": .uint32(600_000)]
+        let large = [UInt8]((0..<(2 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        try app.push("Large", undo: large, redo: [1], hints: merge)
+        let filler = f.daemon.stateDirectory.appendingPathComponent("filler").path
+        try Self.inside(f, ["dd", "if=/dev/zero", "of=\(filler)", "bs=64k"])
+        let refused = errorOf { () throws(DBusError) in try app.push("Large", undo: [9], redo: [8], hints: merge) }
+        #expect(refused?.name == undodError("StorageFailed"), "\(String(describing: refused))")
+        try Self.inside(f, ["rm", filler])
+        // Another stack's change: the commit that carries it also visits the refused merge's stack.
+        let other = try f.app("app.other")
+        try other.push("Other")
+        let undo = try f.stack(app.stack, "Undo")
+        #expect(undo.first?.uint64 != 0, "\(f.daemon.log)")
+        #expect(app.applied.first?.payloads == [large], "the group's actions, as first pushed")
+    }
 }
 
 /// The number at the end of a stack's object path.

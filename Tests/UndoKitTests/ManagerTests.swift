@@ -183,6 +183,7 @@ func next(_ kind: UndoManager.Change.Kind, in changes: AsyncStream<UndoManager.C
 
     @MainActor @Test func aStackAdoptedFromAnEarlierRunIsCleared() async throws {
         let f = try KitFixture()
+        let path: String
         do {
             let client = try f.client()
             let first = try await UndoManager(client: client, appId: "org.example.Again")
@@ -190,8 +191,12 @@ func next(_ kind: UndoManager.Change.Kind, in changes: AsyncStream<UndoManager.C
             shelf.add("old")
             try await first.undo()
             try await first.redo()
+            path = first.stack.path
             client.close()
         }
+        // `close` returns before the connection has gone: until undod has seen
+        // it leave, the stack is still that connection's (AlreadyOwned).
+        #expect(f.waitUntilDetached(path))
         let second = try await UndoManager(client: try f.client(), appId: "org.example.Again")
         #expect(!second.canUndo)
         let state = try await second.stack.state()
