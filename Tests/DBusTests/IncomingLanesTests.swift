@@ -275,4 +275,64 @@ extension IncomingLanes {
         #expect(f.wait(timeout: 10_000) { largeAnswered })
         #expect(handled == ["small", "large"])
     }
+
+    /// What a preparation made, riding on the call (`MethodCall.preparation`).
+    final class Made {
+        let name: String
+        init(_ name: String) { self.name = name }
+    }
+
+    /// A call being prepared off the loop (`prepareLargeCall`) waits for its
+    /// `ready`; meanwhile other senders are served although it fills the lane
+    /// alone (a 60 MiB push being written once stopped everyone), its own
+    /// sender's next call waits behind it, and the loop sleeps.
+    @Test func aCallBeingPreparedLetsOthersThroughUntilItIsReady() throws {
+        let f = try Fixture()
+        let other = try Connection(address: f.bus.address, loop: f.loop)
+        defer { other.close() }
+        var handled: [String] = []
+        f.objects.export(path: "/prepared", interfaces: [
+            Interface("test.Prepared", methods: [
+                .init("Large", inputs: [.init("bytes", "ay")]) { call in
+                    handled.append("large with \((call.preparation as? Made)?.name ?? "nothing")")
+                    call.reply()
+                },
+                .init("Small", inputs: [.init("who", "s")]) { call in
+                    handled.append(call.arguments.first?.string ?? "")
+                    call.reply()
+                },
+            ]),
+        ])
+        var ready: (() -> Void)?
+        var asked = 0
+        f.server.prepareLargeCall = { call, go in
+            asked += 1
+            call.preparation = Made("its file")
+            ready = go
+            return true
+        }
+        let fill = IncomingLanes<() -> Void>.fullBytes + (1 << 20)
+        var answered: [String] = []
+        let large = try Message.methodCall(destination: f.server.uniqueName, path: "/prepared", interface: "test.Prepared",
+                                           member: "Large", arguments: [.bytes([UInt8](repeating: 6, count: fill))])
+        f.client.call(large, timeoutMilliseconds: 10_000) { if case .success = $0 { answered.append("large") } }
+        let behind = try Message.methodCall(destination: f.server.uniqueName, path: "/prepared",
+                                            interface: "test.Prepared", member: "Small", arguments: [.string("behind")])
+        f.client.call(behind, timeoutMilliseconds: 10_000) { if case .success = $0 { answered.append("behind") } }
+        #expect(f.wait { ready != nil }, "the preparation starts once the call heads the lane")
+        let small = try Message.methodCall(destination: f.server.uniqueName, path: "/prepared", interface: "test.Prepared",
+                                           member: "Small", arguments: [.string("other")])
+        #expect(try other.callAndWait(small, timeoutMilliseconds: 10_000).arguments.isEmpty, "served meanwhile")
+        var turns = 0
+        let counting = f.loop.addTurnEndHook { turns += 1 }
+        #expect(!f.wait(timeout: 300) { !answered.isEmpty })
+        f.loop.remove(counting)
+        #expect(turns < 100, "the loop turned \(turns) times in 300 ms with only a call being prepared")
+        #expect(handled == ["other"])
+        ready?()
+        #expect(f.wait { answered.count == 2 })
+        #expect(handled == ["other", "large with its file", "behind"])
+        #expect(answered == ["large", "behind"])
+        #expect(asked == 1, "asked once, for the large call only")
+    }
 }
