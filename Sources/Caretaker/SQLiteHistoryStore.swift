@@ -46,8 +46,8 @@ package final class SQLiteHistoryStore: HistoryStore {
     /// How far ahead of use group ids are reserved (stack numbers are not).
     static let reserveGroups: UInt64 = 4_096
     /// The groups on disk whose actions are in payload files, each with its
-    /// stack's number (`PayloadFiles`).
-    private var fileGroups: [UInt64: UInt64] = [:]
+    /// stack's number and its file's name (`PayloadFiles`).
+    private var fileGroups: [UInt64: (stack: UInt64, file: String)] = [:]
     /// Payload files written ahead for groups pushed since the last
     /// commit, which their rows will name.
     private var adopting: [UInt64: PayloadFile] = [:]
@@ -106,7 +106,7 @@ package final class SQLiteHistoryStore: HistoryStore {
         }
         // Once the store has proved readable: files no row names are removed.
         fileGroups = try database.loadFileGroups()
-        if database.keepsPayloadFiles { database.payloadFiles.sweep(keeping: Set(fileGroups.keys)) }
+        if database.keepsPayloadFiles { database.payloadFiles.sweep(keeping: Set(fileGroups.values.map(\.file))) }
         return (records, StoreCounters(nextStackNumber: counters.nextStack, nextGroupID: counters.nextGroup))
     }
 
@@ -219,8 +219,9 @@ package final class SQLiteHistoryStore: HistoryStore {
         // Payload files whose rows this commit deletes or replaces, removed
         // once it is committed; those of stacks deleted for good are zeroed.
         var filesDropped: [UInt64] = []
-        let filesZeroed = fileGroups.filter { removed.contains($0.value) }.map(\.key)
-        var adoptedAny = false
+        let filesZeroed = fileGroups.filter { removed.contains($0.value.stack) }.map(\.key)
+        // Files this commit's rows name: kept, and known, once it commits.
+        var adopted: [(id: UInt64, stack: UInt64, file: PayloadFile)] = []
         defer { adopting.removeAll() }
         do throws(StoreError) {
             for number in removed { try database.deleteStack(number) }
@@ -239,11 +240,11 @@ package final class SQLiteHistoryStore: HistoryStore {
                         // Only a group whose actions are in memory has its row rewritten with them
                         // (one taken back after a failed commit is not: its row and file stay).
                         let rewrites = actionsChanged && found.group.isLoaded
-                        let file = rewrites ? adoptFile(of: found.group, stack: number) : nil
-                        if file != nil { adoptedAny = true }
-                        if rewrites, file == nil, fileGroups[id] != nil { filesDropped.append(id) }
+                        let file = rewrites ? adoptFile(of: found.group) : nil
+                        if let file { adopted.append((id, number, file)) }
+                        if rewrites, fileGroups[id] != nil { filesDropped.append(id) }
                         try database.saveGroup(found.group, stack: number, onRedoSide: found.side == .redo,
-                                               actionsChanged: actionsChanged, fileChecksum: file?.checksum)
+                                               actionsChanged: actionsChanged, file: file)
                         if actionsChanged { rowBytes[id] = found.group.bytes }
                     } else if id <= record.stack.baseStateID {
                         // Below the bottom: a restart skips it; delete later, in a batch
@@ -271,14 +272,16 @@ package final class SQLiteHistoryStore: HistoryStore {
             if reserving != reserved {
                 try database.saveCounters(nextStack: reserving.nextStackNumber, nextGroup: reserving.nextGroupID)
             }
-            // The files renamed for this commit's rows are durable before the rows are.
-            if adoptedAny { database.payloadFiles.syncDirectory() }
             try database.commit()
         } catch {
             database.rollback()
             throw error
         }
         dropFiles(filesDropped, zeroing: false)
+        for entry in adopted {
+            entry.file.keep()
+            fileGroups[entry.id] = (entry.stack, entry.file.name)
+        }
         dropFiles(filesZeroed, zeroing: true)
         if flushed {
             for id in trimmed.union(newlyTrimmed) { rowBytes[id] = nil }
@@ -298,27 +301,23 @@ package final class SQLiteHistoryStore: HistoryStore {
         reserved = reserving
     }
 
-    /// The payload file written ahead for `group`, now named by its id, when
-    /// one was and it still holds exactly the group's actions (a merge in
-    /// the same turn makes the group larger: its row then holds them all).
-    private func adoptFile(of group: ActionGroup, stack: UInt64) -> PayloadFile? {
+    /// The payload file written ahead for `group`, when one was and it
+    /// still holds exactly the group's actions (a merge in the same turn
+    /// makes the group larger: its row then holds them all). Kept only if
+    /// the commit succeeds; else removed when dropped (the group, if it
+    /// stays, is written with its actions in its row by the next commit).
+    private func adoptFile(of group: ActionGroup) -> PayloadFile? {
         guard let file = adopting.removeValue(forKey: group.id),
-              file.actions.buffer.count == group.encodedActions.count,
-              database.payloadFiles.adopt(file, as: group.id) else { return nil }
-        // Named by the group from now on, committed or not: a later commit
-        // that writes the group's actions into its row, or deletes it,
-        // removes the file.
-        fileGroups[group.id] = stack
+              file.actions.buffer.count == group.encodedActions.count else { return nil }
         return file
     }
 
     /// Removes the payload files of groups whose rows a commit deleted or
     /// rewrote, on the files' own thread.
     private func dropFiles(_ ids: [UInt64], zeroing: Bool) {
-        guard !ids.isEmpty else { return }
-        for id in ids { fileGroups[id] = nil }
+        let names = ids.compactMap { fileGroups.removeValue(forKey: $0)?.file }
         // Never through a `payloads` that is not our own directory (a link).
-        if database.keepsPayloadFiles { database.payloadFiles.remove(ids, zeroing: zeroing) }
+        if database.keepsPayloadFiles { database.payloadFiles.remove(names, zeroing: zeroing) }
     }
 
     /// Notes `ids` as trimmed, waiting to be deleted, each counted once.

@@ -28,11 +28,11 @@ extension HistoryDatabase {
     }
 
     /// Schema 2 → 3: groups may keep their actions in a file of their own
-    /// (`in_file`); every group stored so far keeps them in its row.
+    /// (`file` names it); every group stored so far keeps them in its row.
     static func migrateToVersion3(_ database: SQLiteDatabase) throws(SQLiteError) {
         try database.execute("""
             BEGIN;
-            ALTER TABLE groups ADD COLUMN in_file INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE groups ADD COLUMN file TEXT NOT NULL DEFAULT '';
             PRAGMA user_version = 3;
             COMMIT;
             """)

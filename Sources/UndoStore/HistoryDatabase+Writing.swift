@@ -47,25 +47,24 @@ extension HistoryDatabase {
 
     /// Writes a group: its whole row when its actions changed (a new group,
     /// or a merge), else only the fields that change as it moves (side,
-    /// name, time, state tag). With `fileChecksum`, its actions are in its
-    /// payload file (`PayloadFiles`), which has that checksum, and the row
-    /// holds none.
+    /// name, time, state tag). With `file`, its actions are in that payload
+    /// file (`PayloadFiles`), and the row names it and holds none.
     public func saveGroup(_ group: ActionGroup, stack: UInt64, onRedoSide: Bool, actionsChanged: Bool,
-                          fileChecksum: UInt32? = nil) throws(StoreError) {
+                          file: PayloadFile? = nil) throws(StoreError) {
         try writing { () throws(SQLiteError) in
             let id = Int64(bitPattern: group.id)
             if group.isLoaded, actionsChanged {
-                let checksum = fileChecksum ?? PayloadChecksum.of(group.encodedActions)
+                let checksum = file?.checksum ?? PayloadChecksum.of(group.encodedActions)
                 try database.statement("""
                     INSERT OR REPLACE INTO groups (id, stack, redo, name, time, merge_key, state_tag, bytes, payload,
-                      charged, checksum, in_file)
+                      charged, checksum, file)
                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
                     """).run(binding:
                         .integer(id), .integer(Int64(bitPattern: stack)), .integer(onRedoSide ? 1 : 0),
                         .text(group.name), .integer(group.time), .text(group.mergeKey), .text(group.stateTag),
-                        .integer(Int64(bitPattern: group.bytes)), .blob(fileChecksum == nil ? group.encodedActions : []),
+                        .integer(Int64(bitPattern: group.bytes)), .blob(file == nil ? group.encodedActions : []),
                         .integer(Int64(bitPattern: group.chargedBytes)), .integer(Int64(checksum)),
-                        .integer(fileChecksum == nil ? 0 : 1))
+                        .text(file?.name ?? ""))
             } else {
                 try database.statement("UPDATE groups SET redo = ?2, name = ?3, time = ?4, state_tag = ?5 WHERE id = ?1")
                     .bind(.integer(id), .integer(onRedoSide ? 1 : 0), .text(group.name), .integer(group.time),

@@ -24,11 +24,11 @@ import UndoCore
 /// not (`zeroDeletedContent`).
 ///
 /// A group whose actions came in a large push keeps them in a file of its
-/// own instead (`PayloadFiles`): its row's `payload` is empty, `in_file`
-/// is 1, and `checksum` is the file's.
+/// own instead (`PayloadFiles`): its row's `payload` is empty, `file`
+/// names the file, and `checksum` is the file's.
 ///
 /// Schema 2 added each group's `charged` bytes (what it counts for in the
-/// limits) and `checksum`, schema 3 `in_file`; an older store is migrated
+/// limits) and `checksum`, schema 3 `file`; an older store is migrated
 /// on open.
 public final class HistoryDatabase {
     /// The current schema version.
@@ -192,7 +192,7 @@ public final class HistoryDatabase {
                   id INTEGER PRIMARY KEY, stack INTEGER NOT NULL, redo INTEGER NOT NULL, name TEXT NOT NULL,
                   time INTEGER NOT NULL, merge_key TEXT NOT NULL, state_tag TEXT NOT NULL, bytes INTEGER NOT NULL,
                   payload BLOB NOT NULL, charged INTEGER NOT NULL, checksum INTEGER NOT NULL,
-                  in_file INTEGER NOT NULL DEFAULT 0);
+                  file TEXT NOT NULL DEFAULT '');
                 PRAGMA user_version = 3;
                 COMMIT;
                 """)
@@ -322,24 +322,24 @@ public final class HistoryDatabase {
     /// there is no such group); throws a corruption naming the group when
     /// they fail their checksum, and names it on any other failure too.
     public func encodedActions(ofGroup id: UInt64) throws(StoreError) -> [UInt8] {
-        var (payload, checksum, inFile): ([UInt8], Int64?, Bool)
+        var (payload, checksum, file): ([UInt8], Int64?, String)
         do {
-            (payload, checksum, inFile) = try reading { () throws(SQLiteError) in
+            (payload, checksum, file) = try reading { () throws(SQLiteError) in
                 // Schema 1 (only read as it is) has no checksums, schema 2 no files.
-                let rows = try schema < 2 ? database.statement("SELECT payload, NULL, 0 FROM groups WHERE id = ?1")
-                    : schema < 3 ? database.statement("SELECT payload, checksum, 0 FROM groups WHERE id = ?1")
-                    : database.statement("SELECT payload, checksum, in_file FROM groups WHERE id = ?1")
+                let rows = try schema < 2 ? database.statement("SELECT payload, NULL, '' FROM groups WHERE id = ?1")
+                    : schema < 3 ? database.statement("SELECT payload, checksum, '' FROM groups WHERE id = ?1")
+                    : database.statement("SELECT payload, checksum, file FROM groups WHERE id = ?1")
                 try rows.bind(.integer(Int64(bitPattern: id)))
-                guard try rows.step() else { return ([], nil, false) }
+                guard try rows.step() else { return ([], nil, "") }
                 defer { rows.reset() }
-                return (rows.blob(0), rows.isNull(1) ? nil : rows.int64(1), rows.int64(2) != 0)
+                return (rows.blob(0), rows.isNull(1) ? nil : rows.int64(1), rows.text(2))
             }
         } catch {
             var named = error
             named.group = id
             throw named
         }
-        if inFile { payload = try payloadFiles.read(id) }
+        if !file.isEmpty { payload = try payloadFiles.read(file, ofGroup: id) }
         if let checksum, Int64(PayloadChecksum.of(payload)) != checksum {
             throw StoreError("the payloads of group \(id) fail their checksum: the store is corrupt",
                              corruption: true, group: id)
@@ -348,14 +348,14 @@ public final class HistoryDatabase {
     }
 
     /// The groups whose actions are in files of their own, each with its
-    /// stack's number.
-    public func loadFileGroups() throws(StoreError) -> [UInt64: UInt64] {
+    /// stack's number and its file's name.
+    public func loadFileGroups() throws(StoreError) -> [UInt64: (stack: UInt64, file: String)] {
         guard schema >= 3 else { return [:] }
         return try reading { () throws(SQLiteError) in
-            let rows = try database.statement("SELECT id, stack FROM groups WHERE in_file != 0")
-            var groups: [UInt64: UInt64] = [:]
+            let rows = try database.statement("SELECT id, stack, file FROM groups WHERE file != ''")
+            var groups: [UInt64: (stack: UInt64, file: String)] = [:]
             while try rows.step() {
-                groups[UInt64(bitPattern: rows.int64(0))] = UInt64(bitPattern: rows.int64(1))
+                groups[UInt64(bitPattern: rows.int64(0))] = (UInt64(bitPattern: rows.int64(1)), rows.text(2))
             }
             return groups
         }

@@ -7,19 +7,21 @@ public import UndoCore
 
 /// The directory `payloads/` beside the database, where each group whose
 /// actions came in a large push (`threshold`) keeps them in a file of its
-/// own, named by the group's id; the group's row says so (`in_file`) and
-/// holds the file's checksum.
+/// own; the group's row names the file (`file`) and holds its checksum.
+/// Names are made when the file is written (`<start time>-<pid>-<n>`) and
+/// never reused, so no file is renamed: everything on disk is done by the
+/// writer's thread before the push is handled.
 ///
 /// Why: SQLite has one writer, and copying a 60 MiB group into it held the
 /// loop (and every other client) for hundreds of milliseconds, then the
 /// checkpointer copied it again. A file is written by a thread of its own
 /// while the call waits in its lane (`Connection.prepareLargeCall`); the
 /// loop then commits a small row. Durability is the database's: a file is
-/// written whole and synced (`fdatasync`, on the writer's thread), and its
-/// name synced with the directory, before the row naming it commits, so a
-/// SIGKILL at any moment loses nothing answered, and no row outlives an OS
-/// crash without its file (a file may outlive its row: the sweep removes
-/// it).
+/// written whole and synced (`fdatasync`), and its name synced with the
+/// directory, on the writer's thread, before the push is handled and the
+/// row naming it committed, so a SIGKILL at any moment loses nothing
+/// answered, and no row outlives an OS crash without its file (a file may
+/// outlive its row: the sweep removes it).
 ///
 /// A file no group adopted is removed when its `PayloadFile` goes (a push
 /// refused or merged, a client that left first); files no row names after
@@ -35,12 +37,18 @@ public final class PayloadFiles: Sendable {
     public let path: String
     /// The writer's thread: writes, zeroes and removes files in order.
     private let queue = DispatchQueue(label: "org.undod.payload-files")
-    /// The number in the next temporary file's name.
+    /// The number in the next file's name.
     private let serial = Lock<UInt64>(0)
+    /// What every name this run makes starts with: when it started, and
+    /// its process id.
+    private let namePrefix: String
 
     /// The directory `payloads` in the state directory `base` (ending in `/`).
     init(base: String) {
         path = base + "payloads"
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        namePrefix = "\(Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec))-\(getpid())-"
     }
 
     /// Creates the directory (0700) if it is missing; false when it is
@@ -56,8 +64,14 @@ public final class PayloadFiles: Sendable {
         return true
     }
 
-    /// The path of group `id`'s file.
-    func path(ofGroup id: UInt64) -> String { "\(path)/\(id)" }
+    /// The path of the file named `name`.
+    func path(of name: String) -> String { "\(path)/\(name)" }
+
+    /// Whether `name` is one `write` could have made (a row read from disk
+    /// names nothing outside the directory): digits and dashes only.
+    static func isName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count < 64 && name.utf8.allSatisfy { $0 == UInt8(ascii: "-") || (48...57).contains($0) }
+    }
 
     // MARK: Writing, on the writer's thread
 
@@ -69,23 +83,25 @@ public final class PayloadFiles: Sendable {
             value += 1
             return value
         }
-        let temporary = "\(path)/.incoming-\(getpid())-\(number)"
+        let name = namePrefix + String(number)
+        let file = path(of: name)
+        let directory = path
         queue.async {
             let checksum = PayloadChecksum.of(actions.buffer)
-            guard Self.writeWhole(actions.buffer, to: temporary) else {
-                unlink(temporary)
+            guard Self.writeWhole(actions.buffer, to: file), Self.sync(directory: directory) else {
+                unlink(file)
                 return then(nil)
             }
-            then(PayloadFile(temporaryPath: temporary, actions: actions, checksum: checksum))
+            then(PayloadFile(name: name, path: file, actions: actions, checksum: checksum))
         }
     }
 
-    /// Removes the files of groups `ids` on the writer's thread, each
+    /// Removes the files named `names` on the writer's thread, each
     /// overwritten with zeros (and synced) first when `zeroing` (a stack
     /// deleted for good, as the database zeroes its rows).
-    public func remove(_ ids: [UInt64], zeroing: Bool) {
-        guard !ids.isEmpty else { return }
-        let paths = ids.map(path(ofGroup:))
+    public func remove(_ names: [String], zeroing: Bool) {
+        guard !names.isEmpty else { return }
+        let paths = names.filter(Self.isName).map(path(of:))
         queue.async {
             for file in paths {
                 if zeroing { Self.zero(file) }
@@ -101,26 +117,15 @@ public final class PayloadFiles: Sendable {
 
     // MARK: On the loop
 
-    /// Gives `file` the name of group `id`: the group's row, committed next,
-    /// names it. False when it could not be renamed.
-    public func adopt(_ file: PayloadFile, as id: UInt64) -> Bool {
-        rename(file.temporaryPath, path(ofGroup: id)) == 0
-    }
-
-    /// Makes the names given by `adopt` durable (the directory synced):
-    /// before the rows naming them commit, so that no row outlives an OS
-    /// crash without its file.
-    public func syncDirectory() {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        fsync(fd)
-        close(fd)
-    }
-
-    /// The bytes of group `id`'s file, whole; throws a corruption naming the
-    /// group when it is missing, not a plain file, or cannot be read.
-    func read(_ id: UInt64) throws(StoreError) -> [UInt8] {
-        let file = path(ofGroup: id)
+    /// The bytes of the file `name` of group `id`, whole; throws a
+    /// corruption naming the group when it is missing, not a plain file, or
+    /// cannot be read.
+    func read(_ name: String, ofGroup id: UInt64) throws(StoreError) -> [UInt8] {
+        let file = path(of: name)
+        guard Self.isName(name) else {
+            throw StoreError("group \(id) names a payload file undod never writes (\(name)); the store is corrupt",
+                             corruption: true, group: id)
+        }
         let fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else {
             throw StoreError("the payload file of group \(id) (\(file)) cannot be opened: "
@@ -146,17 +151,16 @@ public final class PayloadFiles: Sendable {
         return bytes
     }
 
-    /// Removes every file in the directory that is not the file of one of
-    /// `kept`: what a crash or a client that left behind left (at load, before
-    /// any new file is written).
-    public func sweep(keeping kept: Set<UInt64>) {
+    /// Removes every file in the directory that `kept` does not name: what
+    /// a crash left behind (at load, before any new file is written).
+    public func sweep(keeping kept: Set<String>) {
         guard let directory = opendir(path) else { return }
         defer { closedir(directory) }
         var doomed: [String] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             guard name != ".", name != ".." else { continue }
-            if let id = UInt64(name), kept.contains(id) { continue }
+            if kept.contains(name) { continue }
             doomed.append(name)
         }
         for name in doomed { unlink("\(path)/\(name)") }
@@ -192,6 +196,14 @@ public final class PayloadFiles: Sendable {
             // checkpointer long before the OS would write the file).
             return fdatasync(fd) == 0
         }
+    }
+
+    /// Syncs `directory`, so that the names made in it last.
+    private static func sync(directory: String) -> Bool {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return fsync(fd) == 0
     }
 
     /// Overwrites `file` with zeros and syncs it (before it is unlinked).

@@ -301,7 +301,7 @@ import Testing
         #expect(f.daemon.waitForExit(loop: f.loop) == 0)
         let file = f.daemon.stateDirectory.appendingPathComponent("history.sqlite3").path
         let sql = "ALTER TABLE groups DROP COLUMN charged; ALTER TABLE groups DROP COLUMN checksum; "
-            + "ALTER TABLE groups DROP COLUMN in_file; PRAGMA user_version = 1;"
+            + "ALTER TABLE groups DROP COLUMN file; PRAGMA user_version = 1;"
         let downgrade = try runTool(["/usr/bin/python3", "-c",
                                      "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.close()",
                                      file, sql], loop: f.loop)

@@ -132,7 +132,7 @@ struct StorageFailureTests {
     /// full disk, leaves the group as it was on disk, file and all: a later
     /// commit that writes other changes must not remove the file.
     @Test func aMergeIntoAFileGroupRefusedByAFullDiskKeepsTheFile() throws {
-        let f = try Self.fixture(size: "8m")
+        let f = try Self.fixture(size: "16m")
         let app = try f.app("app.filegroup")
         let merge: [String: DBusValue] = ["merge_key": .string("typing"), "merge_window_ms": .uint32(600_000)]
         let large = [UInt8]((0..<(2 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
@@ -144,7 +144,8 @@ struct StorageFailureTests {
         try Self.inside(f, ["rm", filler])
         // Another stack's change: the commit that carries it also visits the refused merge's stack.
         let other = try f.app("app.other")
-        try other.push("Other")
+        let pushed = errorOf { () throws(DBusError) in try other.push("Other") }
+        #expect(pushed == nil, "\(f.daemon.log)")
         let undo = try f.stack(app.stack, "Undo")
         #expect(undo.first?.uint64 != 0, "\(f.daemon.log)")
         #expect(app.applied.first?.payloads == [large], "the group's actions, as first pushed")
