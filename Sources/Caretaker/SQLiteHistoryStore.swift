@@ -230,6 +230,8 @@ package final class SQLiteHistoryStore: HistoryStore {
                 let row = Self.row(of: record)
                 if let old = onDisk[number], old.differsOnlyInDetachedSince(from: row) {
                     try database.saveDetachedSince(row.detachedSince, ofStack: number)
+                } else if let old = onDisk[number], old != row, old.differsOnlyInHistoryState(from: row) {
+                    try database.saveHistoryState(of: row)
                 } else if onDisk[number] != row {
                     try database.saveStack(row)
                 }

@@ -71,6 +71,18 @@ public struct StackRow: Sendable, Equatable {
         same.detachedSince = other.detachedSince
         return same == other
     }
+
+    /// Whether `other` is this row with only what a push, an undo or a trim
+    /// moves changed (the bottom state, the clean state, whether the top
+    /// may merge): the stack's identity and settings are the same.
+    public func differsOnlyInHistoryState(from other: StackRow) -> Bool {
+        var same = self
+        same.baseStateID = other.baseStateID
+        same.baseStateTag = other.baseStateTag
+        same.clean = other.clean
+        same.topIsMergeable = other.topIsMergeable
+        return same == other
+    }
 }
 
 /// Why the store failed, as one sentence.
