@@ -54,17 +54,29 @@ extension HistoryDatabase {
         try writing { () throws(SQLiteError) in
             let id = Int64(bitPattern: group.id)
             if group.isLoaded, actionsChanged {
-                let checksum = file?.checksum ?? PayloadChecksum.of(group.encodedActions)
+                if let file {
+                    try database.statement("""
+                        INSERT OR REPLACE INTO groups (id, stack, redo, name, time, merge_key, state_tag, bytes, payload,
+                          charged, checksum, file)
+                        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, X'', ?9, ?10, ?11)
+                        """).run(binding:
+                            .integer(id), .integer(Int64(bitPattern: stack)), .integer(onRedoSide ? 1 : 0),
+                            .text(group.name), .integer(group.time), .text(group.mergeKey), .text(group.stateTag),
+                            .integer(Int64(bitPattern: group.bytes)), .integer(Int64(bitPattern: group.chargedBytes)),
+                            .integer(Int64(file.checksum)), .text(file.name))
+                    return
+                }
+                // The actions in the row; `file` takes its default, '' (a replaced row's file is dropped).
                 try database.statement("""
                     INSERT OR REPLACE INTO groups (id, stack, redo, name, time, merge_key, state_tag, bytes, payload,
-                      charged, checksum, file)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+                      charged, checksum)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
                     """).run(binding:
                         .integer(id), .integer(Int64(bitPattern: stack)), .integer(onRedoSide ? 1 : 0),
                         .text(group.name), .integer(group.time), .text(group.mergeKey), .text(group.stateTag),
-                        .integer(Int64(bitPattern: group.bytes)), .blob(file == nil ? group.encodedActions : []),
-                        .integer(Int64(bitPattern: group.chargedBytes)), .integer(Int64(checksum)),
-                        .text(file?.name ?? ""))
+                        .integer(Int64(bitPattern: group.bytes)), .blob(group.encodedActions),
+                        .integer(Int64(bitPattern: group.chargedBytes)),
+                        .integer(Int64(PayloadChecksum.of(group.encodedActions))))
             } else {
                 try database.statement("UPDATE groups SET redo = ?2, name = ?3, time = ?4, state_tag = ?5 WHERE id = ?1")
                     .bind(.integer(id), .integer(onRedoSide ? 1 : 0), .text(group.name), .integer(group.time),
