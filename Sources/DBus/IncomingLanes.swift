@@ -43,7 +43,7 @@ struct IncomingLanes<Item> {
     private var held: [(sender: String, bytes: Int, since: Int64, token: Int, item: Item, prepare: Preparation?)] = []
     /// The token of the longest-held message while its preparation is
     /// under way.
-    private var preparing: Int?
+    private var preparing: (token: Int, bytes: Int)?
     /// The token the next held message gets.
     private var lastToken = 0
     /// How many held messages each sender has.
@@ -60,7 +60,7 @@ struct IncomingLanes<Item> {
 
     /// Whether the longest-held message is neither waiting to start its
     /// preparation nor waiting for it to end.
-    var nextIsReady: Bool { held.first.map { $0.prepare == nil && $0.token != preparing } ?? false }
+    var nextIsReady: Bool { held.first.map { $0.prepare == nil && $0.token != preparing?.token } ?? false }
 
     /// Whether the longest-held message is a large call (what a connection
     /// may be told to keep waiting: `Connection.mayHandleLargeCall`).
@@ -95,8 +95,7 @@ struct IncomingLanes<Item> {
     /// Whether the connection should stop routing and reading until some
     /// held ones have been handled.
     var isFull: Bool {
-        let counted = preparing == nil ? heldBytes : heldBytes - (held.first?.bytes ?? 0)
-        return counted >= Self.fullBytes || held.count >= Self.fullCount
+        heldBytes - (preparing?.bytes ?? 0) >= Self.fullBytes || held.count >= Self.fullCount
     }
 
     /// Whether a message that arrived must wait in the lane (`hold`) rather
@@ -124,21 +123,21 @@ struct IncomingLanes<Item> {
     mutating func takePreparation() -> (token: Int, prepare: Preparation)? {
         guard let first = held.first, let prepare = first.prepare else { return nil }
         held[0].prepare = nil
-        preparing = first.token
+        preparing = (first.token, first.bytes)
         return (first.token, prepare)
     }
 
     /// The preparation of message `token` is done (or never started); a
     /// message no longer held is ignored.
     mutating func markReady(_ token: Int) {
-        if preparing == token { preparing = nil }
+        if preparing?.token == token { preparing = nil }
     }
 
     /// The longest-held message, taken out of the lane; nil when none is held.
     mutating func next() -> Item? {
         guard !held.isEmpty else { return nil }
         let (sender, bytes, _, token, item, _) = held.removeFirst()
-        if preparing == token { preparing = nil }
+        if preparing?.token == token { preparing = nil }
         if heldBySender[sender] == 1 { heldBySender[sender] = nil } else { heldBySender[sender]! -= 1 }
         heldBytes -= bytes
         return item

@@ -17,7 +17,8 @@ import UndoStore
 /// later calls wait behind the push, so its order holds.
 ///
 /// Confined to the loop; the writer's thread hands each file back through
-/// `finished`, which a work hook empties.
+/// `finished`, which a work hook empties while a call waits (added with the
+/// first, removed with the last: no cost to a turn otherwise).
 final class LargePushPreparer {
     private let service: UndoService
     private let loop: EventLoop
@@ -32,7 +33,6 @@ final class LargePushPreparer {
     init(service: UndoService, connection: Connection) {
         self.service = service
         loop = connection.loop
-        hook = loop.addWorkHook { [unowned self] in self.deliver() }
         connection.prepareLargeCall = { [unowned self] call, ready in self.prepare(call, ready: ready) }
     }
 
@@ -61,15 +61,21 @@ final class LargePushPreparer {
             finished.withLock { $0.append((number, file)) }
             wake.perform {}
         }
-        if started { waiting[number] = (call, ready) }
-        return started
+        guard started else { return false }
+        waiting[number] = (call, ready)
+        if hook == nil { hook = loop.addWorkHook { [unowned self] in self.deliver() } }
+        return true
     }
 
     /// Hands each file written to its call and lets the call go (a work
     /// hook: every turn, nothing to do unless a call waits); true when one
     /// went, so that the loop turns again to handle it.
     private func deliver() -> Bool {
-        guard !waiting.isEmpty else { return false }
+        guard !waiting.isEmpty else {
+            if let hook { loop.remove(hook) }
+            hook = nil
+            return false
+        }
         let done = finished.withLock { list in
             defer { list.removeAll() }
             return list
