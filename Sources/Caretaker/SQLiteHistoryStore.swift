@@ -219,7 +219,7 @@ package final class SQLiteHistoryStore: HistoryStore {
         // Payload files whose rows this commit deletes or replaces, removed
         // once it is committed; those of stacks deleted for good are zeroed.
         var filesDropped: [UInt64] = []
-        let filesZeroed = fileGroups.filter { removed.contains($0.value.stack) }.map(\.key)
+        let filesZeroed = removed.isEmpty ? [] : fileGroups.filter { removed.contains($0.value.stack) }.map(\.key)
         // Files this commit's rows name: kept, and known, once it commits.
         var adopted: [(id: UInt64, stack: UInt64, file: PayloadFile)] = []
         defer { adopting.removeAll() }
@@ -350,7 +350,7 @@ package final class SQLiteHistoryStore: HistoryStore {
                 let done = try writeDetachTimes(atMost: .max)
                 for id in trimmed { try database.deleteGroup(id) }
                 try database.commit()
-                dropFiles(trimmed.filter { fileGroups[$0] != nil }.sorted(), zeroing: false)
+                dropFiles(Array(trimmed), zeroing: false)
                 wrote(done)
                 trimmed.removeAll()
                 trimmedBytes = 0

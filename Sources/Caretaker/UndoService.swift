@@ -190,11 +190,14 @@ package final class UndoService {
     /// Starts storing the actions of a large push to `record` in a file of
     /// their own, off the loop, while the call waits (`PayloadFiles`); `then`
     /// gets the file, on another thread. False when there is nothing to do
-    /// ahead: a memory-only stack, a store that keeps no files, actions
-    /// under `PayloadFiles.threshold`.
-    package func writeAhead(_ actions: EncodedActions, for record: StackRecord,
+    /// ahead: a caller who is not the owner (its push is refused), a
+    /// memory-only stack, a store that keeps no files, actions under
+    /// `PayloadFiles.threshold`.
+    package func writeAhead(_ actions: EncodedActions, for record: StackRecord, caller: String,
                             then: @escaping @Sendable (PayloadFile?) -> Void) -> Bool {
-        guard record.persistent, actions.buffer.count >= PayloadFiles.threshold else { return false }
+        guard record.owner == caller, record.persistent, actions.buffer.count >= PayloadFiles.threshold else {
+            return false
+        }
         return store.writeAhead(actions, then: then)
     }
 

@@ -192,7 +192,9 @@ extension Connection {
     /// Starts the preparation of the longest-held call, if it has one not
     /// started yet (`prepareLargeCall`).
     func startPreparing() {
-        guard let (token, prepare) = lanes.takePreparation() else { return }
+        // Checked first: nothing held is every turn's case, and a lane's
+        // mutating call costs an exclusivity check.
+        guard !lanes.isEmpty, let (token, prepare) = lanes.takePreparation() else { return }
         if !prepare({ [weak self] in self?.lanes.markReady(token) }) { lanes.markReady(token) }
     }
 

@@ -296,7 +296,7 @@ public final class Connection {
         guard !closed else { return false }
         routedThisTurn = 0
         let more = routeBuffered()
-        if !lanes.isEmpty { startPreparing() }
+        startPreparing()
         // After routing: routing answers `Peer` calls at once.
         if !outgoing.isEmpty { writeOutgoing() }
         keepReading(!more && !lanes.isFull)
@@ -338,7 +338,7 @@ public final class Connection {
         defer { readThisTurn = false }
         guard !closed, !readThisTurn || lanes.isFull, heldMayGo, let next = lanes.next() else { return false }
         next()
-        if !lanes.isEmpty { startPreparing() }
+        startPreparing()
         return true
     }
 }

@@ -97,14 +97,14 @@ public final class HistoryDatabase {
         if stat(path, &status) == 0, status.st_size == 0 {
             // SQLite would take it for a new database; undod never leaves one.
             corruption = "the store is an empty file (0 bytes), not a database undod wrote"
-            movedAside = Self.moveAside(path, now: now)
+            movedAside = Self.moveAside(path, with: payloadFiles, now: now)
         }
         do {
             database = try Self.open(path)
         } catch {
             guard error.meansCorrupt else { throw StoreError("cannot open \(path): \(error)") }
             corruption = error.description
-            movedAside = Self.moveAside(path, now: now)
+            movedAside = Self.moveAside(path, with: payloadFiles, now: now)
             do {
                 database = try Self.open(path)
             } catch {
@@ -212,7 +212,7 @@ public final class HistoryDatabase {
         checkpointer = nil
         database = try Self.placeholder()
         corruption = reason
-        movedAside = Self.moveAside(path, now: now)
+        movedAside = Self.moveAside(path, with: payloadFiles, now: now)
         let previous = umask(0o077)
         defer { umask(previous) }
         do {
@@ -233,10 +233,10 @@ public final class HistoryDatabase {
 
     /// Renames the store's files (and its payload files' directory) to
     /// `…corrupt-<now>`; returns the database's new path.
-    private static func moveAside(_ path: String, now: Int64) -> String {
+    private static func moveAside(_ path: String, with payloads: PayloadFiles, now: Int64) -> String {
         let target = "\(path).corrupt-\(now)"
         for suffix in ["", "-wal", "-shm"] { _ = rename(path + suffix, target + suffix) }
-        PayloadFiles(base: String(path.dropLast("history.sqlite3".count))).moveAside(now: now)
+        payloads.moveAside(now: now)
         return target
     }
 

@@ -45,19 +45,17 @@ final class LargePushPreparer {
     private func prepare(_ call: MethodCall, ready: @escaping () -> Void) -> Bool {
         let message = call.message
         guard message.interface == nil || message.interface == Undo1.stackInterface,
-              let member = message.member, member == "Push" || member == "PushGroup",
+              let member = message.member, let method = PushMethod(rawValue: member),
               Undo1Interfaces.stack.methods.first(where: { $0.name == member })?.accepts(message.signature) == true,
               let path = message.path, let record = service.registry.stack(atPath: path),
-              record.persistent, record.owner == call.sender else { return false }
-        let payloads = member == "Push" ? 1..<3 : 1..<2
-        guard call.payloadBytes(at: payloads, beyond: service.maxBytes(of: record)) == nil else { return false }
-        let encoded = member == "Push" ? call.lengthPrefixedByteArrays(at: payloads) : call.lengthPrefixedPairs(at: 1)
-        guard let actions = encoded.flatMap(EncodedActions.init(encoded:)) else { return false }
+              // Too large for the stack: refused by the handler, uncopied.
+              call.payloadBytes(at: method.payloads, beyond: service.maxBytes(of: record)) == nil,
+              let actions = method.actions(of: call).flatMap(EncodedActions.init(encoded:)) else { return false }
         lastNumber += 1
         let number = lastNumber
         let finished = finished
         let wake = loop.handle
-        let started = service.writeAhead(actions, for: record) { file in
+        let started = service.writeAhead(actions, for: record, caller: call.sender) { file in
             finished.withLock { $0.append((number, file)) }
             wake.perform {}
         }

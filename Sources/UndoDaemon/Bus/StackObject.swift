@@ -18,15 +18,8 @@ enum StackObject {
         // The handlers hold the record (answers may leave after it is gone),
         // never the service, which holds the objects.
         return Undo1Interfaces.stack.binding(methods: [
-            "Push": { [record, unowned service] (call: MethodCall) in
-                // The two payloads copied once, straight into the group's buffer.
-                push(call, hintsAt: 3, payloadsAt: 1..<3, actions: { $0.lengthPrefixedByteArrays(at: 1..<3) },
-                     record, service)
-            },
-            "PushGroup": { [record, unowned service] (call: MethodCall) in
-                // Read as one buffer, no value for each action: a group may hold 100,000.
-                push(call, hintsAt: 2, payloadsAt: 1..<2, actions: { $0.lengthPrefixedPairs(at: 1) }, record, service)
-            },
+            "Push": { [record, unowned service] (call: MethodCall) in push(.push, call, record, service) },
+            "PushGroup": { [record, unowned service] (call: MethodCall) in push(.pushGroup, call, record, service) },
             "Undo": { [record, unowned service] (call: MethodCall) in apply(.undo, call, record, service) },
             "Redo": { [record, unowned service] (call: MethodCall) in apply(.redo, call, record, service) },
             "SetClean": { [record, unowned service] (call: MethodCall) in
@@ -53,22 +46,20 @@ enum StackObject {
         ], properties: getters)
     }
 
-    /// `Push` or `PushGroup`: the name first, the hints at `hintsAt`, the
-    /// actions as one `ActionCoding` buffer read by `actions`. Payloads (at
-    /// `payloadsAt`) that could never fit the stack are refused before
-    /// they are copied out of the message: a huge call costs no memory and
-    /// no time beyond what libdbus spent receiving it.
-    private static func push(_ call: MethodCall, hintsAt index: Int, payloadsAt payloads: Range<Int>,
-                             actions read: (MethodCall) -> [UInt8]?, _ record: StackRecord, _ service: UndoService) {
-        if let bytes = call.payloadBytes(at: payloads, beyond: service.maxBytes(of: record)) {
+    /// `Push` or `PushGroup` (`PushMethod` says where their arguments are).
+    /// Payloads that could never fit the stack are refused before they are
+    /// copied out of the message: a huge call costs no memory and no time
+    /// beyond receiving it.
+    private static func push(_ method: PushMethod, _ call: MethodCall, _ record: StackRecord, _ service: UndoService) {
+        if let bytes = call.payloadBytes(at: method.payloads, beyond: service.maxBytes(of: record)) {
             return service.refuseOversizedPush(record, caller: call.sender, bytes: UInt64(bytes)) {
                 call.answer($0, stack: record.displayName) { [.uint64($0.group)] }
             }
         }
-        guard let hints = call.options(at: index, stack: record.displayName, PushHints.init) else { return }
+        guard let hints = call.options(at: method.hintsIndex, stack: record.displayName, PushHints.init) else { return }
         // A large push's actions were read and written to a file while it waited (`LargePushPreparer`).
         let file = call.preparation as? PayloadFile
-        let actions = file?.actions ?? read(call).flatMap(EncodedActions.init(encoded:)) ?? EncodedActions([])
+        let actions = file?.actions ?? method.actions(of: call).flatMap(EncodedActions.init(encoded:)) ?? EncodedActions([])
         service.push(record, caller: call.sender, name: call.argument(0)?.string ?? "", actions: actions,
                      hints: hints, storedIn: file) { call.answer($0, stack: record.displayName) { [.uint64($0.group)] } }
     }

@@ -1,0 +1,29 @@
+import DBus
+
+/// Where `Push` and `PushGroup` carry what they carry, and how their
+/// actions are read as one `ActionCoding` buffer: one place for the stack's
+/// handlers (`StackObject`) and for `LargePushPreparer`, which reads a large
+/// push's actions before it is handled.
+enum PushMethod: String {
+    /// `Push(s name, ay undo, ay redo, a{sv} hints)`.
+    case push = "Push"
+    /// `PushGroup(s name, a(ayay) actions, a{sv} hints)`.
+    case pushGroup = "PushGroup"
+
+    /// The index of the hints argument.
+    var hintsIndex: Int { self == .push ? 3 : 2 }
+
+    /// The arguments that hold payloads (each an `ay` or an `a(ayay)`).
+    var payloads: Range<Int> { self == .push ? 1..<3 : 1..<2 }
+
+    /// The call's actions as one buffer, copied once out of the message:
+    /// `Push`'s two payloads as one action, `PushGroup`'s pairs as they are
+    /// (no value for each action: a group may hold 100,000); nil when the
+    /// arguments are not of those types.
+    func actions(of call: MethodCall) -> [UInt8]? {
+        switch self {
+        case .push: call.lengthPrefixedByteArrays(at: payloads)
+        case .pushGroup: call.lengthPrefixedPairs(at: payloads.lowerBound)
+        }
+    }
+}
