@@ -72,6 +72,7 @@ extension Bench {
         } catch {
             progress("warning: \(error.description)")
         }
+        measureOnTheFloor(&rows, cpuRow: &cpuRow)
         if let cpuRow, let after = rows.firstIndex(where: { $0.number == 2 }) { rows.insert(cpuRow, at: after + 1) }
         return rows.filter { wanted.contains($0.number) }
     }
@@ -184,14 +185,14 @@ extension Bench {
         }
     }
 
-    private func pings(_ setup: Setup, _ count: Int, from connection: Connection) throws(BenchError) -> [Message] {
+    func pings(_ setup: Setup, _ count: Int, from connection: Connection) throws(BenchError) -> [Message] {
         try Calls.copies(of: try Calls.ping(setup.undod.uniqueName), count)
     }
 
     private static let undoPayload = payload(64, 1)
     private static let redoPayload = payload(64, 2)
 
-    private func pushes(_ stack: String, _ count: Int) throws(BenchError) -> [Message] {
+    func pushes(_ stack: String, _ count: Int) throws(BenchError) -> [Message] {
         try Calls.copies(of: try Calls.push(stack: stack, undo: Self.undoPayload, redo: Self.redoPayload), count)
     }
 
@@ -214,7 +215,7 @@ extension Bench {
 
     /// Row 1: the median round trip of a Push and of a Ping, from the same
     /// connection, one call at a time.
-    private func measureLatency(_ row: inout Row, _ setup: Setup) throws(BenchError) {
+    func measureLatency(_ row: inout Row, _ setup: Setup) throws(BenchError) {
         let n = scale.latencyCalls
         let (push, ping) = try pairedRounds(
             scale.latencyRounds, setup.app.connection, child: setup.undod.process, what: ("Push", "Ping"),
@@ -270,7 +271,7 @@ extension Bench {
     /// the CPU time each process spent a call, which says who bounds it.
     /// `cpuRow` (row 8), when given, gets undod's CPU a Push ÷ a Ping, one
     /// figure per round.
-    private func measureThroughput(_ row: inout Row, _ setup: Setup, cpu cpuRow: inout Row?) throws(BenchError) {
+    func measureThroughput(_ row: inout Row, _ setup: Setup, cpu cpuRow: inout Row?) throws(BenchError) {
         let app = setup.app.connection
         let child = setup.undod.process
         let n = scale.throughputCalls
@@ -319,7 +320,7 @@ extension Bench {
     /// Row 3: `UndoFocused` from a separate trigger connection, answered only
     /// after undod's `Apply` to the app (this process) comes back — four
     /// trips through the bus — against one Ping from the same connection.
-    private func measureTrigger(_ row: inout Row, _ setup: Setup) throws(BenchError) {
+    func measureTrigger(_ row: inout Row, _ setup: Setup) throws(BenchError) {
         let child = setup.undod.process
         let n = scale.triggerCalls
         var appliesBefore = 0

@@ -44,6 +44,9 @@ struct BenchOptions {
              a closure to a local array; reported, no target
           8  undod's CPU time a Push ÷ a Ping, in row 2's calls (measured with
              row 2: what bounds row 2 on two cores)
+        Rows 1-3 are measured again with one subscriber (undoctl watch), and
+        rows 1-3 and 8 with the floor service (below) in undod's place: what
+        the transport alone allows. Both are printed under the rows, no targets.
         Each target is printed next to its figure with ✓ or ✗; targets are goals,
         and a missed one does not change the exit status.
 
@@ -62,9 +65,12 @@ struct BenchOptions {
           --floor-service ADDRESS
                              run no bench: own org.undod.Undo1 on the bus at
                              ADDRESS and answer Register, Push and PushGroup at
-                             once, reading and keeping nothing, until killed.
-                             scripts/flood.py floods it as it floods undod: the
-                             floor of each flood on this machine
+                             once, reading and keeping nothing, and UndoFocused
+                             with one Apply to the last app that registered,
+                             until killed. scripts/flood.py floods it as it
+                             floods undod: the floor of each flood on this
+                             machine; the bench runs itself so for the floor
+                             lines of rows 1-3 and 8
           --help             print this help
 
         EXIT STATUS

@@ -1,6 +1,7 @@
 import DBus
 import Loop
 import Undo1
+import UndoCore
 
 /// `undod-bench --floor-service ADDRESS`: owns `org.undod.Undo1` and answers
 /// `Register`, `Push` and `PushGroup` at once, reading none of their
@@ -9,6 +10,11 @@ import Undo1
 /// the floor — the bus relaying, libdbus reading and validating each message,
 /// the event loop and the flooding clients on the same CPUs — and undod's
 /// figure is read against it.
+///
+/// It also answers `UndoFocused` as undod does on the wire, and no more: an
+/// `Apply` of one 64-byte payload (what the bench pushes) to whoever
+/// registered last, and once that is answered, the `(o t s)` reply. The
+/// bench measures rows 1, 2, 3 and 8 on it (`Bench+Floor.swift`).
 enum FloorService {
     /// Serves on the bus at `address` until killed; 1 when it cannot start.
     static func run(address: String) -> Int32 {
@@ -29,12 +35,32 @@ enum FloorService {
         let stack = Undo1Interfaces.stack.binding(methods: ["Push": answerGroup, "PushGroup": answerGroup],
                                                   properties: [:])
         var stacks: UInt64 = 0
+        var lastRegistered = (owner: "", stack: "")
+        let payload = [UInt8](repeating: 1, count: 64)
         let manager = Undo1Interfaces.manager.binding(methods: [
             "Register": { call in
                 stacks += 1
                 let path = StackPath(number: stacks).description
                 objects.export(path: path, interfaces: [stack], announce: false)
+                lastRegistered = (call.sender, path)
                 call.reply([.objectPath(path)])
+            },
+            "UndoFocused": { call in
+                let (owner, path) = lastRegistered
+                let apply: Message
+                do throws(DBusError) {
+                    apply = try Undo1Call.applyInClient(owner, ApplyArguments(stack: path, group: 1, direction: .undo,
+                                                                              payloads: [payload]))
+                } catch {
+                    call.fail(error)
+                    return
+                }
+                connection.call(apply, timeoutMilliseconds: 10_000) { result in
+                    switch result {
+                    case .success: call.reply([.objectPath(path), .uint64(1), .string("Floor")])
+                    case .failure(let error): call.fail(error)
+                    }
+                }
             },
         ], properties: [:])
         objects.export(path: Undo1.managerPath, interfaces: [manager])

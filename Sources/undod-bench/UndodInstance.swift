@@ -19,12 +19,30 @@ final class UndodInstance {
     let logPath: String
     private let watcher: Connection
 
-    /// Starts undod and waits (at most 20 s) until it owns its name. The
-    /// watcher must be on the same bus and loop; it subscribes before the
-    /// process starts, so the moment of ownership is never missed.
-    init(executable: String, address: String, watcher: Connection, scratch: Scratch, label: String,
-         config: String, stateDirectory: String) throws(BenchError) {
+    /// Starts undod with `config` on `stateDirectory` and waits (at most
+    /// 20 s) until it owns its name. The watcher must be on the same bus
+    /// and loop; it subscribes before the process starts, so the moment of
+    /// ownership is never missed.
+    convenience init(executable: String, address: String, watcher: Connection, scratch: Scratch, label: String,
+                     config: String, stateDirectory: String) throws(BenchError) {
         let configPath = try scratch.write("\(label).conf", config)
+        try self.init(executable: executable,
+                      arguments: ["--address", address, "--config", configPath, "--state-dir", stateDirectory],
+                      watcher: watcher, scratch: scratch, label: label, name: "undod (\(label))")
+    }
+
+    /// Starts this bench as the floor service (`--floor-service`, see
+    /// `FloorService`) in undod's place on the bus at `address`, and waits
+    /// until it owns undod's name.
+    convenience init(floorServiceOn address: String, watcher: Connection, scratch: Scratch) throws(BenchError) {
+        try self.init(executable: ProcFile.executable, arguments: ["--floor-service", address], watcher: watcher,
+                      scratch: scratch, label: "floor-service", name: "the floor service")
+    }
+
+    /// Starts `executable` with `arguments` and waits (at most 20 s) until
+    /// it owns `org.undod.Undo1`.
+    private init(executable: String, arguments: [String], watcher: Connection, scratch: Scratch, label: String,
+                 name: String) throws(BenchError) {
         let log = try scratch.logFile("\(label).log")
         defer { close(log.fd) }
         logPath = log.path
@@ -42,12 +60,10 @@ final class UndodInstance {
         _ = try CallRunner.once(watcher, try Calls.pingBus(), what: "a Ping of the bus")
 
         let start = SystemTime.monotonicNanoseconds
-        process = try ChildProcess(
-            path: executable,
-            arguments: ["--address", address, "--config", configPath, "--state-dir", stateDirectory],
-            name: "undod (\(label))", stderr: log.fd)
+        process = try ChildProcess(path: executable, arguments: arguments, name: name, stderr: log.fd)
         do {
-            try watcher.loop.wait(for: "undod to own \(Undo1.busName)", timeoutMilliseconds: 20_000, child: process) {
+            try watcher.loop.wait(for: "\(name) to own \(Undo1.busName)", timeoutMilliseconds: 20_000,
+                                  child: process) {
                 owner != nil
             }
         } catch {
@@ -109,6 +125,14 @@ enum ProcFile {
         guard let text = read("/proc/\(pid)/schedstat"),
               let first = text.split(separator: " ").first else { return nil }
         return Int64(first)
+    }
+
+    /// The path of this process's own executable (/proc/self/exe).
+    static var executable: String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return CommandLine.arguments[0] }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// The whole file (at most 64 KiB), or nil.

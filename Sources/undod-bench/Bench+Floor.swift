@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import DBus
+import Loop
+import Undo1
+
+/// Rows 1, 2, 3 and 8 measured again with the floor service in undod's
+/// place: the same `Connection` and object server, on the same bus and CPUs,
+/// but a `Push` answered at once with a group id, nothing read, checked or
+/// kept, and an `UndoFocused` that only calls `Apply` and answers.
+/// Its figures are what the transport alone allows; they are reported under
+/// the rows (not goals), so that how much of a row is the service's own work
+/// and how much is the wire's can be read off every run.
+extension Bench {
+    /// Appends the floor service's figure to each of rows 1, 2, 3 and 8 that
+    /// was measured; says why under the row when it cannot.
+    func measureOnTheFloor(_ rows: inout [Row], cpuRow: inout Row?) {
+        let indices = rows.indices.filter { (1...3).contains(rows[$0].number) && rows[$0].summary != nil }
+        guard !indices.isEmpty else { return }
+        let start = SystemTime.monotonicNanoseconds
+        let setup: Setup
+        do {
+            try checkBudget("the floor service's rows")
+            setup = try makeFloorSetup()
+        } catch {
+            for index in indices { rows[index].detail += "\n   the floor service: not measured (\(error.description))" }
+            return
+        }
+        defer {
+            setup.trigger.close()
+            setup.app.close()
+            setup.undod.kill()
+        }
+        let processes = [0, bus.pid, setup.undod.process.pid]
+        defer { CPUPin.set(processes, cpu: nil) }
+        for index in indices {
+            var again = rows[index]
+            CPUPin.set(processes, cpu: again.number == 2 ? nil : pinnedCPU)
+            var floorCPU: Row? = cpuRow == nil ? nil : Self.row8()
+            do {
+                try checkBudget("row \(again.number) on the floor service")
+                switch again.number {
+                case 1: try measureLatency(&again, setup)
+                case 2: try measureThroughput(&again, setup, cpu: &floorCPU)
+                default: try measureTrigger(&again, setup)
+                }
+            } catch {
+                rows[index].detail += "\n   the floor service: \(error.description)"
+                continue
+            }
+            Self.note(again, under: &rows[index])
+            if let floorCPU, cpuRow != nil { Self.note(floorCPU, under: &cpuRow!) }
+        }
+        progress("rows 1-3 and 8 on the floor service done in \(Report.format(SystemTime.seconds(since: start), digits: 1)) s")
+    }
+
+    /// `measured`'s median, least and greatest as a line under `row`, and
+    /// as its `floor_service` value.
+    private static func note(_ measured: Row, under row: inout Row) {
+        guard let summary = measured.summary else { return }
+        let digits = measured.digits
+        row.detail += "\n   the floor service (this transport, no service behind it): "
+            + "\(Report.format(summary.median, digits: digits)) \(measured.unit) "
+            + "(min \(Report.format(summary.min, digits: digits)), max \(Report.format(summary.max, digits: digits)))"
+        row.values.append(("floor_service", summary.median))
+    }
+
+    /// The floor service on the bench's bus, an app with one stack on it
+    /// (the service's `Register` keeps nothing), both warmed up.
+    private func makeFloorSetup() throws(BenchError) -> Setup {
+        let floor = try UndodInstance(floorServiceOn: bus.address, watcher: watcher, scratch: scratch)
+        do throws(BenchError) {
+            let app = try BenchApp(address: bus.address, loop: loop)
+            let trigger: Connection
+            do {
+                trigger = try Connection(address: bus.address, loop: loop)
+            } catch {
+                throw BenchError("Cannot connect to the private bus: \(error.message)")
+            }
+            let stack = try app.register("bench.floor", RegistrationOptions(persist: false), child: floor.process)
+            let setup = Setup(undod: floor, app: app, trigger: trigger, memoryStack: stack, persistentStack: stack,
+                              triggerStack: stack)
+            _ = try CallRunner.sequential(app.connection, try pings(setup, scale.warmUp, from: app.connection),
+                                          what: "Ping", child: floor.process)
+            _ = try CallRunner.sequential(app.connection, try pushes(stack, scale.warmUp), what: "Push",
+                                          child: floor.process)
+            return setup
+        } catch {
+            floor.kill()
+            throw error
+        }
+    }
+}
