@@ -3,31 +3,18 @@
 /// pages back.
 extension HistoryDatabase {
     /// Checkpoints from now on happen on the checkpointer's thread, asked
-    /// for by a commit each time the log has grown by
-    /// `WALCheckpointer.pagesBeforeCheckpoint` pages; a statement that meets
-    /// the checkpointer's lock (a TRUNCATE checkpoint) waits.
-    ///
-    /// Not by every commit past that length: under a steady stream of
-    /// pushes the log rarely starts over (only a commit that begins after a
-    /// pass has copied everything restarts it), so each commit then asked,
-    /// and a pass copied a page or two and synced both files every few
-    /// pushes (515 passes in 2,000 persistent pushes of the bench's row 4).
-    /// A long log is made to start over by `catchUpIfBehind`.
+    /// for by every commit that leaves the log long enough; a statement
+    /// that meets the checkpointer's lock (a TRUNCATE checkpoint) waits.
     func attachCheckpointer() {
         checkpointer?.stop()
         let checkpointer = WALCheckpointer(path: path)
         self.checkpointer = checkpointer
         logLong = false
-        logPagesAtRequest = 0
         if let onCaughtUp { checkpointer.onRestarted(onCaughtUp) }
         database.waitForLocks(milliseconds: 5_000)
         database.onCommit { [unowned self] pages in
             logPages = pages
-            if pages < logPagesAtRequest { logPagesAtRequest = 0 }  // the log started over
-            if pages - logPagesAtRequest >= WALCheckpointer.pagesBeforeCheckpoint {
-                logPagesAtRequest = pages
-                checkpointer.request()
-            }
+            if pages >= WALCheckpointer.pagesBeforeCheckpoint { checkpointer.request() }
         }
         pageSize = (try? database.integer("PRAGMA page_size")) ?? pageSize
     }

@@ -52,10 +52,6 @@ public final class HistoryDatabase {
     /// The pages the last commit left in the write-ahead log, until
     /// `catchUpIfBehind` has looked at them.
     var logPages: Int32 = 0
-    /// How long the log was when a commit last asked for a checkpoint (0
-    /// once it has started over): the next asks when it has grown by
-    /// `WALCheckpointer.pagesBeforeCheckpoint` pages since.
-    var logPagesAtRequest: Int32 = 0
     /// Whether the last commit left the log past `logBytesBeforeRestart`.
     var logLong = false
     /// What `whenCaughtUp` registered, for each checkpointer attached.
