@@ -35,6 +35,9 @@ package final class StackRecord {
         set { declaredWindows = newValue }
     }
     private var declaredWindows: Set<UInt32> = []
+    /// The history's bytes as `StackRegistry` last counted them into its
+    /// total; nil while the record is not in a registry.
+    var countedBytes: UInt64?
     /// When the stack was last active (Register, Activate, push), as an
     /// ordering number: larger is more recent.
     package var activity: UInt64 = 0

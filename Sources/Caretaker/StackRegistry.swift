@@ -20,8 +20,8 @@ package final class StackRegistry {
     /// Group ids, unique across all stacks.
     package var groupIDs = GroupIDGenerator()
     private var activityClock: UInt64 = 0
-    /// Every stack's bytes as last counted (`countBytes`), and their sum.
-    private var countedBytes: [UInt64: UInt64] = [:]
+    /// The sum of every stack's bytes as last counted (`countBytes`; each
+    /// record keeps its own count).
     private var countedTotal: UInt64 = 0
 
     /// What makes a stack: an app and one of its documents.
@@ -77,6 +77,7 @@ package final class StackRegistry {
         byIdentity[Identity(appId: record.appId, document: record.document)] = record.number
         setOwner(owner, of: record)
         nextNumber = max(nextNumber, record.number &+ 1)
+        record.countedBytes = 0
         countBytes(of: record)
     }
 
@@ -85,7 +86,8 @@ package final class StackRegistry {
         byNumber[record.number] = nil
         byIdentity[Identity(appId: record.appId, document: record.document)] = nil
         unindexOwner(of: record)
-        countedTotal = countedTotal &- (countedBytes.removeValue(forKey: record.number) ?? 0)
+        countedTotal = countedTotal &- (record.countedBytes ?? 0)
+        record.countedBytes = nil
     }
 
     /// Takes `record` from its owner; an owner that left keeps the numbers
@@ -124,10 +126,9 @@ package final class StackRegistry {
 
     /// Counts `record`'s bytes again after a change.
     package func countBytes(of record: StackRecord) {
-        guard byNumber[record.number] === record else { return }
-        let old = countedBytes[record.number] ?? 0
+        guard let old = record.countedBytes else { return }
         let new = record.stack.bytes
-        countedBytes[record.number] = new
+        record.countedBytes = new
         countedTotal = countedTotal &- old &+ new
     }
 

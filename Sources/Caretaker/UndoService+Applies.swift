@@ -38,14 +38,15 @@ extension UndoService: ApplyHost {
                 then completion: @escaping (Result<CompletedMove, ServiceError>) -> Void)
         -> (Result<CompletedMove, ServiceError>) -> Void {
         { [unowned self] result in
-            let who = caller == record.owner ? "\(caller) (its owner)" : caller
+            // Only a debug log builds the line.
+            func who() -> String { caller == record.owner ? "\(caller) (its owner)" : caller }
             let verb = direction == .undo ? "undo" : "redo"
             switch result {
             case .success(let outcome):
-                log.debug("\(who) asked to \(verb) in \(record.displayName): \(verb == "undo" ? "undid" : "redid") "
+                log.debug("\(who()) asked to \(verb) in \(record.displayName): \(verb == "undo" ? "undid" : "redid") "
                     + "\(CallerText.quoted(outcome.name)) (group \(outcome.group)).")
             case .failure(let error):
-                log.debug("\(who) asked to \(verb) in \(record.displayName): refused (\(error)).")
+                log.debug("\(who()) asked to \(verb) in \(record.displayName): refused (\(error)).")
             }
             completion(result)
         }
