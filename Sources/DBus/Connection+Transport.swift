@@ -21,7 +21,7 @@ extension Connection {
                          reader: MessageReader) throws(DBusError) -> (String, [Message]) {
         hello.serial = serial
         hello.isNumbered = true
-        guard let bytes = WireBytes(marshalling: hello.raw) else { throw .failed("Out of memory while saying Hello.") }
+        guard let bytes = hello.bytesToSend else { throw .failed("Out of memory while saying Hello.") }
         let deadline = SystemTime.monotonicNanoseconds + Int64(helloTimeoutMilliseconds) * 1_000_000
         var outgoing = OutgoingBytes()
         outgoing.append(bytes)
@@ -58,7 +58,7 @@ extension Connection {
     /// or now once `OutgoingBytes.flushBytes` wait); false when memory ran out.
     @discardableResult
     func queue(_ message: Message) -> Bool {
-        guard let bytes = WireBytes(marshalling: message.raw) else { return false }
+        guard let bytes = message.bytesToSend else { return false }
         outgoing.append(bytes)
         if outgoing.count >= OutgoingBytes.flushBytes { writeOutgoing() }
         return true

@@ -47,7 +47,8 @@ extension Message {
     /// its signature's bytes.
     private func withWireFormat<T>(_ body: (UnsafeRawBufferPointer, [UInt8]) -> T?) -> T? {
         guard let wire = marshalled() else { return nil }
-        return body(wire, Array(signature.utf8))
+        if signatureBytes == nil { signatureBytes = Array(signature.utf8) }
+        return body(wire, signatureBytes ?? [])
     }
 
     /// The message in the wire format: the bytes it arrived in, or, for one

@@ -22,8 +22,15 @@ public final class Message {
         case other
     }
 
-    /// The libdbus message; one reference is ours.
-    let raw: OpaquePointer
+    /// The libdbus message, one reference ours: the one a message arrived
+    /// or was built as; for one written here in the wire format
+    /// (`writtenHere`), made from those bytes only if something asks
+    /// (`raw`).
+    private var libdbusMessage: OpaquePointer?
+    /// Whether this message was written here in the wire format
+    /// (`WireEncoder`), its bytes in `wireFormat`: those are what is sent,
+    /// and its serial and flags are set in them.
+    private let writtenHere: Bool
     /// Whether a `Connection` has given it its serial (it keeps it if sent again).
     var isNumbered = false
     /// The message in the wire format: the bytes it arrived as, or, for one
@@ -34,17 +41,48 @@ public final class Message {
     /// of its body, which `raw` does not hold: `raw` carries its header
     /// alone, and the body is read from `wireFormat` in place.
     private var detachedSignature: String?
+    /// The signature's bytes, once an argument has been read (a message's
+    /// arguments do not change once it is made).
+    var signatureBytes: [UInt8]?
     /// What was made for this call off the loop while it waited
     /// (`MethodCall.preparation`).
     var preparation: AnyObject?
 
     /// Takes over one reference to `raw`.
     init(owning raw: OpaquePointer) {
-        self.raw = raw
+        libdbusMessage = raw
+        writtenHere = false
+    }
+
+    /// A message written here in the wire format (`encoded`).
+    private init(written bytes: WireBytes) {
+        writtenHere = true
+        wireFormat = bytes
     }
 
     deinit {
-        dbus_message_unref(raw)
+        if let libdbusMessage { dbus_message_unref(libdbusMessage) }
+    }
+
+    /// The libdbus message. One written here gets it on first use, made
+    /// from its bytes (which libdbus then validates); what sending needs
+    /// (serial, flags, the bytes) never asks for it.
+    var raw: OpaquePointer {
+        if let libdbusMessage { return libdbusMessage }
+        guard let bytes = wireFormat?.bytes, let made = try? Self.demarshal(bytes) else {
+            // `encoded` checked the values and libdbus accepted the bytes in
+            // every debug build; only memory running out can land here.
+            fatalError("undod: libdbus could not read a message it wrote (out of memory?)")
+        }
+        libdbusMessage = made
+        return made
+    }
+
+    /// The bytes `Connection` sends: as written here, or as libdbus
+    /// marshals its message (with the serial it was given); nil when memory
+    /// runs out.
+    var bytesToSend: WireBytes? {
+        writtenHere ? wireFormat : WireBytes(marshalling: raw)
     }
 
     /// A message as it arrived from the bus, in `bytes`, which it keeps.
@@ -77,7 +115,8 @@ public final class Message {
             detachedSignature = header.signature
         }
         guard let raw else { throw .failed("Out of memory while reading a D-Bus message.") }
-        self.raw = raw
+        libdbusMessage = raw
+        writtenHere = false
         wireFormat = bytes
     }
 
@@ -113,19 +152,11 @@ public final class Message {
         if let destination, !LibDBus.isValidBusName(destination) {
             throw .invalidArgs("“\(destination)” is not a valid bus name.")
         }
-        if arguments.count >= wireEncodedArguments {
-            var fields: [(WireEncoder.Field, DBusValue)] = [(.path, .objectPath(path))]
-            if let interface { fields.append((.interface, .string(interface))) }
-            fields.append((.member, .string(member)))
-            if let destination { fields.append((.destination, .string(destination))) }
-            return try encoded(LibDBus.MessageType.methodCall, flags: 0, fields: fields, arguments)
-        }
-        return try bodyFirst(LibDBus.MessageType.methodCall, arguments) { raw in
-            (destination.map { dbus_message_set_destination(raw, $0) != 0 } ?? true)
-                && dbus_message_set_path(raw, path) != 0
-                && (interface.map { dbus_message_set_interface(raw, $0) != 0 } ?? true)
-                && dbus_message_set_member(raw, member) != 0
-        }
+        var fields: [(WireEncoder.Field, DBusValue)] = [(.path, .objectPath(path))]
+        if let interface { fields.append((.interface, .string(interface))) }
+        fields.append((.member, .string(member)))
+        if let destination { fields.append((.destination, .string(destination))) }
+        return try encoded(LibDBus.MessageType.methodCall, flags: 0, fields: fields, arguments)
     }
 
     /// A signal `member` of `interface` from `path`.
@@ -135,56 +166,56 @@ public final class Message {
         guard LibDBus.isValidPath(path), LibDBus.isValidInterface(interface), LibDBus.isValidMember(member) else {
             throw .invalidArgs("“\(interface).\(member)” on “\(path)” is not a valid signal.")
         }
-        if arguments.count >= wireEncodedArguments {
-            return try encoded(LibDBus.MessageType.signal, flags: WireEncoder.noReplyExpected,
-                               fields: [(.path, .objectPath(path)), (.interface, .string(interface)),
-                                        (.member, .string(member))], arguments)
-        }
-        return try bodyFirst(LibDBus.MessageType.signal, arguments) { raw in
-            // As dbus_message_new_signal does: nobody answers a signal.
-            dbus_message_set_no_reply(raw, 1)
-            return dbus_message_set_path(raw, path) != 0
-                && dbus_message_set_interface(raw, interface) != 0
-                && dbus_message_set_member(raw, member) != 0
-        }
+        // As dbus_message_new_signal does: nobody answers a signal.
+        return try encoded(LibDBus.MessageType.signal, flags: WireEncoder.noReplyExpected,
+                           fields: [(.path, .objectPath(path)), (.interface, .string(interface)),
+                                    (.member, .string(member))], arguments)
     }
 
-    /// A message of `type` with `arguments`, whose header fields `setFields`
-    /// sets (returning false when memory runs out) after the arguments are in.
+    /// A message of `type` written in the wire format (`WireEncoder`), its
+    /// serial to be set as it is sent.
     ///
-    /// libdbus rewrites the header's signature field for every argument
-    /// appended at the top level, and each rewrite walks every field already
-    /// in the header. With the body written into a header that holds nothing
-    /// else yet, a message of three or four arguments costs about 40% fewer
-    /// instructions (the Pushed signal 4.1 → 2.6 µs, an Apply call 7.9 →
-    /// 4.8 µs). The message is the same; only the order of its header fields
-    /// differs, which D-Bus leaves free.
-    private static func bodyFirst(_ type: Int32, _ arguments: [DBusValue],
-                                  setFields: (OpaquePointer) -> Bool) throws(DBusError) -> Message {
-        guard let raw = dbus_message_new(type) else { throw .failed("Out of memory while building a D-Bus message.") }
-        let message = Message(owning: raw)
-        try MessageCoder.append(arguments, to: raw)
-        guard setFields(raw) else { throw .failed("Out of memory while building a D-Bus message.") }
-        return message
-    }
-
-    /// From this many arguments on, a message is written in the wire format
-    /// and demarshalled (`WireEncoder`) rather than built through libdbus's
-    /// iterators: with fewer, libdbus's own way costs less than validating
-    /// the demarshalled message (a `t` reply: 11.5 k instructions against
-    /// 20.9 k; three arguments: 46 k against 35 k).
-    static let wireEncodedArguments = 3
-
-    /// A message of `type` written in the wire format and handed to libdbus,
-    /// which validates it as it validates what it reads from a socket.
+    /// libdbus is not asked to read it back: its validation of a message
+    /// (every header field's signature checked with allocations) cost more
+    /// than everything else of a reply, and an `Apply` call and the reply
+    /// to `UndoFocused` together 60 k instructions of an undo's 210 k. What
+    /// it would refuse cannot get here: `MessageCoder.measure` has checked
+    /// every value (strings, paths, signatures, array and dictionary types,
+    /// sizes, nesting), the header's names were checked by the builders, and
+    /// the body's signature is checked for length here. Every debug build
+    /// (every test run) still has libdbus validate each message written; a
+    /// message nested deeper than `trustedNesting`, which D-Bus limits per
+    /// signature, is validated always.
     private static func encoded(_ type: Int32, flags: UInt8, fields: [(WireEncoder.Field, DBusValue)],
                                 _ arguments: [DBusValue]) throws(DBusError) -> Message {
-        let size = try MessageCoder.check(arguments)
+        let (size, deepest) = try MessageCoder.measure(arguments)
+        var signatureBytes = 0
+        for argument in arguments { signatureBytes += argument.signature.utf8.count }
+        guard signatureBytes <= MessageCoder.maximumSignatureBytes else {
+            throw .invalidArgs("A D-Bus message cannot carry arguments whose signature is over \(MessageCoder.maximumSignatureBytes) bytes.")
+        }
         // Serial 1 stands in until `Connection` numbers the message as it sends it.
         let bytes = WireEncoder.message(type: type, flags: flags, serial: 1, fields: fields, arguments: arguments,
                                         bodyBytes: size)
-        guard let raw = try demarshal(bytes) else { throw .failed("Out of memory while building a D-Bus message.") }
-        return Message(owning: raw)
+        guard deepest <= trustedNesting else {
+            guard let raw = try demarshal(bytes) else { throw .failed("Out of memory while building a D-Bus message.") }
+            return Message(owning: raw)
+        }
+        assert(libdbusAccepts(bytes), "WireEncoder wrote a message libdbus refuses")
+        return Message(written: WireBytes(copying: bytes))
+    }
+
+    /// How deep a message's containers may nest and still be sent without
+    /// libdbus validating it: D-Bus allows 32 arrays and 32 structs in one
+    /// signature, and no signature nests deeper than the values do.
+    static let trustedNesting = 32
+
+    /// Whether libdbus reads `bytes` as a valid message (debug builds check
+    /// every message written here with it).
+    private static func libdbusAccepts(_ bytes: [UInt8]) -> Bool {
+        guard let raw = try? demarshal(bytes) else { return false }
+        dbus_message_unref(raw)
+        return true
     }
 
     /// A new, unsent message with the same header and arguments (libdbus's
@@ -194,33 +225,16 @@ public final class Message {
     /// the top level; for clients that send many alike calls. Nil only when
     /// memory runs out.
     public func copy() -> Message? {
-        dbus_message_copy(raw).map { Message(owning: $0) }
+        guard writtenHere, let bytes = wireFormat?.bytes else { return dbus_message_copy(raw).map { Message(owning: $0) } }
+        return Message(written: WireBytes(copying: Array(bytes)))
     }
 
     /// A successful reply to this call carrying `arguments`.
     func makeReply(_ arguments: [DBusValue]) throws(DBusError) -> Message {
-        guard arguments.count > 1 else {
-            // One argument or none: libdbus's own way costs no more.
-            guard let raw = dbus_message_new_method_return(self.raw) else {
-                throw .failed("Out of memory while building a D-Bus reply.")
-            }
-            let reply = Message(owning: raw)
-            try MessageCoder.append(arguments, to: raw)
-            return reply
-        }
-        let call = raw
-        if arguments.count >= Self.wireEncodedArguments {
-            var fields: [(WireEncoder.Field, DBusValue)] = [(.replySerial, .uint32(dbus_message_get_serial(call)))]
-            if let sender { fields.append((.destination, .string(sender))) }
-            return try Self.encoded(LibDBus.MessageType.methodReturn, flags: WireEncoder.noReplyExpected,
-                                    fields: fields, arguments)
-        }
-        // What dbus_message_new_method_return sets, after the body (see bodyFirst).
-        return try Self.bodyFirst(LibDBus.MessageType.methodReturn, arguments) { raw in
-            dbus_message_set_no_reply(raw, 1)
-            return dbus_message_set_reply_serial(raw, dbus_message_get_serial(call)) != 0
-                && (dbus_message_get_sender(call).map { dbus_message_set_destination(raw, $0) != 0 } ?? true)
-        }
+        var fields: [(WireEncoder.Field, DBusValue)] = [(.replySerial, .uint32(serial))]
+        if let sender { fields.append((.destination, .string(sender))) }
+        return try Self.encoded(LibDBus.MessageType.methodReturn, flags: WireEncoder.noReplyExpected, fields: fields,
+                                arguments)
     }
 
     /// An error reply to this call. An invalid error name becomes `Failed`,
@@ -233,7 +247,7 @@ public final class Message {
 
     /// What kind of message this is.
     public var kind: Kind {
-        switch dbus_message_get_type(raw) {
+        switch writtenHere ? Int32(wireFormat?.bytes[1] ?? 0) : dbus_message_get_type(raw) {
         case LibDBus.MessageType.methodCall: .methodCall
         case LibDBus.MessageType.methodReturn: .methodReturn
         case LibDBus.MessageType.error: .error
@@ -245,8 +259,15 @@ public final class Message {
     /// The serial its sender gave it (for one made here, what `Connection`
     /// numbered it; 0 before).
     var serial: UInt32 {
-        get { dbus_message_get_serial(raw) }
-        set { dbus_message_set_serial(raw, newValue) }
+        get {
+            guard writtenHere, let bytes = wireFormat?.bytes else { return dbus_message_get_serial(raw) }
+            let word = bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self)
+            return bytes[0] == UInt8(ascii: "B") ? UInt32(bigEndian: word) : UInt32(littleEndian: word)
+        }
+        set {
+            if let libdbusMessage { dbus_message_set_serial(libdbusMessage, newValue) }
+            if writtenHere { wireFormat?.storeWord(newValue, at: 8) }
+        }
     }
     /// The serial of the call this message answers; 0 for none.
     var replySerial: UInt32 { dbus_message_get_reply_serial(raw) }
@@ -268,14 +289,23 @@ public final class Message {
         detachedSignature ?? dbus_message_get_signature(raw).map { String(cString: $0) } ?? ""
     }
     /// Whether the sender said it wants no reply.
-    public var noReplyExpected: Bool { dbus_message_get_no_reply(raw) != 0 }
+    public var noReplyExpected: Bool {
+        guard writtenHere, let bytes = wireFormat?.bytes else { return dbus_message_get_no_reply(raw) != 0 }
+        return bytes[2] & WireEncoder.noReplyExpected != 0
+    }
 
     /// Asks the receiver not to reply (for fire-and-forget calls).
-    public func setNoReplyExpected() { dbus_message_set_no_reply(raw, 1) }
+    public func setNoReplyExpected() {
+        if let libdbusMessage { dbus_message_set_no_reply(libdbusMessage, 1) }
+        if writtenHere { wireFormat?.setBit(WireEncoder.noReplyExpected, true, at: 2) }
+    }
 
     /// Asks the bus not to start a service for the destination by D-Bus
     /// activation: the call fails at once where nobody owns the name.
-    public func setNoAutoStart() { dbus_message_set_auto_start(raw, 0) }
+    public func setNoAutoStart() {
+        if let libdbusMessage { dbus_message_set_auto_start(libdbusMessage, 0) }
+        if writtenHere { wireFormat?.setBit(WireEncoder.noAutoStart, true, at: 2) }
+    }
 
     /// For an error reply, the error it carries; nil otherwise.
     public var error: DBusError? {

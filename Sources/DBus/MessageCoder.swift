@@ -12,8 +12,12 @@ internal import Glibc
 enum MessageCoder {
     // MARK: Validation
 
-    /// Throws `InvalidArgs` unless `value` can be written as it stands.
-    static func validate(_ value: DBusValue) throws(DBusError) {
+    /// Throws `InvalidArgs` unless `value` can be written as it stands, at
+    /// `depth` containers deep; returns the deepest it goes (a value of a
+    /// basic type: `depth`). Beyond `deepestNesting` it is refused, as D-Bus
+    /// refuses a message nested deeper.
+    @discardableResult
+    static func validate(_ value: DBusValue, depth: Int = 0) throws(DBusError) -> Int {
         switch value {
         case .string(let s):
             if containsNUL(s) { throw .invalidArgs("A D-Bus string cannot contain a NUL character.") }
@@ -25,15 +29,30 @@ enum MessageCoder {
             if containsNUL(g) || !LibDBus.isValidSignature(g) {
                 throw .invalidArgs("“\(g)” is not a valid D-Bus signature.")
             }
+        case .bytes, .array, .dict, .structure, .variant:
+            return try validateContainer(value, depth: depth + 1)
+        default:
+            break
+        }
+        return depth
+    }
+
+    /// `validate` for a container at `depth`.
+    private static func validateContainer(_ value: DBusValue, depth: Int) throws(DBusError) -> Int {
+        guard depth <= deepestNesting else {
+            throw .invalidArgs("A D-Bus value cannot nest more than \(deepestNesting) containers.")
+        }
+        var deepest = depth
+        switch value {
         case .array(let element, let items):
-            guard LibDBus.isValidSingleType(element), element != "y", !element.hasPrefix("{") else {
+            guard isValidElement(element), element != "y", !element.hasPrefix("{") else {
                 throw .invalidArgs("“a\(element)” is not a valid array type here.")
             }
             for item in items {
                 guard item.signature == element else {
                     throw .invalidArgs("An array of “\(element)” cannot hold a “\(item.signature)”.")
                 }
-                try validate(item)
+                deepest = max(deepest, try validate(item, depth: depth))
             }
         case .dict(let key, let valueType, let entries):
             guard LibDBus.isValidSingleType("a{\(key)\(valueType)}") else {
@@ -43,18 +62,37 @@ enum MessageCoder {
                 guard entry.key.signature == key, entry.value.signature == valueType else {
                     throw .invalidArgs("A dictionary of “{\(key)\(valueType)}” cannot hold this entry.")
                 }
-                try validate(entry.key)
-                try validate(entry.value)
+                try validate(entry.key, depth: depth + 1)
+                deepest = max(deepest, try validate(entry.value, depth: depth + 1))
             }
         case .structure(let fields):
             if fields.isEmpty { throw .invalidArgs("A D-Bus struct needs at least one field.") }
-            for field in fields { try validate(field) }
+            for field in fields { deepest = max(deepest, try validate(field, depth: depth)) }
         case .variant(let inner):
-            try validate(inner)
+            guard inner.signature.utf8.count <= maximumSignatureBytes else {
+                throw .invalidArgs("A D-Bus variant cannot hold a value whose signature is over \(maximumSignatureBytes) bytes.")
+            }
+            deepest = max(deepest, try validate(inner, depth: depth))
         default:
             break
         }
+        return deepest
     }
+
+    /// Whether `element` is one complete type: a basic type, a variant and
+    /// `ay` are known without asking libdbus, whose validator allocates as
+    /// it walks (3 k instructions for `ay`, once per `Apply`).
+    private static func isValidElement(_ element: String) -> Bool {
+        let utf8 = element.utf8
+        if utf8.count == 1, let code = utf8.first, "ybnqiuxtdsogvh".utf8.contains(code) { return true }
+        return element == "ay" || LibDBus.isValidSingleType(element)
+    }
+
+    /// How deep D-Bus lets containers nest in a message (arrays, structs,
+    /// dict entries and variants together).
+    static let deepestNesting = 64
+    /// The longest signature D-Bus allows.
+    static let maximumSignatureBytes = 255
 
     /// Whether `text` holds a NUL byte, which a D-Bus string cannot: one
     /// `memchr` over its bytes (iterating `utf8` byte by byte cost 10 % of
@@ -116,16 +154,22 @@ enum MessageCoder {
     /// the whole within the D-Bus limits. Returns an upper bound of its bytes.
     @discardableResult
     static func check(_ values: [DBusValue]) throws(DBusError) -> Int {
+        try measure(values).bytes
+    }
+
+    /// `check`, also saying how deep the values' containers nest.
+    static func measure(_ values: [DBusValue]) throws(DBusError) -> (bytes: Int, deepest: Int) {
         var total = 0
+        var deepest = 0
         for value in values {
-            try validate(value)
+            deepest = max(deepest, try validate(value))
             total += try encodedSize(value)
         }
         guard total <= maximumMessageBytes - (1 << 16) else {
             throw DBusError(name: "org.freedesktop.DBus.Error.LimitsExceeded",
                             message: "A message of \(total) bytes is over the D-Bus limit of \(maximumMessageBytes).")
         }
-        return total
+        return (total, deepest)
     }
 
     /// Appends `values` to `message` (checked first; nothing is appended

@@ -56,6 +56,8 @@ public final class MethodCall {
     /// a copy. Nil when they are within `limit` or of another type. An
     /// `a(ayay)` no bigger than `limit` on the wire is not walked.
     public func payloadBytes(at indices: Range<Int>, beyond limit: Int) -> Int? {
+        // The payloads are inside the message: one no bigger than `limit` cannot carry more.
+        guard message.wireSize > limit else { return nil }
         var total = 0
         for index in indices {
             guard let bytes = message.payloadBytes(at: index, limit: limit) else { return nil }

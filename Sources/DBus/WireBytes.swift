@@ -19,6 +19,30 @@ final class WireBytes {
         lender = nil
     }
 
+    /// A copy of `array`, owned.
+    convenience init(copying array: [UInt8]) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, array.count), alignment: 8)
+        array.withUnsafeBytes { buffer.copyMemory(from: $0) }
+        self.init(taking: UnsafeMutableRawBufferPointer(rebasing: buffer[..<array.count]))
+    }
+
+    /// Overwrites the 4-byte word at `offset` (in the message's byte
+    /// order) of bytes this owns and wrote (`init(copying:)`): a message's
+    /// serial as it is numbered.
+    func storeWord(_ value: UInt32, at offset: Int) {
+        precondition(!ownedByLibDBus && lender == nil && offset + 4 <= bytes.count, "only bytes written here are changed")
+        let word = bytes[0] == UInt8(ascii: "B") ? value.bigEndian : value.littleEndian
+        UnsafeMutableRawPointer(mutating: bytes.baseAddress!).storeBytes(of: word, toByteOffset: offset, as: UInt32.self)
+    }
+
+    /// Sets or clears `bit` in the byte at `offset` of bytes this owns and
+    /// wrote: a message's flags.
+    func setBit(_ bit: UInt8, _ on: Bool, at offset: Int) {
+        precondition(!ownedByLibDBus && lender == nil && offset < bytes.count, "only bytes written here are changed")
+        let byte = UnsafeMutableRawPointer(mutating: bytes.baseAddress!).advanced(by: offset).assumingMemoryBound(to: UInt8.self)
+        byte.pointee = on ? byte.pointee | bit : byte.pointee & ~bit
+    }
+
     /// The first `count` bytes of `buffer`, lent by `lender`, to which
     /// `buffer` goes back.
     init(borrowing buffer: UnsafeMutableRawBufferPointer, count: Int, from lender: LargeBufferLender) {

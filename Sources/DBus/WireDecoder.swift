@@ -51,7 +51,7 @@ struct WireDecoder {
     /// and sizes the buffer, a second copies.
     static func lengthPrefixedPairs(_ index: Int, of bytes: UnsafeRawBufferPointer, signature: [UInt8]) -> [UInt8]? {
         guard case (var decoder, let type)? = positioned(at: index, of: bytes, signature: signature),
-              Array(signature[type]) == Array("a(ayay)".utf8),
+              signature[type].elementsEqual("a(ayay)".utf8),
               let length = decoder.fixed(UInt32.self), decoder.align(8) else { return nil }
         let start = decoder.offset
         let end = start + Int(length)
@@ -84,16 +84,20 @@ struct WireDecoder {
                                          signature: [UInt8]) -> [UInt8]? {
         guard !indices.isEmpty, case (var decoder, let type)? = positioned(at: indices.lowerBound, of: bytes, signature: signature)
         else { return nil }
-        var ranges: [Range<Int>] = []
+        // One pass checks the types and framing and sizes the buffer, a second copies.
+        let first = decoder.offset
+        var total = 0
         var start = type.lowerBound
         for _ in indices {
-            guard let end = completeTypeEnd(signature, from: start), Array(signature[start..<end]) == Array("ay".utf8),
+            guard let end = completeTypeEnd(signature, from: start), signature[start..<end].elementsEqual("ay".utf8),
                   let range = decoder.byteArrayRange() else { return nil }
-            ranges.append(range)
+            total += 4 + range.count
             start = end
         }
-        return [UInt8](unsafeUninitializedCapacity: ranges.reduce(0) { $0 + 4 + $1.count }) { buffer, written in
-            for range in ranges {
+        decoder.offset = first
+        return [UInt8](unsafeUninitializedCapacity: total) { buffer, written in
+            for _ in indices {
+                guard let range = decoder.byteArrayRange() else { return }
                 Self.append(UnsafeRawBufferPointer(rebasing: bytes[range]), prefixed: UnsafeMutableRawBufferPointer(buffer),
                             at: &written)
             }
@@ -145,10 +149,9 @@ struct WireDecoder {
     /// within `limit`, else the sum of its arrays. Nil for another type.
     static func payloadBytes(_ index: Int, of bytes: UnsafeRawBufferPointer, signature: [UInt8], limit: Int) -> Int? {
         guard case (var decoder, let type)? = positioned(at: index, of: bytes, signature: signature) else { return nil }
-        switch Array(signature[type]) {
-        case Array("ay".utf8):
+        if signature[type].elementsEqual("ay".utf8) {
             return decoder.fixed(UInt32.self).map(Int.init)
-        case Array("a(ayay)".utf8):
+        } else if signature[type].elementsEqual("a(ayay)".utf8) {
             guard let length = decoder.fixed(UInt32.self), decoder.align(8) else { return nil }
             guard Int(length) > limit else { return 0 }
             let end = decoder.offset + Int(length)
@@ -160,7 +163,7 @@ struct WireDecoder {
                 total += first.count + second.count
             }
             return total
-        default:
+        } else {
             return nil
         }
     }

@@ -1,13 +1,15 @@
 /// Writes a whole D-Bus message — header and body — in the wire format
-/// (little-endian), for `dbus_message_demarshal` to turn into a message.
+/// (little-endian): every message undod and its clients build
+/// (`Message.methodCall`, `signal`, replies) is sent as these bytes.
 ///
 /// Why: libdbus rewrites the header's signature field each time an argument
-/// is appended at the top level, and every rewrite walks the whole header,
-/// so a message of three or more arguments costs several times what reading
-/// it back does (an `Apply` call with its `aay`: about 107 k instructions
-/// built through `DBusMessageIter`, 36 k written here and demarshalled).
-/// libdbus validates what it demarshals exactly as it validates what arrives
-/// from a socket, so a mistake here is an error, never a bad message sent.
+/// is appended at the top level, and every rewrite walks the whole header
+/// (an `Apply` call with its `aay`: about 107 k instructions built through
+/// `DBusMessageIter`); reading bytes back into a libdbus message validates
+/// them, which for a small reply cost more than the rest of it. What makes
+/// the bytes valid is checked before (`MessageCoder.measure`, the builders'
+/// name checks, the signature's length in `Message.encoded`), and every
+/// debug build has libdbus validate each message written here.
 ///
 /// Values must have passed `MessageCoder.validate` first.
 struct WireEncoder {
@@ -23,6 +25,8 @@ struct WireEncoder {
 
     /// The flag bits of the D-Bus specification.
     static let noReplyExpected: UInt8 = 0x1
+    /// Asks the bus not to start the destination by activation.
+    static let noAutoStart: UInt8 = 0x2
 
     /// A complete message of `type` (libdbus's message type numbers) with the
     /// header `fields` and `arguments` as its body, about `bodyBytes` long.
@@ -34,7 +38,7 @@ struct WireEncoder {
         for argument in arguments { signature += argument.signature }
         var message = WireEncoder()
         message.bytes.reserveCapacity(160 + bodyBytes)
-        message.bytes += [UInt8(ascii: "l"), UInt8(truncatingIfNeeded: type), flags, 1]
+        message.append(UInt8(ascii: "l"), UInt8(truncatingIfNeeded: type), flags, 1)
         message.writeFixed(UInt32(0))  // the body's length, once known
         message.writeFixed(serial)
         // The header fields: an array of (code, variant) structs.
@@ -59,7 +63,7 @@ struct WireEncoder {
         case .signature: type = UInt8(ascii: "g")
         default: type = UInt8(ascii: "s")
         }
-        bytes += [code.rawValue, 1, type, 0]
+        append(code.rawValue, 1, type, 0)
         write(value)
     }
 
@@ -121,6 +125,14 @@ struct WireEncoder {
         let start = bytes.count
         content(&self)
         patch(UInt32(bytes.count - start), at: lengthAt)
+    }
+
+    /// Appends four bytes (no array is made for them, as a literal would).
+    private mutating func append(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) {
+        bytes.append(a)
+        bytes.append(b)
+        bytes.append(c)
+        bytes.append(d)
     }
 
     /// Overwrites the four bytes at `offset` with `value`.
