@@ -53,10 +53,9 @@ import Testing
         #expect(back == [value], "\(name) changed on the way")
     }
 
-    /// Three arguments or more: the call and its reply are written in the
-    /// wire format and demarshalled (`WireEncoder`) rather than built
-    /// through libdbus's iterators. Between two other values, so that every
-    /// value also starts at an offset its alignment must correct.
+    /// Among other arguments: between two other values, so that every value
+    /// also starts at an offset its alignment must correct (calls and
+    /// replies are written in the wire format, `WireEncoder`).
     @Test(arguments: cases.map(\.0))
     func roundTripsWrittenInTheWireFormat(_ name: String) throws {
         let value = try #require(Self.cases.first { $0.0 == name }?.1)
