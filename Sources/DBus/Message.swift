@@ -69,10 +69,13 @@ public final class Message {
     /// (serial, flags, the bytes) never asks for it.
     var raw: OpaquePointer {
         if let libdbusMessage { return libdbusMessage }
-        guard let bytes = wireFormat?.bytes, let made = try? Self.demarshal(bytes) else {
-            // `encoded` checked the values and libdbus accepted the bytes in
-            // every debug build; only memory running out can land here.
-            fatalError("undod: libdbus could not read a message it wrote (out of memory?)")
+        // `encoded` checked the values, and libdbus accepted such bytes in
+        // every debug build: only memory running out should fail here. Then
+        // an empty message of the same type stands in (its fields read as
+        // absent) rather than the process ending.
+        guard let bytes = wireFormat?.bytes,
+              let made = (try? Self.demarshal(bytes)) ?? dbus_message_new(Int32(bytes[1])) else {
+            fatalError("Out of memory while reading a D-Bus message written here.")
         }
         libdbusMessage = made
         return made
