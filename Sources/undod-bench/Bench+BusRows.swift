@@ -22,6 +22,16 @@ extension Bench {
         let persistentStack: String
         /// The stack row 3 fills and undoes.
         let triggerStack: String
+
+        /// undod's, the bus's and the bench's processes (0: the bench), to pin.
+        func processes(bus: pid_t) -> [pid_t] { [0, bus, undod.process.pid] }
+
+        /// Closes the connections and kills undod (or what stands in for it).
+        func close() {
+            trigger.close()
+            app.close()
+            undod.kill()
+        }
     }
 
     /// Measures rows 1–4 of those `wanted` on one undod with one app and one trigger.
@@ -38,12 +48,8 @@ extension Bench {
             cpuRow?.error = error.description
             return rows + (cpuRow.map { [$0] } ?? [])
         }
-        defer {
-            setup.trigger.close()
-            setup.app.close()
-            setup.undod.kill()
-        }
-        let processes = [0, bus.pid, setup.undod.process.pid]
+        defer { setup.close() }
+        let processes = setup.processes(bus: bus.pid)
         defer { CPUPin.set(processes, cpu: nil) }
         for index in rows.indices {
             let start = SystemTime.monotonicNanoseconds
@@ -155,6 +161,21 @@ extension Bench {
             [notify]
             enabled = false
             """, stateDirectory: state)
+        return try setUp(undod) { app, child throws(BenchError) in
+            (memory: try app.register("bench.memory", RegistrationOptions(persist: false), child: child),
+             persistent: try app.register("bench.persistent", RegistrationOptions(persist: true), child: child),
+             trigger: try app.register("bench.trigger",
+                                       RegistrationOptions(limit: UInt32(scale.triggerCalls + 16), persist: false),
+                                       child: child))
+        }
+    }
+
+    /// The app and the trigger on `service` (undod, or the floor service),
+    /// with the stacks `register` makes, every side warmed up; `service` is
+    /// killed when that fails.
+    func setUp(_ service: UndodInstance,
+               register: (BenchApp, ChildProcess) throws(BenchError) -> (memory: String, persistent: String,
+                                                                          trigger: String)) throws(BenchError) -> Setup {
         do throws(BenchError) {
             let app = try BenchApp(address: bus.address, loop: loop)
             let trigger: Connection
@@ -163,24 +184,20 @@ extension Bench {
             } catch {
                 throw BenchError("Cannot connect to the private bus: \(error.message)")
             }
-            let child = undod.process
-            let memory = try app.register("bench.memory", RegistrationOptions(persist: false), child: child)
-            let persistent = try app.register("bench.persistent", RegistrationOptions(persist: true), child: child)
-            let triggerStack = try app.register(
-                "bench.trigger", RegistrationOptions(limit: UInt32(scale.triggerCalls + 16), persist: false),
-                child: child)
-            let setup = Setup(undod: undod, app: app, trigger: trigger, memoryStack: memory,
-                              persistentStack: persistent, triggerStack: triggerStack)
+            let child = service.process
+            let stacks = try register(app, child)
+            let setup = Setup(undod: service, app: app, trigger: trigger, memoryStack: stacks.memory,
+                              persistentStack: stacks.persistent, triggerStack: stacks.trigger)
             // Warm both sides up: code paths, allocator, the bus's caches.
             _ = try CallRunner.sequential(app.connection, try pings(setup, scale.warmUp, from: app.connection),
                                           what: "Ping", child: child)
-            for stack in [memory, persistent] {
+            for stack in stacks.persistent == stacks.memory ? [stacks.memory] : [stacks.memory, stacks.persistent] {
                 _ = try CallRunner.sequential(app.connection, try pushes(stack, scale.warmUp), what: "Push",
                                               child: child)
             }
             return setup
         } catch {
-            undod.kill()
+            service.kill()
             throw error
         }
     }

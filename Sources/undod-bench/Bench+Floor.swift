@@ -27,12 +27,8 @@ extension Bench {
             for index in indices { rows[index].detail += "\n   the floor service: not measured (\(error.description))" }
             return
         }
-        defer {
-            setup.trigger.close()
-            setup.app.close()
-            setup.undod.kill()
-        }
-        let processes = [0, bus.pid, setup.undod.process.pid]
+        defer { setup.close() }
+        let processes = setup.processes(bus: bus.pid)
         defer { CPUPin.set(processes, cpu: nil) }
         for index in indices {
             var again = rows[index]
@@ -70,25 +66,9 @@ extension Bench {
     /// (the service's `Register` keeps nothing), both warmed up.
     private func makeFloorSetup() throws(BenchError) -> Setup {
         let floor = try UndodInstance(floorServiceOn: bus.address, watcher: watcher, scratch: scratch)
-        do throws(BenchError) {
-            let app = try BenchApp(address: bus.address, loop: loop)
-            let trigger: Connection
-            do {
-                trigger = try Connection(address: bus.address, loop: loop)
-            } catch {
-                throw BenchError("Cannot connect to the private bus: \(error.message)")
-            }
-            let stack = try app.register("bench.floor", RegistrationOptions(persist: false), child: floor.process)
-            let setup = Setup(undod: floor, app: app, trigger: trigger, memoryStack: stack, persistentStack: stack,
-                              triggerStack: stack)
-            _ = try CallRunner.sequential(app.connection, try pings(setup, scale.warmUp, from: app.connection),
-                                          what: "Ping", child: floor.process)
-            _ = try CallRunner.sequential(app.connection, try pushes(stack, scale.warmUp), what: "Push",
-                                          child: floor.process)
-            return setup
-        } catch {
-            floor.kill()
-            throw error
+        return try setUp(floor) { app, child throws(BenchError) in
+            let stack = try app.register("bench.floor", RegistrationOptions(persist: false), child: child)
+            return (stack, stack, stack)
         }
     }
 }
