@@ -5,8 +5,10 @@ internal import CDBus
 
 /// One D-Bus message: a method call, a reply, an error or a signal.
 ///
-/// Owns one reference to the libdbus message. Confined to the thread of the
-/// loop that made or received it.
+/// One that arrived is a libdbus message (one reference ours) and the bytes
+/// it came in; one built here is the bytes `WireEncoder` wrote, sent as they
+/// are, with a libdbus message made of them only if something asks. Confined
+/// to the thread of the loop that made or received it.
 public final class Message {
     /// What a message is.
     public enum Kind: Sendable, Equatable {

@@ -3,12 +3,12 @@ internal import CDBus
 internal import Glibc
 #endif
 
-/// Reads and writes `DBusValue`s through `DBusMessageIter`, the only way to
-/// marshal from Swift (libdbus's `append_args`/`get_args` are variadic).
+/// Checks `DBusValue`s before they are written (`WireEncoder` writes them)
+/// and reads them through `DBusMessageIter` where `WireDecoder` gives up.
 ///
-/// Writing validates everything first: libdbus aborts the process on an
-/// invalid object path or a type mismatch inside a container, and a client
-/// must never be able to make us hand it one.
+/// Checking comes first, always: what is written is sent as it is, and the
+/// bus drops a connection that sends what D-Bus does not allow; a client
+/// must never be able to make us send one.
 enum MessageCoder {
     // MARK: Validation
 
@@ -105,7 +105,7 @@ enum MessageCoder {
         }
     }
 
-    // MARK: Writing
+    // MARK: Sizes
 
     /// The D-Bus limits on one array's content and on a whole message body.
     static let maximumArrayBytes = 64 << 20, maximumMessageBytes = 128 << 20
@@ -151,13 +151,8 @@ enum MessageCoder {
     }
 
     /// Throws unless `values` can be written as a message body: each valid,
-    /// the whole within the D-Bus limits. Returns an upper bound of its bytes.
-    @discardableResult
-    static func check(_ values: [DBusValue]) throws(DBusError) -> Int {
-        try measure(values).bytes
-    }
-
-    /// `check`, also saying how deep the values' containers nest.
+    /// the whole within the D-Bus limits. Returns an upper bound of its
+    /// bytes, and how deep its containers nest.
     static func measure(_ values: [DBusValue]) throws(DBusError) -> (bytes: Int, deepest: Int) {
         var total = 0
         var deepest = 0
@@ -170,98 +165,6 @@ enum MessageCoder {
                             message: "A message of \(total) bytes is over the D-Bus limit of \(maximumMessageBytes).")
         }
         return (total, deepest)
-    }
-
-    /// Appends `values` to `message` (checked first; nothing is appended
-    /// when one is invalid or the body would be over the D-Bus limits).
-    static func append(_ values: [DBusValue], to message: OpaquePointer) throws(DBusError) {
-        try check(values)
-        var iter = DBusMessageIter()
-        dbus_message_iter_init_append(message, &iter)
-        for value in values {
-            guard write(value, into: &iter) else { throw .failed("Out of memory while building a D-Bus message.") }
-        }
-    }
-
-    private static func write(_ value: DBusValue, into iter: inout DBusMessageIter) -> Bool {
-        switch value {
-        case .byte(var v): return basic(LibDBus.TypeCode.byte, &v, &iter)
-        case .bool(let b):
-            var v: dbus_bool_t = b ? 1 : 0
-            return basic(LibDBus.TypeCode.bool, &v, &iter)
-        case .int16(var v): return basic(LibDBus.TypeCode.int16, &v, &iter)
-        case .uint16(var v): return basic(LibDBus.TypeCode.uint16, &v, &iter)
-        case .int32(var v): return basic(LibDBus.TypeCode.int32, &v, &iter)
-        case .uint32(var v): return basic(LibDBus.TypeCode.uint32, &v, &iter)
-        case .int64(var v): return basic(LibDBus.TypeCode.int64, &v, &iter)
-        case .uint64(var v): return basic(LibDBus.TypeCode.uint64, &v, &iter)
-        case .double(var v): return basic(LibDBus.TypeCode.double, &v, &iter)
-        case .string(let s): return text(LibDBus.TypeCode.string, s, &iter)
-        case .objectPath(let s): return text(LibDBus.TypeCode.objectPath, s, &iter)
-        case .signature(let s): return text(LibDBus.TypeCode.signature, s, &iter)
-        case .unixFD: return false
-        case .bytes(let bytes):
-            return container(LibDBus.TypeCode.array, "y", &iter) { sub in
-                bytes.withUnsafeBufferPointer { buffer in
-                    // libdbus wants a pointer to the pointer; an empty array
-                    // still needs a non-NULL one.
-                    var base: UnsafePointer<UInt8>? = buffer.baseAddress ?? UnsafePointer(bitPattern: 1)
-                    return withUnsafeMutablePointer(to: &base) { pointer in
-                        dbus_message_iter_append_fixed_array(&sub, LibDBus.TypeCode.byte, pointer, Int32(buffer.count)) != 0
-                    }
-                }
-            }
-        case .array(let element, let items):
-            return container(LibDBus.TypeCode.array, element, &iter) { sub in
-                items.allSatisfy { write($0, into: &sub) }
-            }
-        case .dict(let key, let valueType, let entries):
-            return container(LibDBus.TypeCode.array, "{\(key)\(valueType)}", &iter) { sub in
-                entries.allSatisfy { entry in
-                    container(LibDBus.TypeCode.dictEntry, nil, &sub) { pair in
-                        write(entry.key, into: &pair) && write(entry.value, into: &pair)
-                    }
-                }
-            }
-        case .structure(let fields):
-            return container(LibDBus.TypeCode.structure, nil, &iter) { sub in
-                fields.allSatisfy { write($0, into: &sub) }
-            }
-        case .variant(let inner):
-            return container(LibDBus.TypeCode.variant, inner.signature, &iter) { sub in
-                write(inner, into: &sub)
-            }
-        }
-    }
-
-    private static func basic<T>(_ type: Int32, _ value: inout T, _ iter: inout DBusMessageIter) -> Bool {
-        withUnsafeMutablePointer(to: &value) { dbus_message_iter_append_basic(&iter, type, $0) != 0 }
-    }
-
-    private static func text(_ type: Int32, _ string: String, _ iter: inout DBusMessageIter) -> Bool {
-        string.withCString { chars in
-            var pointer: UnsafePointer<CChar>? = chars
-            return withUnsafeMutablePointer(to: &pointer) { dbus_message_iter_append_basic(&iter, type, $0) != 0 }
-        }
-    }
-
-    private static func container(
-        _ type: Int32, _ contained: String?, _ iter: inout DBusMessageIter,
-        _ body: (inout DBusMessageIter) -> Bool
-    ) -> Bool {
-        var sub = DBusMessageIter()
-        let opened: Bool
-        if let contained {
-            opened = contained.withCString { dbus_message_iter_open_container(&iter, type, $0, &sub) } != 0
-        } else {
-            opened = dbus_message_iter_open_container(&iter, type, nil, &sub) != 0
-        }
-        guard opened else { return false }
-        guard body(&sub) else {
-            dbus_message_iter_abandon_container(&iter, &sub)
-            return false
-        }
-        return dbus_message_iter_close_container(&iter, &sub) != 0
     }
 
     // MARK: Reading
