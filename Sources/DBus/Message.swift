@@ -194,14 +194,13 @@ public final class Message {
     private static func encoded(_ type: Int32, flags: UInt8, fields: [(WireEncoder.Field, DBusValue)],
                                 _ arguments: [DBusValue]) throws(DBusError) -> Message {
         let (size, deepest) = try MessageCoder.measure(arguments)
-        var signatureBytes = 0
-        for argument in arguments { signatureBytes += argument.signature.utf8.count }
-        guard signatureBytes <= MessageCoder.maximumSignatureBytes else {
+        let signature = WireEncoder.signature(of: arguments)
+        guard signature.utf8.count <= MessageCoder.maximumSignatureBytes else {
             throw .invalidArgs("A D-Bus message cannot carry arguments whose signature is over \(MessageCoder.maximumSignatureBytes) bytes.")
         }
         // Serial 1 stands in until `Connection` numbers the message as it sends it.
         let bytes = WireEncoder.message(type: type, flags: flags, serial: 1, fields: fields, arguments: arguments,
-                                        bodyBytes: size)
+                                        signature: signature, bodyBytes: size)
         guard deepest <= trustedNesting else {
             guard let raw = try demarshal(bytes) else { throw .failed("Out of memory while building a D-Bus message.") }
             return Message(owning: raw)
@@ -231,7 +230,7 @@ public final class Message {
     /// memory runs out.
     public func copy() -> Message? {
         guard writtenHere, let bytes = wireFormat?.bytes else { return dbus_message_copy(raw).map { Message(owning: $0) } }
-        return Message(written: WireBytes(copying: Array(bytes)))
+        return Message(written: WireBytes(copying: bytes))
     }
 
     /// A successful reply to this call carrying `arguments`.
@@ -265,9 +264,8 @@ public final class Message {
     /// numbered it; 0 before).
     var serial: UInt32 {
         get {
-            guard writtenHere, let bytes = wireFormat?.bytes else { return dbus_message_get_serial(raw) }
-            let word = bytes.loadUnaligned(fromByteOffset: 8, as: UInt32.self)
-            return bytes[0] == UInt8(ascii: "B") ? UInt32(bigEndian: word) : UInt32(littleEndian: word)
+            guard writtenHere, let wireFormat else { return dbus_message_get_serial(raw) }
+            return wireFormat.word(at: 8)
         }
         set {
             if let libdbusMessage { dbus_message_set_serial(libdbusMessage, newValue) }
@@ -302,14 +300,14 @@ public final class Message {
     /// Asks the receiver not to reply (for fire-and-forget calls).
     public func setNoReplyExpected() {
         if let libdbusMessage { dbus_message_set_no_reply(libdbusMessage, 1) }
-        if writtenHere { wireFormat?.setBit(WireEncoder.noReplyExpected, true, at: 2) }
+        if writtenHere { wireFormat?.setBits(WireEncoder.noReplyExpected, at: 2) }
     }
 
     /// Asks the bus not to start a service for the destination by D-Bus
     /// activation: the call fails at once where nobody owns the name.
     public func setNoAutoStart() {
         if let libdbusMessage { dbus_message_set_auto_start(libdbusMessage, 0) }
-        if writtenHere { wireFormat?.setBit(WireEncoder.noAutoStart, true, at: 2) }
+        if writtenHere { wireFormat?.setBits(WireEncoder.noAutoStart, at: 2) }
     }
 
     /// For an error reply, the error it carries; nil otherwise.

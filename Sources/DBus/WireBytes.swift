@@ -19,11 +19,17 @@ final class WireBytes {
         lender = nil
     }
 
-    /// A copy of `array`, owned.
-    convenience init(copying array: [UInt8]) {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, array.count), alignment: 8)
-        array.withUnsafeBytes { buffer.copyMemory(from: $0) }
-        self.init(taking: UnsafeMutableRawBufferPointer(rebasing: buffer[..<array.count]))
+    /// A copy of `source`, owned.
+    convenience init<Source: Collection<UInt8>>(copying source: Source) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, source.count), alignment: 8)
+        buffer.copyBytes(from: source)
+        self.init(taking: UnsafeMutableRawBufferPointer(rebasing: buffer[..<source.count]))
+    }
+
+    /// The 4-byte word at `offset`, in the message's byte order.
+    func word(at offset: Int) -> UInt32 {
+        let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+        return bytes[0] == UInt8(ascii: "B") ? UInt32(bigEndian: word) : UInt32(littleEndian: word)
     }
 
     /// Overwrites the 4-byte word at `offset` (in the message's byte
@@ -35,12 +41,12 @@ final class WireBytes {
         UnsafeMutableRawPointer(mutating: bytes.baseAddress!).storeBytes(of: word, toByteOffset: offset, as: UInt32.self)
     }
 
-    /// Sets or clears `bit` in the byte at `offset` of bytes this owns and
-    /// wrote: a message's flags.
-    func setBit(_ bit: UInt8, _ on: Bool, at offset: Int) {
+    /// Sets `bits` in the byte at `offset` of bytes this owns and wrote: a
+    /// message's flags.
+    func setBits(_ bits: UInt8, at offset: Int) {
         precondition(!ownedByLibDBus && lender == nil && offset < bytes.count, "only bytes written here are changed")
         let byte = UnsafeMutableRawPointer(mutating: bytes.baseAddress!).advanced(by: offset).assumingMemoryBound(to: UInt8.self)
-        byte.pointee = on ? byte.pointee | bit : byte.pointee & ~bit
+        byte.pointee |= bits
     }
 
     /// The first `count` bytes of `buffer`, lent by `lender`, to which

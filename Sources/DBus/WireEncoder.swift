@@ -29,13 +29,13 @@ struct WireEncoder {
     static let noAutoStart: UInt8 = 0x2
 
     /// A complete message of `type` (libdbus's message type numbers) with the
-    /// header `fields` and `arguments` as its body, about `bodyBytes` long.
+    /// header `fields` and `arguments` as its body (of `signature`, when the
+    /// caller has it already), about `bodyBytes` long.
     /// `serial` must not be 0; `Connection` numbers the message again when
     /// it sends it.
     static func message(type: Int32, flags: UInt8, serial: UInt32, fields: [(Field, DBusValue)],
-                        arguments: [DBusValue], bodyBytes: Int) -> [UInt8] {
-        var signature = ""
-        for argument in arguments { signature += argument.signature }
+                        arguments: [DBusValue], signature: String? = nil, bodyBytes: Int) -> [UInt8] {
+        let signature = signature ?? Self.signature(of: arguments)
         var message = WireEncoder()
         message.bytes.reserveCapacity(160 + bodyBytes)
         message.append(UInt8(ascii: "l"), UInt8(truncatingIfNeeded: type), flags, 1)
@@ -51,6 +51,13 @@ struct WireEncoder {
         for argument in arguments { message.write(argument) }
         message.patch(UInt32(message.bytes.count - bodyStart), at: 4)
         return message.bytes
+    }
+
+    /// The signature of a body of `arguments`.
+    static func signature(of arguments: [DBusValue]) -> String {
+        var signature = ""
+        for argument in arguments { signature += argument.signature }
+        return signature
     }
 
     /// One header field: its code and its value as a variant of a basic type.
