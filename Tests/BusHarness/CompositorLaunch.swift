@@ -17,7 +17,7 @@ enum CompositorLaunch {
         compositor.standardOutput = FileHandle.nullDevice
         compositor.standardError = FileHandle.nullDevice
         if let log = ProcessInfo.processInfo.environment[logVariable] {
-            FileManager.default.createFile(atPath: log, contents: nil)
+            try Data().write(to: URL(fileURLWithPath: log))
             compositor.standardError = FileHandle(forWritingAtPath: log)
         }
         let watch = try ExitWatch(running: compositor, waking: nil)

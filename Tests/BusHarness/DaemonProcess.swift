@@ -52,7 +52,7 @@ public final class DaemonProcess {
                 environment: [String: String] = [:]) throws {
         self.bus = bus
         configFile = bus.directory.appendingPathComponent("undod-\(UUID().uuidString.prefix(6)).conf")
-        try config.write(to: configFile, atomically: true, encoding: .utf8)
+        try config.write(to: configFile, atomically: false, encoding: .utf8)
         self.stateDirectory = stateDirectory ?? bus.directory.appendingPathComponent("state")
         self.loop = loop
         var owned = false

@@ -22,7 +22,7 @@ public final class TestBus: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let config = directory.appendingPathComponent("bus.conf")
         try PrivateBusConfig.text(socketDirectory: directory.path, serviceDirectory: services?.path)
-            .write(to: config, atomically: true, encoding: .utf8)
+            .write(to: config, atomically: false, encoding: .utf8)
         let output = Pipe()
         process = Process()
         let arguments = ["/usr/bin/dbus-daemon"] + PrivateBusConfig.daemonArguments(configPath: config.path)

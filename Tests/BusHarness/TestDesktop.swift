@@ -129,7 +129,7 @@ public final class TestDesktop {
             [urgency_critical]
                 timeout = \(timeout)
                 default_icon = ""
-            """.write(to: config, atomically: true, encoding: .utf8)
+            """.write(to: config, atomically: false, encoding: .utf8)
         var owned = false
         let subscription = watcher.subscribe(.nameOwnerChanged(name: "org.freedesktop.Notifications")) { message in
             if let owner = message.arguments.last?.string, !owner.isEmpty { owned = true }

@@ -56,7 +56,7 @@ public final class TestGnomeShell {
         // the press (one press must be one undo).
         try ("[org/gnome/shell]\nenabled-extensions=['undod@undod.org', '\(hand)']\n\n"
             + "[org/gnome/desktop/peripherals/keyboard]\nrepeat=false\n")
-            .write(to: settings.appendingPathComponent("keyfile"), atomically: true, encoding: .utf8)
+            .write(to: settings.appendingPathComponent("keyfile"), atomically: false, encoding: .utf8)
         systemBus = try TestBus()
     }
 

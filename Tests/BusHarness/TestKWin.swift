@@ -95,7 +95,7 @@ public final class TestKWin {
                     else { workspace.activeClient = windows[i]; }
                 }
             }
-            """.write(to: file, atomically: true, encoding: .utf8)
+            """.write(to: file, atomically: false, encoding: .utf8)
         try scripting(["loadScript", "ss", file.path, name], loop: loop)
         try scripting(["start"], loop: loop)
         try scripting(["unloadScript", "s", name], loop: loop)
@@ -127,16 +127,25 @@ public final class TestKWin {
     }
 
     /// A copy of `kwin_wayland` without the file capability (`cp` copies
-    /// no extended attributes), made once per test process.
+    /// no extended attributes), shared by every test process while the
+    /// installed binary stays the same (its size and change time name the
+    /// folder); each process copies under a name of its own and renames, so
+    /// two never see half a file.
     private static func binary() throws -> String {
         copying.lock()
         defer { copying.unlock() }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("undod-kwin-bin-\(getpid())")
-        let copy = folder.appendingPathComponent("kwin_wayland")
+        var installed = stat()
+        guard stat("/usr/bin/kwin_wayland", &installed) == 0 else { throw HarnessError("cannot read /usr/bin/kwin_wayland") }
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("undod-kwin-bin-\(installed.st_size)-\(installed.st_ctim.tv_sec)")
+        let copy = folder.appendingPathComponent("kwin_wayland")   // KWin reads its name from argv[0]
         if FileManager.default.isExecutableFile(atPath: copy.path) { return copy.path }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let copied = try runTool(["cp", "/usr/bin/kwin_wayland", copy.path])
-        guard copied.status == 0 else { throw HarnessError("cannot copy kwin_wayland: \(copied.errors)") }
+        let partial = copy.path + ".\(getpid())"
+        let copied = try runTool(["cp", "/usr/bin/kwin_wayland", partial])
+        guard copied.status == 0, rename(partial, copy.path) == 0 else {
+            throw HarnessError("cannot copy kwin_wayland: \(copied.errors)")
+        }
         return copy.path
     }
 }

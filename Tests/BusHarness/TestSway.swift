@@ -7,7 +7,8 @@ import Rig
 /// `undodtest` (sway refuses root; the user is made when missing), with its
 /// runtime directory in a fresh temporary folder. Applications reach it
 /// through `environment`; `swaymsg` and `wtype` play the user's hand. Never
-/// the user's session; everything is killed by `stop`.
+/// the user's session; everything is killed by `stop`, and the folder goes
+/// when the instance does.
 public final class TestSway {
     /// The user sway runs as.
     public static let user = "undodtest"
@@ -46,7 +47,10 @@ public final class TestSway {
         try start()
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
 
     /// Kills sway (SIGKILL, as a crash would: a child of Foundation's
     /// `Process` starts with SIGTERM blocked) and starts it again in the
@@ -95,7 +99,7 @@ public final class TestSway {
             output HEADLESS-1 resolution 1024x768
             xwayland disable
             exec sh -c 'echo "$SWAYSOCK $WAYLAND_DISPLAY" > \(ready.path)'
-            """.write(to: config, atomically: true, encoding: .utf8)
+            """.write(to: config, atomically: false, encoding: .utf8)
         _ = chmod(config.path, 0o644)
         // O_NONBLOCK: opening the fifo does not wait for sway to open it.
         let readEnd = open(ready.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -110,7 +114,7 @@ public final class TestSway {
         sway.standardOutput = FileHandle.nullDevice
         sway.standardError = FileHandle(forWritingAtPath: "/dev/null")
         if let log = ProcessInfo.processInfo.environment["UNDOD_SWAY_LOG"] {
-            FileManager.default.createFile(atPath: log, contents: nil)
+            try Data().write(to: URL(fileURLWithPath: log))
             sway.standardError = FileHandle(forWritingAtPath: log)
             sway.arguments? += ["-d"]
         }

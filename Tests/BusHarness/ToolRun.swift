@@ -19,8 +19,10 @@ public func runTool(_ arguments: [String], loop: EventLoop? = nil, environment: 
     let directory = FileManager.default.temporaryDirectory
     let out = directory.appendingPathComponent("tool-out-\(UUID().uuidString)")
     let err = directory.appendingPathComponent("tool-err-\(UUID().uuidString)")
-    _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+    // Written in place: FileManager.createFile writes atomically, through a
+    // temporary folder it leaves behind in /tmp on Linux.
+    try Data().write(to: out)
+    try Data().write(to: err)
     defer {
         try? FileManager.default.removeItem(at: out)
         try? FileManager.default.removeItem(at: err)

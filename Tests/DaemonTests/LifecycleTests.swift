@@ -103,10 +103,10 @@ import Testing
         let signals = try f.recordSignals()
         let app = try f.app("app.reload")
         #expect(try app.property("Limit") == .uint32(5))
-        try "[limits]\nlevels = 3\n".write(to: f.daemon.configFile, atomically: true, encoding: .utf8)
+        try "[limits]\nlevels = 3\n".write(to: f.daemon.configFile, atomically: false, encoding: .utf8)
         f.daemon.signal(SIGHUP)
         #expect(f.wait { signals.announced(app.stack, "Limit", .uint32(3)) })
-        try "[limits]\nlevels = lots\n".write(to: f.daemon.configFile, atomically: true, encoding: .utf8)
+        try "[limits]\nlevels = lots\n".write(to: f.daemon.configFile, atomically: false, encoding: .utf8)
         f.daemon.signal(SIGHUP)
         #expect(f.wait { f.daemon.log.contains("not reloaded") })
         #expect(f.daemon.log.contains("limits.levels"))
@@ -127,7 +127,7 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("undod.conf")
-        try "# comment\n[apply]\ntimeout_ms = soon\n".write(to: file, atomically: true, encoding: .utf8)
+        try "# comment\n[apply]\ntimeout_ms = soon\n".write(to: file, atomically: false, encoding: .utf8)
         let bad = try runTool([DaemonProcess.binary.path, "--check-config", "--config", file.path])
         #expect(bad.status == 1)
         #expect(bad.errors.contains("\(file.path):3: apply.timeout_ms:"))
@@ -137,7 +137,7 @@ import Testing
             #expect(same.status == 1 && same.errors.contains("\(file.path):3: apply.timeout_ms:"), "\(form): \(same.errors)")
         }
         try String(contentsOfFile: Repository.root.appendingPathComponent("Config/undod.conf").path, encoding: .utf8)
-            .write(to: file, atomically: true, encoding: .utf8)
+            .write(to: file, atomically: false, encoding: .utf8)
         let good = try runTool([DaemonProcess.binary.path, "--check-config", "--config", file.path])
         #expect(good.status == 0, "the shipped config is valid: \(good.errors)")
         #expect(good.errors.isEmpty, "and has no unknown keys: \(good.errors)")
@@ -155,7 +155,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("undod.conf")
         try "[apply]\ntimout_ms = 2s\nqueue = lots\n[limits]\nlevels = many\n[focuss]\nstrategy = x11\n"
-            .write(to: file, atomically: true, encoding: .utf8)
+            .write(to: file, atomically: false, encoding: .utf8)
         let bad = try runTool([DaemonProcess.binary.path, "--check-config", "--config", file.path])
         #expect(bad.status == 1)
         let lines = bad.errors.split(separator: "\n").map(String.init)
@@ -166,12 +166,12 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("undod: error: \(file.path):5: limits.levels:") })
         #expect(lines.last == "undod: \(file.path) is not a valid config: 2 errors.")
 
-        try "[apply]\ntimout_ms = 2s\n".write(to: file, atomically: true, encoding: .utf8)
+        try "[apply]\ntimout_ms = 2s\n".write(to: file, atomically: false, encoding: .utf8)
         let warned = try runTool([DaemonProcess.binary.path, "--check-config", "--config", file.path])
         #expect(warned.status == 0)
         #expect(warned.errors.contains("did you mean apply.timeout_ms?"))
         #expect(warned.output == "\(file.path): the config is valid, but see the warning above: what it names is ignored.\n")
-        try "[apply]\nfrobnicate = 1\n".write(to: file, atomically: true, encoding: .utf8)
+        try "[apply]\nfrobnicate = 1\n".write(to: file, atomically: false, encoding: .utf8)
         let far = try runTool([DaemonProcess.binary.path, "--check-config", "--config", file.path])
         #expect(far.errors.contains("unknown key apply.frobnicate is ignored.\n"), "no wild guess: \(far.errors)")
     }

@@ -19,7 +19,7 @@ import Testing
             [D-BUS Service]
             Name=org.freedesktop.Notifications
             Exec=/bin/sh -c 'echo started > \(started.path)'
-            """.write(to: services.appendingPathComponent("notifier.service"), atomically: true, encoding: .utf8)
+            """.write(to: services.appendingPathComponent("notifier.service"), atomically: false, encoding: .utf8)
         let f = try DaemonFixture(config: "[notify]\nenabled = true\n", services: services)
         let app = try f.app("org.example.Notes", pushing: ["Typing", "More"])
         // The trigger (UndoFocused notifies), then redo too, as in the report.

@@ -84,8 +84,7 @@ import Testing
         #expect(f.daemon.waitForExit(loop: f.loop) == 0)
         let kept = try Self.file(f, group: group)
         for stray in [".incoming-1-1", "1-2-3", "\(group + 1000)"] {
-            #expect(FileManager.default.createFile(atPath: Self.payloads(f).appendingPathComponent(stray).path,
-                                                   contents: Data([1, 2, 3])))
+            try Data([1, 2, 3]).write(to: Self.payloads(f).appendingPathComponent(stray))
         }
         try f.restart(crash: true)
         let back = try f.app()

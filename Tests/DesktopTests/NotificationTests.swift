@@ -213,7 +213,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: services) }
         try "[D-BUS Service]\nName=org.freedesktop.Notifications\nExec=/bin/false\n"
             .write(to: services.appendingPathComponent("org.freedesktop.Notifications.service"),
-                   atomically: true, encoding: .utf8)
+                   atomically: false, encoding: .utf8)
         let f = try DaemonFixture(services: services)
         let notes = try f.app("org.example.Notes", pushing: ["Edit 1", "Edit 2", "Edit 3"])
         for _ in 0..<3 { #expect(try f.manager("UndoFocused").first?.string == notes.stack) }

@@ -15,7 +15,7 @@ import Testing
         let result = try f.undoctlBare(["completion", shell])
         result.expectSuccess()
         let file = f.bus.directory.appendingPathComponent("undoctl.\(shell)")
-        try result.output.write(to: file, atomically: true, encoding: .utf8)
+        try result.output.write(to: file, atomically: false, encoding: .utf8)
         return file.path
     }
 
@@ -131,7 +131,7 @@ import Testing
         try f.app("org.example.Editor")
         try f.app("org.example.Editor", document: "notes.txt")
         let script = f.bus.directory.appendingPathComponent("undoctl.\(shell)").path
-        try f.undoctlBare(["completion", shell]).output.write(toFile: script, atomically: true, encoding: .utf8)
+        try f.undoctlBare(["completion", shell]).output.write(toFile: script, atomically: false, encoding: .utf8)
         return (f, script)
     }
 

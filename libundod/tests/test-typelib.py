@@ -2,6 +2,7 @@
 """libundod from Python through its typelib: register, push, undo focused,
 the apply handler's payloads. Runs undod ($UNDOD) on a private bus."""
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -101,6 +102,7 @@ def main():
         undod.send_signal(signal.SIGTERM)
         undod.wait(timeout=30)
         bus.down()
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 if __name__ == "__main__":
