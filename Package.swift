@@ -81,7 +81,7 @@ let package = Package(
         .target(name: "CHarness", path: "Tests/CHarness"),
         .target(name: "BusHarness", dependencies: ["Loop", "DBus", "Undo1", "UndoCore", "Rig", "Locking", "CHarness"], path: "Tests/BusHarness",
                 swiftSettings: strict),
-        .testTarget(name: "DBusTests", dependencies: ["Loop", "DBus", "BusHarness", "Locking"], swiftSettings: strict),
+        .testTarget(name: "DBusTests", dependencies: ["Loop", "DBus", "CDBus", "BusHarness", "Locking"], swiftSettings: strict),
         .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore", "Rig", "SafeText"], swiftSettings: strict),
         .testTarget(name: "RigTests", dependencies: ["Rig"], swiftSettings: strict),
         .testTarget(name: "JSONTextTests", dependencies: ["JSONText"], swiftSettings: strict),

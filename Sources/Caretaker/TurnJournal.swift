@@ -131,8 +131,10 @@ final class TurnJournal {
         held.removeAll()
         backups.removeAll()
         defer {
-            startAnnounced.removeAll()
-            appliedThisTurn.removeAll()
+            if !startAnnounced.isEmpty { startAnnounced.removeAll() }
+            // Kept for the next turn while small: an undo a turn would
+            // otherwise make a set each time.
+            if !appliedThisTurn.isEmpty { appliedThisTurn.removeAll(keepingCapacity: appliedThisTurn.count <= 64) }
             // Announcements made while sending are sent too, in order.
             while !queued.isEmpty {
                 let batch = queued

@@ -260,7 +260,8 @@ package final class UndoService {
                       expecting group: ExpectedGroup? = nil,
                       completion: @escaping (Result<CompletedMove, ServiceError>) -> Void) {
         // A caller's request is logged here (a trigger's, by TriggerHandler).
-        let completion = caller.map { logged(direction, on: record, askedBy: $0, then: completion) } ?? completion
+        let completion = log.writesDebug ? caller.map { logged(direction, on: record, askedBy: $0, then: completion) }
+            ?? completion : completion
         // Anyone but the owner — a trigger (no caller) included — is foreign.
         if caller != record.owner, !record.globalTrigger {
             return completion(.failure(.triggerDisabled))

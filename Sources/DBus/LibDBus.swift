@@ -43,26 +43,6 @@ enum LibDBus {
         return result
     }
 
-    /// Whether `path` is a valid object path.
-    static func isValidPath(_ path: String) -> Bool {
-        path.withCString { dbus_validate_path($0, nil) } != 0
-    }
-    /// Whether `name` is a valid interface name.
-    static func isValidInterface(_ name: String) -> Bool {
-        name.withCString { dbus_validate_interface($0, nil) } != 0
-    }
-    /// Whether `name` is a valid member name.
-    static func isValidMember(_ name: String) -> Bool {
-        name.withCString { dbus_validate_member($0, nil) } != 0
-    }
-    /// Whether `name` is a valid error name.
-    static func isValidErrorName(_ name: String) -> Bool {
-        name.withCString { dbus_validate_error_name($0, nil) } != 0
-    }
-    /// Whether `name` is a valid bus name (unique or well-known).
-    static func isValidBusName(_ name: String) -> Bool {
-        name.withCString { dbus_validate_bus_name($0, nil) } != 0
-    }
     /// Whether `signature` is a valid signature (any number of complete types).
     static func isValidSignature(_ signature: String) -> Bool {
         signature.withCString { dbus_signature_validate($0, nil) } != 0

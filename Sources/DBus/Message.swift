@@ -114,9 +114,10 @@ public final class Message {
             guard let header = WireDecoder.header(of: bytes.bytes) else {
                 throw .invalidArgs("A message from the bus has a header that is not D-Bus.")
             }
-            let headerOnly = WireEncoder.message(type: Int32(header.type), flags: header.flags, serial: header.serial,
-                                                 fields: header.fields, arguments: [], bodyBytes: 0)
-            raw = try Self.demarshal(headerOnly)
+            let headerOnly = try WireEncoder.message(type: Int32(header.type), flags: header.flags,
+                                                     serial: header.serial, fields: header.fields, arguments: [],
+                                                     bodyBytes: 0)
+            raw = try withExtendedLifetime(headerOnly) { () throws(DBusError) in try Self.demarshal(headerOnly.bytes) }
             detachedSignature = header.signature
         }
         guard let raw else { throw .failed("Out of memory while reading a D-Bus message.") }
@@ -136,45 +137,34 @@ public final class Message {
         }
     }
 
-    /// The same for bytes in an array.
-    private static func demarshal(_ bytes: [UInt8]) throws(DBusError) -> OpaquePointer? {
-        let result: Result<OpaquePointer?, DBusError> = bytes.withUnsafeBytes { buffer in
-            Result { () throws(DBusError) in try demarshal(buffer) }
-        }
-        return try result.get()
-    }
-
     /// A method call to `member` of `interface` on `path` at `destination`.
     public static func methodCall(
         destination: String?, path: String, interface: String?, member: String,
         arguments: [DBusValue] = []
     ) throws(DBusError) -> Message {
-        guard LibDBus.isValidPath(path) else { throw .invalidArgs("“\(path)” is not a valid object path.") }
-        guard LibDBus.isValidMember(member) else { throw .invalidArgs("“\(member)” is not a valid member name.") }
-        if let interface, !LibDBus.isValidInterface(interface) {
+        guard DBusSyntax.isObjectPath(path) else { throw .invalidArgs("“\(path)” is not a valid object path.") }
+        guard DBusSyntax.isMemberName(member) else { throw .invalidArgs("“\(member)” is not a valid member name.") }
+        if let interface, !DBusSyntax.isInterfaceName(interface) {
             throw .invalidArgs("“\(interface)” is not a valid interface name.")
         }
-        if let destination, !LibDBus.isValidBusName(destination) {
+        if let destination, !DBusSyntax.isBusName(destination) {
             throw .invalidArgs("“\(destination)” is not a valid bus name.")
         }
-        var fields: [(WireEncoder.Field, DBusValue)] = [(.path, .objectPath(path))]
-        if let interface { fields.append((.interface, .string(interface))) }
-        fields.append((.member, .string(member)))
-        if let destination { fields.append((.destination, .string(destination))) }
-        return try encoded(LibDBus.MessageType.methodCall, flags: 0, fields: fields, arguments)
+        return try encoded(LibDBus.MessageType.methodCall, flags: 0,
+                           fields: .init(path: path, interface: interface, member: member, destination: destination),
+                           arguments)
     }
 
     /// A signal `member` of `interface` from `path`.
     public static func signal(
         path: String, interface: String, member: String, arguments: [DBusValue] = []
     ) throws(DBusError) -> Message {
-        guard LibDBus.isValidPath(path), LibDBus.isValidInterface(interface), LibDBus.isValidMember(member) else {
+        guard DBusSyntax.isObjectPath(path), DBusSyntax.isInterfaceName(interface), DBusSyntax.isMemberName(member) else {
             throw .invalidArgs("“\(interface).\(member)” on “\(path)” is not a valid signal.")
         }
         // As dbus_message_new_signal does: nobody answers a signal.
         return try encoded(LibDBus.MessageType.signal, flags: WireEncoder.noReplyExpected,
-                           fields: [(.path, .objectPath(path)), (.interface, .string(interface)),
-                                    (.member, .string(member))], arguments)
+                           fields: .init(path: path, interface: interface, member: member), arguments)
     }
 
     /// A message of `type` written in the wire format (`WireEncoder`), its
@@ -191,22 +181,19 @@ public final class Message {
     /// (every test run) still has libdbus validate each message written; a
     /// message nested deeper than `trustedNesting`, which D-Bus limits per
     /// signature, is validated always.
-    private static func encoded(_ type: Int32, flags: UInt8, fields: [(WireEncoder.Field, DBusValue)],
+    private static func encoded(_ type: Int32, flags: UInt8, fields: WireEncoder.Fields,
                                 _ arguments: [DBusValue]) throws(DBusError) -> Message {
         let (size, deepest) = try MessageCoder.measure(arguments)
-        let signature = WireEncoder.signature(of: arguments)
-        guard signature.utf8.count <= MessageCoder.maximumSignatureBytes else {
-            throw .invalidArgs("A D-Bus message cannot carry arguments whose signature is over \(MessageCoder.maximumSignatureBytes) bytes.")
-        }
         // Serial 1 stands in until `Connection` numbers the message as it sends it.
-        let bytes = WireEncoder.message(type: type, flags: flags, serial: 1, fields: fields, arguments: arguments,
-                                        signature: signature, bodyBytes: size)
+        let bytes = try WireEncoder.message(type: type, flags: flags, serial: 1, fields: fields, arguments: arguments,
+                                            bodyBytes: size)
         guard deepest <= trustedNesting else {
-            guard let raw = try demarshal(bytes) else { throw .failed("Out of memory while building a D-Bus message.") }
+            let raw = try withExtendedLifetime(bytes) { () throws(DBusError) in try demarshal(bytes.bytes) }
+            guard let raw else { throw .failed("Out of memory while building a D-Bus message.") }
             return Message(owning: raw)
         }
-        assert(libdbusAccepts(bytes), "WireEncoder wrote a message libdbus refuses")
-        return Message(written: WireBytes(copying: bytes))
+        assert(withExtendedLifetime(bytes) { libdbusAccepts(bytes.bytes) }, "WireEncoder wrote a message libdbus refuses")
+        return Message(written: bytes)
     }
 
     /// How deep a message's containers may nest and still be sent without
@@ -216,7 +203,7 @@ public final class Message {
 
     /// Whether libdbus reads `bytes` as a valid message (debug builds check
     /// every message written here with it).
-    private static func libdbusAccepts(_ bytes: [UInt8]) -> Bool {
+    private static func libdbusAccepts(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let raw = try? demarshal(bytes) else { return false }
         dbus_message_unref(raw)
         return true
@@ -235,16 +222,14 @@ public final class Message {
 
     /// A successful reply to this call carrying `arguments`.
     func makeReply(_ arguments: [DBusValue]) throws(DBusError) -> Message {
-        var fields: [(WireEncoder.Field, DBusValue)] = [(.replySerial, .uint32(serial))]
-        if let sender { fields.append((.destination, .string(sender))) }
-        return try Self.encoded(LibDBus.MessageType.methodReturn, flags: WireEncoder.noReplyExpected, fields: fields,
-                                arguments)
+        try Self.encoded(LibDBus.MessageType.methodReturn, flags: WireEncoder.noReplyExpected,
+                         fields: .init(replySerial: serial, destination: sender), arguments)
     }
 
     /// An error reply to this call. An invalid error name becomes `Failed`,
     /// never a crash.
     func makeErrorReply(_ error: DBusError) -> Message? {
-        let name = LibDBus.isValidErrorName(error.name) ? error.name : DBusError.Names.failed
+        let name = DBusSyntax.isErrorName(error.name) ? error.name : DBusError.Names.failed
         let text = MessageCoder.containsNUL(error.message) ? error.message.replacingNUL() : error.message
         return dbus_message_new_error(raw, name, text).map { Message(owning: $0) }
     }

@@ -22,7 +22,7 @@ enum MessageCoder {
         case .string(let s):
             if containsNUL(s) { throw .invalidArgs("A D-Bus string cannot contain a NUL character.") }
         case .objectPath(let p):
-            if !LibDBus.isValidPath(p) { throw .invalidArgs("“\(p)” is not a valid D-Bus object path.") }
+            if !DBusSyntax.isObjectPath(p) { throw .invalidArgs("“\(p)” is not a valid D-Bus object path.") }
         case .unixFD:
             throw .invalidArgs("A file descriptor cannot be sent through this connection.")
         case .signature(let g):

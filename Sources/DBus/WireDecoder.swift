@@ -127,7 +127,7 @@ struct WireDecoder {
         var decoder = WireDecoder(bytes: bytes, bigEndian: bytes[0] == UInt8(ascii: "B"), offset: 8)
         guard let serial = decoder.fixed(UInt32.self),
               case .array(_, let items)? = decoder.value(Array("a(yv)".utf8), 0..<5) else { return nil }
-        var header = WireHeader(type: bytes[1], flags: bytes[2], serial: serial, fields: [], signature: "",
+        var header = WireHeader(type: bytes[1], flags: bytes[2], serial: serial, fields: .init(), signature: "",
                                 carriesUnixFDs: false)
         for item in items {
             guard case .structure(let parts) = item, parts.count == 2, case .byte(let code) = parts[0],
@@ -138,7 +138,7 @@ struct WireDecoder {
             } else if code == WireHeader.unixFDsField {
                 header.carriesUnixFDs = true
             } else if let field = WireEncoder.Field(rawValue: code) {
-                header.fields.append((field, value))
+                guard header.fields.set(field, value) else { return nil }
             }
         }
         return header
@@ -387,8 +387,8 @@ struct WireHeader {
     var flags: UInt8
     /// The sender's serial.
     var serial: UInt32
-    /// The fields other than the signature, in the order they came.
-    var fields: [(WireEncoder.Field, DBusValue)]
+    /// The fields other than the signature.
+    var fields: WireEncoder.Fields
     /// The body's signature (`""` for none).
     var signature: String
     /// Whether the header has a Unix fd count (the fds themselves are never taken).

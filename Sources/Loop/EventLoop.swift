@@ -27,6 +27,14 @@ public final class EventLoop {
     /// A handle for something registered with the loop, to remove it later.
     public struct Token: Hashable, Sendable {
         let id: Int
+        /// What it registered: removing it touches that registry alone (a
+        /// timer is cancelled once per `Apply`, and each registry is a hash
+        /// lookup).
+        let kind: Kind
+
+        enum Kind: Hashable, Sendable {
+            case watch, timer, workHook, turnEndHook, afterTurnHook
+        }
     }
 
     /// Readiness of a file descriptor, as `poll` reports it.
@@ -106,9 +114,9 @@ public final class EventLoop {
         #endif
     }
 
-    private func makeToken() -> Token {
+    private func makeToken(_ kind: Token.Kind) -> Token {
         defer { nextID += 1 }
-        return Token(id: nextID)
+        return Token(id: nextID, kind: kind)
     }
 
     // MARK: Registration (loop thread)
@@ -117,7 +125,7 @@ public final class EventLoop {
     public func watch(fd: Int32, events: FDEvents, enabled: Bool = true,
                       handler: @escaping (FDEvents) -> Void) -> Token {
         assertInLoop()
-        let token = makeToken()
+        let token = makeToken(.watch)
         fdSources[token.id] = FDSource(fd: fd, events: events, enabled: enabled, handler: handler)
         return token
     }
@@ -132,7 +140,7 @@ public final class EventLoop {
     @discardableResult
     public func schedule(afterMilliseconds milliseconds: Int, handler: @escaping () -> Void) -> Token {
         assertInLoop()
-        let token = makeToken()
+        let token = makeToken(.timer)
         timers[token.id] = Timer(deadline: SystemTime.monotonicNanoseconds + Int64(max(0, milliseconds)) * 1_000_000, handler: handler)
         return token
     }
@@ -141,7 +149,7 @@ public final class EventLoop {
     /// it still has work, so the loop does not sleep while it has.
     public func addWorkHook(_ handler: @escaping () -> Bool) -> Token {
         assertInLoop()
-        let token = makeToken()
+        let token = makeToken(.workHook)
         workHooks[token.id] = handler
         return token
     }
@@ -150,7 +158,7 @@ public final class EventLoop {
     /// order hooks were added.
     public func addTurnEndHook(_ hook: @escaping () -> Void) -> Token {
         assertInLoop()
-        let token = makeToken()
+        let token = makeToken(.turnEndHook)
         turnEndHooks.append((token.id, hook))
         return token
     }
@@ -162,7 +170,7 @@ public final class EventLoop {
     /// so that the work is committed and answered on its own.
     public func addAfterTurnHook(_ hook: @escaping () -> Bool) -> Token {
         assertInLoop()
-        let token = makeToken()
+        let token = makeToken(.afterTurnHook)
         afterTurnHooks[token.id] = hook
         afterTurnOrder.append(token.id)
         return token
@@ -172,11 +180,14 @@ public final class EventLoop {
     /// Removing twice is harmless.
     public func remove(_ token: Token) {
         assertInLoop()
-        fdSources[token.id] = nil
-        timers[token.id] = nil
-        workHooks[token.id] = nil
-        turnEndHooks.removeAll { $0.id == token.id }
-        if afterTurnHooks.removeValue(forKey: token.id) != nil { afterTurnOrder.removeAll { $0 == token.id } }
+        switch token.kind {
+        case .watch: fdSources[token.id] = nil
+        case .timer: timers[token.id] = nil
+        case .workHook: workHooks[token.id] = nil
+        case .turnEndHook: turnEndHooks.removeAll { $0.id == token.id }
+        case .afterTurnHook:
+            if afterTurnHooks.removeValue(forKey: token.id) != nil { afterTurnOrder.removeAll { $0 == token.id } }
+        }
     }
 
     /// Runs `task` later in this turn (or the next), after the current

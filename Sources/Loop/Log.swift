@@ -27,6 +27,9 @@ package struct Log: Sendable {
 
     /// The least important level written.
     package var threshold: Level
+    /// Whether debug lines are written (`--verbose`): work done only to
+    /// build one can be skipped otherwise.
+    package var writesDebug: Bool { Level.debug >= threshold }
     private let journal: Bool
     private let sink: @Sendable (String) -> Void
     private let repeats = Repeats()

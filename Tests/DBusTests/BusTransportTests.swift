@@ -48,8 +48,7 @@ import Testing
     func theReaderCutsTheStreamIntoTheMessagesSent(piece: Int) throws {
         let sizes = [0, 100, 70_000, 1_500_000, 10, 1_200_000]
         let messages = sizes.enumerated().map { index, size in
-            WireEncoder.message(type: 1, flags: 0, serial: UInt32(index + 1),
-                                fields: [(.path, .objectPath("/p")), (.member, .string("M"))],
+            WireEncoder.bytes(serial: UInt32(index + 1), fields: .init(path: "/p", member: "M"),
                                 arguments: [.bytes((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) })],
                                 bodyBytes: size + 4)
         }

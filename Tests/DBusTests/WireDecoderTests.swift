@@ -10,7 +10,7 @@ import Testing
         let value = try #require(ValueRoundTripTests.cases.first { $0.0 == name }?.1)
         // Between two other values, so that alignment from an odd offset is read too.
         let arguments: [DBusValue] = [.byte(7), value, .string("after")]
-        let bytes = WireEncoder.message(type: 1, flags: 0, serial: 1, fields: [(.member, .string("Echo"))],
+        let bytes = WireEncoder.bytes(fields: .init(member: "Echo"),
                                         arguments: arguments, bodyBytes: 64)
         let signature = Array(arguments.map(\.signature).joined().utf8)
         let read = bytes.withUnsafeBytes { WireDecoder.arguments(of: $0, signature: signature) }
@@ -29,7 +29,7 @@ import Testing
     @Test func manyEmptyActionsReadAsStructs() {
         let empties = DBusValue.array(element: "(ayay)", Array(repeating: .structure([.bytes([]), .bytes([])]),
                                                                 count: 100_000))
-        let bytes = WireEncoder.message(type: 1, flags: 0, serial: 1, fields: [], arguments: [.string("Nothing"), empties],
+        let bytes = WireEncoder.bytes(arguments: [.string("Nothing"), empties],
                                         bodyBytes: 1 << 20)
         let read = bytes.withUnsafeBytes { WireDecoder.arguments(of: $0, signature: Array("sa(ayay)".utf8)) }
         #expect(read == [.string("Nothing"), empties])
@@ -44,7 +44,7 @@ import Testing
             .vardict(["a": .string("b")]), .string("last"),
         ]
         let signature = Array(arguments.map(\.signature).joined().utf8)
-        let bytes = WireEncoder.message(type: 1, flags: 0, serial: 1, fields: [], arguments: arguments, bodyBytes: 64)
+        let bytes = WireEncoder.bytes(arguments: arguments, bodyBytes: 64)
         for (index, argument) in arguments.enumerated() {
             let read = bytes.withUnsafeBytes { WireDecoder.argument(index, of: $0, signature: signature) }
             #expect(read == argument, "argument \(index)")
@@ -61,7 +61,7 @@ import Testing
         ])
         let arguments: [DBusValue] = [.string("Typing"), actions, .vardict([:])]
         let signature = Array("sa(ayay)a{sv}".utf8)
-        let bytes = WireEncoder.message(type: 1, flags: 0, serial: 1, fields: [], arguments: arguments, bodyBytes: 64)
+        let bytes = WireEncoder.bytes(arguments: arguments, bodyBytes: 64)
         let buffer = try #require(bytes.withUnsafeBytes {
             WireDecoder.lengthPrefixedPairs(1, of: $0, signature: signature)
         })
@@ -81,7 +81,7 @@ import Testing
     @Test func readsByteArraysAsOneBuffer() throws {
         let arguments: [DBusValue] = [.string("Typing"), .bytes([1, 2, 3]), .bytes([]), .vardict([:])]
         let signature = Array("sayaya{sv}".utf8)
-        let bytes = WireEncoder.message(type: 1, flags: 0, serial: 1, fields: [], arguments: arguments, bodyBytes: 64)
+        let bytes = WireEncoder.bytes(arguments: arguments, bodyBytes: 64)
         let read = { (range: Range<Int>) in
             bytes.withUnsafeBytes { WireDecoder.lengthPrefixedByteArrays(range, of: $0, signature: signature) }
         }
@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func givesUpOnBytesThatBreakOff() {
-        let bytes = WireEncoder.message(type: 1, flags: 0, serial: 1, fields: [], arguments: [.bytes([1, 2, 3, 4])],
+        let bytes = WireEncoder.bytes(arguments: [.bytes([1, 2, 3, 4])],
                                         bodyBytes: 8)
         for cut in [8, 16, bytes.count - 1] {
             let read = bytes.prefix(cut).withUnsafeBytes { WireDecoder.arguments(of: $0, signature: Array("ay".utf8)) }

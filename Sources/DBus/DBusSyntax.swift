@@ -1,0 +1,118 @@
+/// The D-Bus specification's rules for names and object paths, checked in
+/// Swift on a string's bytes: what `dbus_validate_path` and its siblings
+/// decide, without a `DBusString` set up and a C string made for each
+/// check (about 400 instructions each; an `Apply` call checks five).
+/// `DBusSyntaxTests` holds them to libdbus's answers.
+///
+/// Every rule is about ASCII bytes, so a string holding a NUL, or any byte
+/// over 0x7F, is refused as libdbus would refuse it.
+enum DBusSyntax {
+    /// The longest bus, interface, member or error name D-Bus allows.
+    static let maximumNameBytes = 255
+
+    /// Whether `path` is an object path: `/`, or `/`-separated elements of
+    /// `[A-Za-z0-9_]`, none empty, no trailing `/`.
+    static func isObjectPath(_ path: String) -> Bool {
+        bytes(of: path) { bytes in
+            guard bytes.first == UInt8(ascii: "/") else { return false }
+            guard bytes.count > 1 else { return true }
+            var previousWasSlash = true
+            for byte in bytes.dropFirst() {
+                if byte == UInt8(ascii: "/") {
+                    if previousWasSlash { return false }
+                    previousWasSlash = true
+                } else {
+                    guard isNameByte(byte) else { return false }
+                    previousWasSlash = false
+                }
+            }
+            return !previousWasSlash
+        }
+    }
+
+    /// Whether `name` is an interface name: at least two `.`-separated
+    /// elements, each `[A-Za-z_][A-Za-z0-9_]*`, at most 255 bytes.
+    static func isInterfaceName(_ name: String) -> Bool {
+        bytes(of: name) { dottedName($0, initial: isInitialNameByte, rest: isNameByte) }
+    }
+
+    /// Whether `name` is an error name (the rules of an interface name).
+    static func isErrorName(_ name: String) -> Bool {
+        isInterfaceName(name)
+    }
+
+    /// Whether `name` is a member (method or signal) name:
+    /// `[A-Za-z_][A-Za-z0-9_]*`, at most 255 bytes.
+    static func isMemberName(_ name: String) -> Bool {
+        bytes(of: name) { bytes in
+            guard let first = bytes.first, bytes.count <= maximumNameBytes, isInitialNameByte(first) else { return false }
+            return bytes.dropFirst().allSatisfy(isNameByte)
+        }
+    }
+
+    /// Whether `name` is a bus name: a unique name (`:` then `.`-separated
+    /// elements of `[A-Za-z0-9_-]`, none empty) or a well-known one (at
+    /// least two elements, each `[A-Za-z_-][A-Za-z0-9_-]*`), at most 255 bytes.
+    static func isBusName(_ name: String) -> Bool {
+        bytes(of: name) { bytes in
+            guard bytes.first == UInt8(ascii: ":") else {
+                return dottedName(bytes, initial: isInitialBusNameByte, rest: isBusNameByte)
+            }
+            guard bytes.count <= maximumNameBytes else { return false }
+            let rest = bytes.dropFirst()
+            var previousWasDot = false
+            for byte in rest {
+                if byte == UInt8(ascii: ".") {
+                    if previousWasDot { return false }
+                    previousWasDot = true
+                } else {
+                    guard isBusNameByte(byte) else { return false }
+                    previousWasDot = false
+                }
+            }
+            return !previousWasDot
+        }
+    }
+
+    /// At least two `.`-separated elements, each an `initial` byte then
+    /// `rest` bytes, at most 255 bytes in all.
+    private static func dottedName(_ bytes: UnsafeBufferPointer<UInt8>, initial: (UInt8) -> Bool,
+                                   rest: (UInt8) -> Bool) -> Bool {
+        guard !bytes.isEmpty, bytes.count <= maximumNameBytes else { return false }
+        var dots = 0
+        var startOfElement = true
+        for byte in bytes {
+            if byte == UInt8(ascii: ".") {
+                if startOfElement { return false }
+                dots += 1
+                startOfElement = true
+            } else {
+                guard startOfElement ? initial(byte) : rest(byte) else { return false }
+                startOfElement = false
+            }
+        }
+        return dots > 0 && !startOfElement
+    }
+
+    /// `body` with `text`'s UTF-8 bytes.
+    private static func bytes(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        var text = text
+        return text.withUTF8(body)
+    }
+
+    private static func isInitialNameByte(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || byte == UInt8(ascii: "_")
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        isInitialNameByte(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+    }
+
+    private static func isInitialBusNameByte(_ byte: UInt8) -> Bool {
+        isInitialNameByte(byte) || byte == UInt8(ascii: "-")
+    }
+
+    private static func isBusNameByte(_ byte: UInt8) -> Bool {
+        isNameByte(byte) || byte == UInt8(ascii: "-")
+    }
+}
