@@ -120,9 +120,11 @@ package final class SQLiteHistoryStore: HistoryStore {
 
     package func stackChanged(_ record: StackRecord, groups: [GroupChange]) {
         guard record.persistent else {
-            // Leaving the disk (the service loaded every action first).
-            if isOnDisk(record.number) { removed.insert(record.number) }
-            dirty[record.number] = nil
+            // Leaving the disk (the service loaded every action first). A
+            // memory-only stack's every change comes here: empty tables are
+            // not hashed into.
+            if !onDisk.isEmpty, isOnDisk(record.number) { removed.insert(record.number) }
+            if !dirty.isEmpty { dirty[record.number] = nil }
             return
         }
         if removed.contains(record.number) {

@@ -116,6 +116,12 @@ final class TurnJournal {
     /// Ends the turn: commits, then sends the replies and the announcements;
     /// on a failed commit, takes back what `host` allows first.
     func end(_ host: any TurnHost) {
+        // Most turns of a memory-only history (an Apply sent, a reply read)
+        // have nothing to write, send or take back.
+        if held.isEmpty, backups.isEmpty, queued.isEmpty, appliedThisTurn.isEmpty, startAnnounced.isEmpty,
+           lastFailure == nil, !store.needsCommit(counters: host.counters) {
+            return
+        }
         var failure: StoreError?
         do {
             try save(counters: host.counters)

@@ -261,13 +261,49 @@ public final class Message {
     var replySerial: UInt32 { dbus_message_get_reply_serial(raw) }
 
     /// The object path, if any.
-    public var path: String? { dbus_message_get_path(raw).map { String(cString: $0) } }
+    public var path: String? {
+        if let cached = headerStrings.path { return cached }
+        let value = Self.text(dbus_message_get_path(raw))
+        headerStrings.path = .some(value)
+        return value
+    }
     /// The interface, if any.
-    public var interface: String? { dbus_message_get_interface(raw).map { String(cString: $0) } }
+    public var interface: String? {
+        if let cached = headerStrings.interface { return cached }
+        let value = Self.text(dbus_message_get_interface(raw))
+        headerStrings.interface = .some(value)
+        return value
+    }
     /// The member (method or signal name), if any.
-    public var member: String? { dbus_message_get_member(raw).map { String(cString: $0) } }
+    public var member: String? {
+        if let cached = headerStrings.member { return cached }
+        let value = Self.text(dbus_message_get_member(raw))
+        headerStrings.member = .some(value)
+        return value
+    }
     /// The sender's unique name, if any.
-    public var sender: String? { dbus_message_get_sender(raw).map { String(cString: $0) } }
+    public var sender: String? {
+        if let cached = headerStrings.sender { return cached }
+        let value = Self.text(dbus_message_get_sender(raw))
+        headerStrings.sender = .some(value)
+        return value
+    }
+
+    /// The header's strings that routing and answering read, each made
+    /// once (a call's sender is read four times on its way): nil until
+    /// read, then the field or `.some(nil)` for none.
+    private struct HeaderStrings {
+        var path: String??
+        var interface: String??
+        var member: String??
+        var sender: String??
+    }
+    private var headerStrings = HeaderStrings()
+
+    /// A header string libdbus gives, as a Swift string.
+    private static func text(_ text: UnsafePointer<CChar>?) -> String? {
+        text.map { String(cString: $0) }
+    }
     /// The destination, if any.
     public var destination: String? { dbus_message_get_destination(raw).map { String(cString: $0) } }
     /// The error name of an error reply.
