@@ -16,13 +16,15 @@ enum DBusSyntax {
         bytes(of: path) { bytes in
             guard bytes.first == UInt8(ascii: "/") else { return false }
             guard bytes.count > 1 else { return true }
+            let name = ByteClass.name
             var previousWasSlash = true
-            for byte in bytes.dropFirst() {
+            for index in 1..<bytes.count {
+                let byte = bytes[index]
                 if byte == UInt8(ascii: "/") {
                     if previousWasSlash { return false }
                     previousWasSlash = true
                 } else {
-                    guard isNameByte(byte) else { return false }
+                    guard name.contains(byte) else { return false }
                     previousWasSlash = false
                 }
             }
@@ -33,7 +35,7 @@ enum DBusSyntax {
     /// Whether `name` is an interface name: at least two `.`-separated
     /// elements, each `[A-Za-z_][A-Za-z0-9_]*`, at most 255 bytes.
     static func isInterfaceName(_ name: String) -> Bool {
-        bytes(of: name) { dottedName($0, initial: isInitialNameByte, rest: isNameByte) }
+        bytes(of: name) { dottedName($0, initial: .initialName, rest: .name) }
     }
 
     /// Whether `name` is an error name (the rules of an interface name).
@@ -45,8 +47,8 @@ enum DBusSyntax {
     /// `[A-Za-z_][A-Za-z0-9_]*`, at most 255 bytes.
     static func isMemberName(_ name: String) -> Bool {
         bytes(of: name) { bytes in
-            guard let first = bytes.first, bytes.count <= maximumNameBytes, isInitialNameByte(first) else { return false }
-            return bytes.dropFirst().allSatisfy(isNameByte)
+            guard let first = bytes.first, bytes.count <= maximumNameBytes, ByteClass.initialName.contains(first) else { return false }
+            return bytes.dropFirst().allSatisfy(ByteClass.name.contains)
         }
     }
 
@@ -56,7 +58,7 @@ enum DBusSyntax {
     static func isBusName(_ name: String) -> Bool {
         bytes(of: name) { bytes in
             guard bytes.first == UInt8(ascii: ":") else {
-                return dottedName(bytes, initial: isInitialBusNameByte, rest: isBusNameByte)
+                return dottedName(bytes, initial: .initialBusName, rest: .busName)
             }
             guard bytes.count <= maximumNameBytes else { return false }
             let rest = bytes.dropFirst()
@@ -66,7 +68,7 @@ enum DBusSyntax {
                     if previousWasDot { return false }
                     previousWasDot = true
                 } else {
-                    guard isBusNameByte(byte) else { return false }
+                    guard ByteClass.busName.contains(byte) else { return false }
                     previousWasDot = false
                 }
             }
@@ -76,8 +78,8 @@ enum DBusSyntax {
 
     /// At least two `.`-separated elements, each an `initial` byte then
     /// `rest` bytes, at most 255 bytes in all.
-    private static func dottedName(_ bytes: UnsafeBufferPointer<UInt8>, initial: (UInt8) -> Bool,
-                                   rest: (UInt8) -> Bool) -> Bool {
+    private static func dottedName(_ bytes: UnsafeBufferPointer<UInt8>, initial: ByteClass,
+                                   rest: ByteClass) -> Bool {
         guard !bytes.isEmpty, bytes.count <= maximumNameBytes else { return false }
         var dots = 0
         var startOfElement = true
@@ -87,7 +89,7 @@ enum DBusSyntax {
                 dots += 1
                 startOfElement = true
             } else {
-                guard startOfElement ? initial(byte) : rest(byte) else { return false }
+                guard (startOfElement ? initial : rest).contains(byte) else { return false }
                 startOfElement = false
             }
         }
@@ -100,19 +102,24 @@ enum DBusSyntax {
         return text.withUTF8(body)
     }
 
-    private static func isInitialNameByte(_ byte: UInt8) -> Bool {
-        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || byte == UInt8(ascii: "_")
-    }
+    /// A set of ASCII bytes, as two bit masks: bit n of `low` stands for
+    /// byte n, bit n of `high` for byte 64 + n.
+    private struct ByteClass {
+        let low: UInt64
+        let high: UInt64
 
-    private static func isNameByte(_ byte: UInt8) -> Bool {
-        isInitialNameByte(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-    }
+        @inline(__always)
+        func contains(_ byte: UInt8) -> Bool {
+            byte < 64 ? (low >> UInt64(byte)) & 1 != 0 : byte < 128 && (high >> UInt64(byte &- 64)) & 1 != 0
+        }
 
-    private static func isInitialBusNameByte(_ byte: UInt8) -> Bool {
-        isInitialNameByte(byte) || byte == UInt8(ascii: "-")
-    }
-
-    private static func isBusNameByte(_ byte: UInt8) -> Bool {
-        isNameByte(byte) || byte == UInt8(ascii: "-")
+        /// `[A-Za-z_]`: bytes 65–90, 95 and 97–122.
+        static let initialName = ByteClass(low: 0, high: 0x07FF_FFFE_87FF_FFFE)
+        /// `[A-Za-z0-9_]`: digits are bytes 48–57.
+        static let name = ByteClass(low: 0x03FF_0000_0000_0000, high: initialName.high)
+        /// `[A-Za-z_-]`: `-` is byte 45.
+        static let initialBusName = ByteClass(low: 1 << 45, high: initialName.high)
+        /// `[A-Za-z0-9_-]`.
+        static let busName = ByteClass(low: name.low | 1 << 45, high: initialName.high)
     }
 }

@@ -285,8 +285,13 @@ struct WireEncoder {
 
     /// Makes room for `more` bytes past `count`: the bound given at the
     /// start is the usual case; a short one doubles the memory.
+    @inline(__always)
     private mutating func reserve(_ more: Int) {
-        guard count + more > buffer.count else { return }
+        if count + more > buffer.count { grow(toHold: more) }
+    }
+
+    @inline(never)
+    private mutating func grow(toHold more: Int) {
         let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: max(buffer.count * 2, count + more), alignment: 8)
         grown.copyMemory(from: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         buffer.deallocate()
@@ -335,17 +340,20 @@ struct WireEncoder {
         count += MemoryLayout<T>.size
     }
 
+    /// Zeros up to the next multiple of `boundary` (1, 2, 4 or 8).
+    @inline(__always)
     private mutating func align(_ boundary: Int) {
         let padding = Self.padding(to: boundary, at: count)
         guard padding > 0 else { return }
         reserve(padding)
-        UnsafeMutableRawBufferPointer(rebasing: buffer[count..<(count + padding)]).initializeMemory(as: UInt8.self, repeating: 0)
+        for offset in count..<(count + padding) { buffer[offset] = 0 }
         count += padding
     }
 
-    /// The zeros that bring `offset` to a multiple of `boundary` (a power of two).
+    /// The zeros that bring `offset` to a multiple of `boundary`, a power of two.
+    @inline(__always)
     private static func padding(to boundary: Int, at offset: Int) -> Int {
-        (boundary - offset % boundary) % boundary
+        (0 &- offset) & (boundary &- 1)
     }
 
     /// The alignment of a value of the complete type `signature`.
