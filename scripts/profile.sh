@@ -2,7 +2,11 @@
 # Counts the instructions undod and the bus spend per call, phase by phase
 # (BENCHMARKS.md, "Where the time goes"), with valgrind's callgrind.
 #
-#   scripts/profile.sh [OUTDIR] [CALLS]      (default /tmp/undod-profile, 1000)
+#   scripts/profile.sh [--floor-service] [OUTDIR] [CALLS]      (default /tmp/undod-profile, 1000)
+#
+# With --floor-service, `undod-bench --floor-service` stands in for undod (the
+# same transport answering at once; BENCHMARKS.md): undod's column is then
+# the floor's, and the difference is undod's own work.
 #
 # Builds undod in release mode, strips its debug info (valgrind 3.19 cannot
 # read the DWARF 5 that Swift 6.3 writes; symbol names stay), starts a private
@@ -10,16 +14,19 @@
 # prints the instructions per call of each phase and process. Then, e.g.:
 #   callgrind_annotate --inclusive=yes OUTDIR/undod.PID.out.3 | swift demangle --simplified
 set -euo pipefail
+floor=false
+if [ "${1:-}" = --floor-service ]; then floor=true; shift; fi
 out=${1:-/tmp/undod-profile}
 calls=${2:-1000}
 here=$(cd "$(dirname "$0")/.." && pwd)
 for tool in valgrind callgrind_control dbus-daemon objcopy; do
     command -v "$tool" >/dev/null || { echo "profile.sh: needs $tool (apt-get install valgrind dbus binutils)" >&2; exit 2; }
 done
-(cd "$here" && swift build -c release --product undod >/dev/null)
+product=undod; $floor && product=undod-bench
+(cd "$here" && swift build -c release --product "$product" >/dev/null)
 rm -rf "$out"
 mkdir -p "$out/state"
-objcopy --strip-debug "$here/.build/release/undod" "$out/undod"
+objcopy --strip-debug "$here/.build/release/$product" "$out/undod"
 printf '[limits]\nlevels = 100\n' > "$out/undod.conf"
 cat > "$out/bus.conf" <<CONF
 <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
@@ -39,8 +46,12 @@ valgrind --tool=callgrind --callgrind-out-file="$out/bus.%p.out" dbus-daemon --c
 for _ in $(seq 100); do [ -s "$out/address" ] && [ -s "$out/bus.pid" ] && break; sleep 0.1; done
 address=$(head -1 "$out/address")
 bus_pid=$(head -1 "$out/bus.pid")
-valgrind --tool=callgrind --callgrind-out-file="$out/undod.%p.out" "$out/undod" --address "$address" \
-    --config "$out/undod.conf" --state-dir "$out/state" 2>"$out/undod.log" &
+if $floor; then
+    service=("$out/undod" --floor-service "$address")
+else
+    service=("$out/undod" --address "$address" --config "$out/undod.conf" --state-dir "$out/state")
+fi
+valgrind --tool=callgrind --callgrind-out-file="$out/undod.%p.out" "${service[@]}" 2>"$out/undod.log" &
 undod_pid=$!
 trap 'kill $undod_pid $bus_pid 2>/dev/null || true' EXIT
 for _ in $(seq 300); do
