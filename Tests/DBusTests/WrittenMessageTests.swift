@@ -36,6 +36,29 @@ import Testing
         #expect(reply.arguments == [value, .string("after")])
     }
 
+    /// The bound a message is written with is only where its memory
+    /// starts: one that falls short (here none at all) makes the encoder
+    /// grow its memory, and the bytes are the same as with a bound that
+    /// fits, and libdbus reads them.
+    @Test func aBoundThatFallsShortGivesTheSameBytes() throws {
+        let arguments: [DBusValue] = [
+            .string(String(repeating: "x", count: 5_000)), .byteArrays([[1, 2, 3], Array(repeating: 7, count: 70_000)]),
+            .vardict(["a": .uint64(1), "b": .strings(["c", "d"])]), .structure([.int16(-2), .variant(.double(0.5))]),
+        ]
+        let fields = WireEncoder.Fields(path: "/a/b", interface: "a.B", member: "M", destination: ":1.2")
+        let short = try WireEncoder.message(type: 1, flags: 0, serial: 3, fields: fields, arguments: arguments,
+                                            bodyBytes: 0)
+        let fitting = try WireEncoder.message(type: 1, flags: 0, serial: 3, fields: fields, arguments: arguments,
+                                              bodyBytes: try MessageCoder.measure(arguments).bytes)
+        let written = withExtendedLifetime((short, fitting)) {
+            #expect(short.bytes.elementsEqual(fitting.bytes), "the bytes differ")
+            #expect(Self.libdbusAccepts(short.bytes))
+            return Array(short.bytes)
+        }
+        let read = try Message(received: WireBytes(copying: written))
+        #expect(read.arguments == arguments && read.path == "/a/b" && read.destination == ":1.2")
+    }
+
     @Test func theSerialAndFlagsAreSetInTheBytes() throws {
         let call = try Message.methodCall(destination: nil, path: "/x", interface: nil, member: "M",
                                           arguments: [.uint32(1)])
