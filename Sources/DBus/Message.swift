@@ -177,7 +177,8 @@ public final class Message {
     /// it would refuse cannot get here: `MessageCoder.measure` has checked
     /// every value (strings, paths, signatures, array and dictionary types,
     /// sizes, nesting), the header's names were checked by the builders, and
-    /// the body's signature is checked for length here. Every debug build
+    /// the body's signature is checked for length as it is written
+    /// (`WireEncoder.message`). Every debug build
     /// (every test run) still has libdbus validate each message written; a
     /// message nested deeper than `trustedNesting`, which D-Bus limits per
     /// signature, is validated always.

@@ -2,9 +2,10 @@ internal import CDBus
 
 /// One message's bytes in the wire format, owned: freed with this value.
 ///
-/// Either read from the bus (`MessageReader`'s allocation, or the start
-/// of its large buffer, given back to it when this goes) or written by
-/// libdbus (`dbus_message_marshal`'s, freed with `dbus_free`).
+/// Read from the bus (`MessageReader`'s allocation, or the start of its
+/// large buffer, given back to it when this goes), written here
+/// (`WireEncoder`'s allocation, taken over), or written by libdbus
+/// (`dbus_message_marshal`'s, freed with `dbus_free`).
 final class WireBytes {
     /// The bytes.
     let bytes: UnsafeRawBufferPointer
@@ -33,7 +34,7 @@ final class WireBytes {
     }
 
     /// Overwrites the 4-byte word at `offset` (in the message's byte
-    /// order) of bytes this owns and wrote (`init(copying:)`): a message's
+    /// order) of bytes this owns and wrote (`WireEncoder`'s, or a copy): a message's
     /// serial as it is numbered.
     func storeWord(_ value: UInt32, at offset: Int) {
         precondition(!ownedByLibDBus && lender == nil && offset + 4 <= bytes.count, "only bytes written here are changed")

@@ -56,9 +56,20 @@ struct WireEncoder {
         var sender: String?
 
         /// Sets `field` to `value` as a header read from the wire gives it;
-        /// false when the value is not of the field's type (or the field is
-        /// the signature, which the body gives).
+        /// false when the value is not of the field's type, when the field
+        /// came already (D-Bus allows each once), or when it is the
+        /// signature, which the body gives.
         mutating func set(_ field: Field, _ value: DBusValue) -> Bool {
+            switch field {
+            case .path: guard path == nil else { return false }
+            case .interface: guard interface == nil else { return false }
+            case .member: guard member == nil else { return false }
+            case .errorName: guard errorName == nil else { return false }
+            case .replySerial: guard replySerial == nil else { return false }
+            case .destination: guard destination == nil else { return false }
+            case .sender: guard sender == nil else { return false }
+            case .signature: return false
+            }
             switch (field, value) {
             case (.path, .objectPath(let text)): path = text
             case (.interface, .string(let text)): interface = text

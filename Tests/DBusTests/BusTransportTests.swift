@@ -68,7 +68,7 @@ import Testing
                 sent += written
             }
             while case .moved = reader.read(from: socket) {}
-            while let bytes = try reader.next() { received.append(Array(bytes.bytes)) }
+            while let bytes = try reader.next() { received.append(withExtendedLifetime(bytes) { Array(bytes.bytes) }) }
             try #require(sent < stream.count || received.count == messages.count || reader.holdsPartOfAMessage)
         }
         #expect(received == messages)

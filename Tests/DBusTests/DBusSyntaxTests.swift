@@ -24,6 +24,9 @@ import Testing
         "a." + String(repeating: "b", count: 253), "a." + String(repeating: "b", count: 254),
         ":" + String(repeating: "1", count: 254), ":" + String(repeating: "1", count: 255),
         "/" + String(repeating: "p", count: 300),
+        // The bytes beside each allowed range.
+        "@a.b", "a@.b", "a[.b", "a`.b", "a{.b", "a~.b", "a\u{7F}.b", "a/.b", "a:.b", "/a@", "/a[", "/a`", "/a{",
+        ":1.@", ":1.[", ":1.`", ":1.{", ":1./", "@", "[", "`", "{", "/", "\u{80}", "a\u{FF}",
     ]
 
     @Test func agreesWithLibDBusOnTheEdges() {

@@ -9,8 +9,15 @@ import Testing
 /// bytes.
 @Suite struct WrittenMessageTests {
     /// Whether libdbus reads `bytes` as a valid message, as the bus would.
-    private static func libdbusAccepts(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        (try? Message(received: WireBytes(copying: Array(bytes)))) != nil
+    private static func libdbusAccepts(_ bytes: [UInt8]) -> Bool {
+        (try? Message(received: WireBytes(copying: bytes))) != nil
+    }
+
+    /// The bytes `message` is sent as, copied while what holds them lives
+    /// (an object may go after its last use, and its memory with it).
+    private static func bytes(of message: Message) throws -> [UInt8] {
+        let wire = try #require(message.bytesToSend)
+        return withExtendedLifetime(wire) { Array(wire.bytes) }
     }
 
     @Test(arguments: ValueRoundTripTests.cases.map(\.0))
@@ -18,7 +25,7 @@ import Testing
         let value = try #require(ValueRoundTripTests.cases.first { $0.0 == name }?.1)
         let call = try Message.methodCall(destination: ":1.7", path: "/echo", interface: "test.Echo", member: "Echo",
                                           arguments: [value])
-        let callBytes = try #require(call.bytesToSend?.bytes)
+        let callBytes = try Self.bytes(of: call)
         #expect(Self.libdbusAccepts(callBytes), "the call carrying \(name) is not D-Bus")
         // What libdbus reads from the bytes is what was asked for.
         #expect(call.kind == .methodCall)
@@ -27,9 +34,9 @@ import Testing
         #expect(call.signature == value.signature)
         #expect(call.arguments == [value])
 
-        let received = try Message(received: WireBytes(copying: Array(callBytes)))
+        let received = try Message(received: WireBytes(copying: callBytes))
         let reply = try received.makeReply([value, .string("after")])
-        let replyBytes = try #require(reply.bytesToSend?.bytes)
+        let replyBytes = try Self.bytes(of: reply)
         #expect(Self.libdbusAccepts(replyBytes), "the reply carrying \(name) is not D-Bus")
         #expect(reply.kind == .methodReturn && reply.noReplyExpected)
         #expect(reply.replySerial == received.serial)
@@ -52,9 +59,9 @@ import Testing
                                               bodyBytes: try MessageCoder.measure(arguments).bytes)
         let written = withExtendedLifetime((short, fitting)) {
             #expect(short.bytes.elementsEqual(fitting.bytes), "the bytes differ")
-            #expect(Self.libdbusAccepts(short.bytes))
             return Array(short.bytes)
         }
+        #expect(Self.libdbusAccepts(written))
         let read = try Message(received: WireBytes(copying: written))
         #expect(read.arguments == arguments && read.path == "/a/b" && read.destination == ":1.2")
     }
@@ -65,17 +72,17 @@ import Testing
         call.serial = 0x0102_0304
         call.setNoReplyExpected()
         call.setNoAutoStart()
-        let bytes = try #require(call.bytesToSend?.bytes)
+        let bytes = try Self.bytes(of: call)
         #expect(Array(bytes[8..<12]) == [4, 3, 2, 1])
         #expect(bytes[2] == WireEncoder.noReplyExpected | WireEncoder.noAutoStart)
         // libdbus, reading the same bytes, agrees.
-        let read = try Message(received: WireBytes(copying: Array(bytes)))
+        let read = try Message(received: WireBytes(copying: bytes))
         #expect(read.serial == 0x0102_0304 && read.noReplyExpected)
         // Set again once libdbus has made its own message of them (`raw`): the bytes sent change.
         #expect(call.path == "/x")
         call.serial = 9
-        let again = try #require(call.bytesToSend?.bytes)
-        #expect(try Message(received: WireBytes(copying: Array(again))).serial == 9)
+        let again = try Self.bytes(of: call)
+        #expect(try Message(received: WireBytes(copying: again)).serial == 9)
     }
 
     @Test func aCopyHasBytesOfItsOwn() throws {
@@ -99,9 +106,8 @@ import Testing
         }
         let deep = try Message.methodCall(destination: nil, path: "/x", interface: nil, member: "M",
                                           arguments: [nested(40)])
-        // Marshalled by libdbus: the bytes live as long as `wire`.
-        let wire = try #require(deep.bytesToSend)
-        #expect(Self.libdbusAccepts(wire.bytes))
+        // Marshalled by libdbus.
+        #expect(Self.libdbusAccepts(try Self.bytes(of: deep)))
         #expect(deep.arguments == [nested(40)])
     }
 
