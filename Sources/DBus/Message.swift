@@ -5,10 +5,11 @@ internal import CDBus
 
 /// One D-Bus message: a method call, a reply, an error or a signal.
 ///
-/// One that arrived is a libdbus message (one reference ours) and the bytes
-/// it came in; one built here is the bytes `WireEncoder` wrote, sent as they
-/// are, with a libdbus message made of them only if something asks. Confined
-/// to the thread of the loop that made or received it.
+/// One that arrived is the bytes it came in, known by its header
+/// (`WireHeader`, read once); one built here is the bytes `WireEncoder`
+/// wrote, sent as they are. Either way a libdbus message is made of the
+/// bytes only if something asks (`raw`). Confined to the thread of the loop
+/// that made or received it.
 public final class Message {
     /// What a message is.
     public enum Kind: Sendable, Equatable {
@@ -24,25 +25,33 @@ public final class Message {
         case other
     }
 
-    /// The libdbus message, one reference ours: the one a message arrived
-    /// or was built as; for one written here in the wire format
-    /// (`writtenHere`), made from those bytes only if something asks
-    /// (`raw`).
+    /// The libdbus message, one reference ours: the one libdbus made (an
+    /// `Origin.libdbus` message); for one received or written here, made
+    /// from its bytes only if something asks (`raw`).
     private var libdbusMessage: OpaquePointer?
-    /// Whether this message was written here in the wire format
-    /// (`WireEncoder`), its bytes in `wireFormat`: those are what is sent,
-    /// and its serial and flags are set in them.
-    private let writtenHere: Bool
+    /// Where the message came from, which says where its header is read.
+    private let origin: Origin
+
+    /// Where a message came from.
+    private enum Origin {
+        /// Made by libdbus (nested deeper than `trustedNesting`, or a copy
+        /// of such): its header is libdbus's.
+        case libdbus
+        /// Written here (`WireEncoder`): its bytes are what is sent, and
+        /// its serial and flags are set in them.
+        case written
+        /// From the bus: its bytes as they came.
+        case received
+    }
     /// Whether a `Connection` has given it its serial (it keeps it if sent again).
     var isNumbered = false
     /// The message in the wire format: the bytes it arrived as, or, for one
     /// made here, what `dbus_message_marshal` writes once asked for
     /// (`marshalled()`). Its arguments are read from these bytes.
     var wireFormat: WireBytes?
-    /// For a message that arrived large (`detachedBodyBytes`), the signature
-    /// of its body, which `raw` does not hold: `raw` carries its header
-    /// alone, and the body is read from `wireFormat` in place.
-    private var detachedSignature: String?
+    /// The header as read from `wireFormat`: at once for a message from
+    /// the bus, on first use for one written here; nil for one libdbus made.
+    private var header: WireHeader?
     /// The signature's bytes, once an argument has been read (a message's
     /// arguments do not change once it is made).
     var signatureBytes: [UInt8]?
@@ -53,12 +62,12 @@ public final class Message {
     /// Takes over one reference to `raw`.
     init(owning raw: OpaquePointer) {
         libdbusMessage = raw
-        writtenHere = false
+        origin = .libdbus
     }
 
     /// A message written here in the wire format (`encoded`).
     private init(written bytes: WireBytes) {
-        writtenHere = true
+        origin = .written
         wireFormat = bytes
     }
 
@@ -66,68 +75,67 @@ public final class Message {
         if let libdbusMessage { dbus_message_unref(libdbusMessage) }
     }
 
-    /// The libdbus message. One written here gets it on first use, made
-    /// from its bytes (which libdbus then validates); what sending needs
-    /// (serial, flags, the bytes) never asks for it.
+    /// The libdbus message. One received or written here gets it on first
+    /// use, made from its bytes (which libdbus then validates); routing,
+    /// answering, reading arguments and sending never ask for it.
     var raw: OpaquePointer {
         if let libdbusMessage { return libdbusMessage }
         // `encoded` checked the values, and libdbus accepted such bytes in
-        // every debug build: only memory running out should fail here. Then
-        // an empty message of the same type stands in (its fields read as
-        // absent) rather than the process ending.
+        // every debug build; the bus validated what it passed on. Should
+        // libdbus refuse them anyway (or memory run out), an empty message
+        // of the same type stands in (its fields read as absent) rather
+        // than the process ending.
         guard let bytes = wireFormat?.bytes,
-              let made = (try? Self.demarshal(bytes)) ?? dbus_message_new(Int32(bytes[1])) else {
-            fatalError("Out of memory while reading a D-Bus message written here.")
+              let made = madeByLibDBus(from: bytes) ?? dbus_message_new(Int32(bytes[1])) else {
+            fatalError("Out of memory while reading a D-Bus message.")
         }
         libdbusMessage = made
         return made
+    }
+
+    /// libdbus's message of `bytes`. A large one from the bus (from
+    /// `detachedBodyBytes`) gets its header alone: the whole would cost two
+    /// more copies of its body (60 MiB each for a huge Push, every page
+    /// faulted in), and its arguments are read from the bytes in place
+    /// anyway. So does one that says it carries Unix fds (which we never
+    /// take: `BusSocket`), which is not whole to libdbus.
+    private func madeByLibDBus(from bytes: UnsafeRawBufferPointer) -> OpaquePointer? {
+        guard origin == .received, bytes.count >= Self.detachedBodyBytes || header?.carriesUnixFDs == true else {
+            return (try? Self.demarshal(bytes)) ?? nil
+        }
+        guard let header, let headerOnly = try? WireEncoder.message(type: Int32(header.type), flags: header.flags,
+                                                                   serial: header.serial, fields: header.fields,
+                                                                   arguments: [], bodyBytes: 0) else { return nil }
+        return withExtendedLifetime(headerOnly) { (try? Self.demarshal(headerOnly.bytes)) ?? nil }
     }
 
     /// The bytes `Connection` sends: as written here, or as libdbus
     /// marshals its message (with the serial it was given); nil when memory
     /// runs out.
     var bytesToSend: WireBytes? {
-        writtenHere ? wireFormat : WireBytes(marshalling: raw)
+        origin == .written ? wireFormat : WireBytes(marshalling: raw)
     }
 
     /// A message as it arrived from the bus, in `bytes`, which it keeps.
     ///
-    /// libdbus demarshals (validates and copies) a small one. A large one
-    /// (from `detachedBodyBytes`) would cost two more copies of its body
-    /// that way (60 MiB each for a huge Push, every page faulted in): only
-    /// its header goes to libdbus, and its arguments are read from `bytes`
-    /// in place by `WireDecoder`, which checks every bound. The bus has
-    /// validated the whole message before passing it on.
+    /// Only its header is read now (`WireHeader`): the bus validated the
+    /// whole message before passing it on, its arguments are read from
+    /// `bytes` in place by `WireDecoder`, which checks every bound, and
+    /// libdbus, whose reading of a small call (validating every field again,
+    /// with allocations) cost more than all else undod does for a `Ping`,
+    /// reads it only if something asks (`raw`). Throws when the header is
+    /// not D-Bus.
     init(received bytes: WireBytes) throws(DBusError) {
-        var raw: OpaquePointer?
-        if bytes.bytes.count < Self.detachedBodyBytes {
-            do {
-                raw = try Self.demarshal(bytes.bytes)
-            } catch {
-                // A message that says it carries Unix fds (which we never
-                // take: `BusSocket`) is not whole to libdbus; it is read
-                // like a large one, and a method's `h` is then refused.
-                guard WireDecoder.header(of: bytes.bytes)?.carriesUnixFDs == true else { throw error }
-            }
+        guard let header = WireHeader(reading: bytes.bytes) ?? WireDecoder.header(of: bytes.bytes) else {
+            throw .invalidArgs("A message from the bus has a header that is not D-Bus.")
         }
-        if raw == nil {
-            guard let header = WireDecoder.header(of: bytes.bytes) else {
-                throw .invalidArgs("A message from the bus has a header that is not D-Bus.")
-            }
-            let headerOnly = try WireEncoder.message(type: Int32(header.type), flags: header.flags,
-                                                     serial: header.serial, fields: header.fields, arguments: [],
-                                                     bodyBytes: 0)
-            raw = try withExtendedLifetime(headerOnly) { () throws(DBusError) in try Self.demarshal(headerOnly.bytes) }
-            detachedSignature = header.signature
-        }
-        guard let raw else { throw .failed("Out of memory while reading a D-Bus message.") }
-        libdbusMessage = raw
-        writtenHere = false
+        origin = .received
+        self.header = header
         wireFormat = bytes
     }
 
     /// From this size on, a message from the bus reaches libdbus as its
-    /// header alone (see `init(received:)`).
+    /// header alone, if it reaches it at all (see `raw`).
     static let detachedBodyBytes = 1 << 20
 
     /// libdbus's message from the wire-format `bytes`, validated.
@@ -217,7 +225,9 @@ public final class Message {
     /// the top level; for clients that send many alike calls. Nil only when
     /// memory runs out.
     public func copy() -> Message? {
-        guard writtenHere, let bytes = wireFormat?.bytes else { return dbus_message_copy(raw).map { Message(owning: $0) } }
+        guard origin == .written, let bytes = wireFormat?.bytes else {
+            return dbus_message_copy(raw).map { Message(owning: $0) }
+        }
         return Message(written: WireBytes(copying: bytes))
     }
 
@@ -232,12 +242,13 @@ public final class Message {
     func makeErrorReply(_ error: DBusError) -> Message? {
         let name = DBusSyntax.isErrorName(error.name) ? error.name : DBusError.Names.failed
         let text = MessageCoder.containsNUL(error.message) ? error.message.replacingNUL() : error.message
-        return dbus_message_new_error(raw, name, text).map { Message(owning: $0) }
+        return try? Self.encoded(LibDBus.MessageType.error, flags: WireEncoder.noReplyExpected,
+                                 fields: .init(errorName: name, replySerial: serial, destination: sender), [.string(text)])
     }
 
     /// What kind of message this is.
     public var kind: Kind {
-        switch writtenHere ? Int32(wireFormat?.bytes[1] ?? 0) : dbus_message_get_type(raw) {
+        switch origin == .libdbus ? dbus_message_get_type(raw) : Int32(wireFormat?.bytes[1] ?? 0) {
         case LibDBus.MessageType.methodCall: .methodCall
         case LibDBus.MessageType.methodReturn: .methodReturn
         case LibDBus.MessageType.error: .error
@@ -250,86 +261,74 @@ public final class Message {
     /// numbered it; 0 before).
     var serial: UInt32 {
         get {
-            guard writtenHere, let wireFormat else { return dbus_message_get_serial(raw) }
+            guard origin != .libdbus, let wireFormat else { return dbus_message_get_serial(raw) }
             return wireFormat.word(at: 8)
         }
         set {
             if let libdbusMessage { dbus_message_set_serial(libdbusMessage, newValue) }
-            if writtenHere { wireFormat?.storeWord(newValue, at: 8) }
+            if origin == .written { wireFormat?.storeWord(newValue, at: 8) }
         }
     }
     /// The serial of the call this message answers; 0 for none.
-    var replySerial: UInt32 { dbus_message_get_reply_serial(raw) }
+    var replySerial: UInt32 {
+        guard let header = bytesHeader else { return dbus_message_get_reply_serial(raw) }
+        return header.fields.replySerial ?? 0
+    }
 
     /// The object path, if any.
-    public var path: String? {
-        if let cached = headerStrings.path { return cached }
-        let value = Self.text(dbus_message_get_path(raw))
-        headerStrings.path = .some(value)
-        return value
-    }
+    public var path: String? { bytesHeader.map(\.fields.path) ?? Self.text(dbus_message_get_path(raw)) }
     /// The interface, if any.
     public var interface: String? {
-        if let cached = headerStrings.interface { return cached }
-        let value = Self.text(dbus_message_get_interface(raw))
-        headerStrings.interface = .some(value)
-        return value
+        bytesHeader.map(\.fields.interface) ?? Self.text(dbus_message_get_interface(raw))
     }
     /// The member (method or signal name), if any.
-    public var member: String? {
-        if let cached = headerStrings.member { return cached }
-        let value = Self.text(dbus_message_get_member(raw))
-        headerStrings.member = .some(value)
-        return value
-    }
+    public var member: String? { bytesHeader.map(\.fields.member) ?? Self.text(dbus_message_get_member(raw)) }
     /// The sender's unique name, if any.
-    public var sender: String? {
-        if let cached = headerStrings.sender { return cached }
-        let value = Self.text(dbus_message_get_sender(raw))
-        headerStrings.sender = .some(value)
-        return value
+    public var sender: String? { bytesHeader.map(\.fields.sender) ?? Self.text(dbus_message_get_sender(raw)) }
+    /// The destination, if any.
+    public var destination: String? {
+        bytesHeader.map(\.fields.destination) ?? Self.text(dbus_message_get_destination(raw))
+    }
+    /// The error name of an error reply.
+    public var errorName: String? {
+        bytesHeader.map(\.fields.errorName) ?? Self.text(dbus_message_get_error_name(raw))
+    }
+    /// The signature of the arguments (`""` for none).
+    public var signature: String {
+        bytesHeader?.signature ?? Self.text(dbus_message_get_signature(raw)) ?? ""
     }
 
-    /// The header's strings that routing and answering read, each made
-    /// once (a call's sender is read four times on its way): nil until
-    /// read, then the field or `.some(nil)` for none.
-    private struct HeaderStrings {
-        var path: String??
-        var interface: String??
-        var member: String??
-        var sender: String??
+    /// The header read from the bytes, for a message received or written
+    /// here (read once); nil for one libdbus made, whose header is libdbus's.
+    private var bytesHeader: WireHeader? {
+        guard origin != .libdbus else { return nil }
+        if header == nil, let bytes = wireFormat?.bytes {
+            header = WireHeader(reading: bytes) ?? WireDecoder.header(of: bytes)
+        }
+        return header
     }
-    private var headerStrings = HeaderStrings()
 
     /// A header string libdbus gives, as a Swift string.
     private static func text(_ text: UnsafePointer<CChar>?) -> String? {
         text.map { String(cString: $0) }
     }
-    /// The destination, if any.
-    public var destination: String? { dbus_message_get_destination(raw).map { String(cString: $0) } }
-    /// The error name of an error reply.
-    public var errorName: String? { dbus_message_get_error_name(raw).map { String(cString: $0) } }
-    /// The signature of the arguments (`""` for none).
-    public var signature: String {
-        detachedSignature ?? dbus_message_get_signature(raw).map { String(cString: $0) } ?? ""
-    }
     /// Whether the sender said it wants no reply.
     public var noReplyExpected: Bool {
-        guard writtenHere, let bytes = wireFormat?.bytes else { return dbus_message_get_no_reply(raw) != 0 }
+        guard origin != .libdbus, let bytes = wireFormat?.bytes else { return dbus_message_get_no_reply(raw) != 0 }
         return bytes[2] & WireEncoder.noReplyExpected != 0
     }
 
     /// Asks the receiver not to reply (for fire-and-forget calls).
     public func setNoReplyExpected() {
         if let libdbusMessage { dbus_message_set_no_reply(libdbusMessage, 1) }
-        if writtenHere { wireFormat?.setBits(WireEncoder.noReplyExpected, at: 2) }
+        if origin == .written { wireFormat?.setBits(WireEncoder.noReplyExpected, at: 2) }
     }
 
     /// Asks the bus not to start a service for the destination by D-Bus
     /// activation: the call fails at once where nobody owns the name.
     public func setNoAutoStart() {
         if let libdbusMessage { dbus_message_set_auto_start(libdbusMessage, 0) }
-        if writtenHere { wireFormat?.setBits(WireEncoder.noAutoStart, at: 2) }
+        if origin == .written { wireFormat?.setBits(WireEncoder.noAutoStart, at: 2) }
     }
 
     /// For an error reply, the error it carries; nil otherwise.

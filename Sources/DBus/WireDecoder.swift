@@ -378,21 +378,3 @@ struct WireDecoder {
         String(decoding: signature[range], as: UTF8.self)
     }
 }
-
-/// A message's header as `WireDecoder.header` reads it.
-struct WireHeader {
-    /// The message type (libdbus's numbers).
-    var type: UInt8
-    /// The flag bits.
-    var flags: UInt8
-    /// The sender's serial.
-    var serial: UInt32
-    /// The fields other than the signature.
-    var fields: WireEncoder.Fields
-    /// The body's signature (`""` for none).
-    var signature: String
-    /// Whether the header has a Unix fd count (the fds themselves are never taken).
-    var carriesUnixFDs: Bool
-    /// The header field code of the Unix fd count.
-    static let unixFDsField: UInt8 = 9
-}

@@ -1,3 +1,4 @@
+internal import CDBus
 @testable import DBus
 import Testing
 
@@ -10,7 +11,50 @@ import Testing
 @Suite struct WrittenMessageTests {
     /// Whether libdbus reads `bytes` as a valid message, as the bus would.
     private static func libdbusAccepts(_ bytes: [UInt8]) -> Bool {
-        (try? Message(received: WireBytes(copying: bytes))) != nil
+        libdbusReading(bytes) != nil
+    }
+
+    /// A message's header as read: by libdbus, or here.
+    struct Reading: Equatable {
+        var type: Int32, serial: UInt32, replySerial: UInt32, noReply: Bool
+        var path: String?, interface: String?, member: String?, errorName: String?
+        var destination: String?, sender: String?, signature: String
+    }
+
+    /// What libdbus reads in `bytes` (`dbus_message_demarshal`, which
+    /// validates them); nil when it refuses them.
+    private static func libdbusReading(_ bytes: [UInt8]) -> Reading? {
+        let raw = bytes.withUnsafeBytes { buffer in
+            dbus_message_demarshal(buffer.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(buffer.count), nil)
+        }
+        guard let raw else { return nil }
+        defer { dbus_message_unref(raw) }
+        func text(_ pointer: UnsafePointer<CChar>?) -> String? { pointer.map { String(cString: $0) } }
+        return Reading(type: dbus_message_get_type(raw), serial: dbus_message_get_serial(raw),
+                       replySerial: dbus_message_get_reply_serial(raw), noReply: dbus_message_get_no_reply(raw) != 0,
+                       path: text(dbus_message_get_path(raw)), interface: text(dbus_message_get_interface(raw)),
+                       member: text(dbus_message_get_member(raw)), errorName: text(dbus_message_get_error_name(raw)),
+                       destination: text(dbus_message_get_destination(raw)), sender: text(dbus_message_get_sender(raw)),
+                       signature: text(dbus_message_get_signature(raw)) ?? "")
+    }
+
+    /// What this package reads in `bytes` as a message from the bus: its
+    /// header reader (`WireHeader(reading:)`, which must not give up on a
+    /// header libdbus reads), and a `Message` made of them agreeing.
+    private static func ownReading(_ bytes: [UInt8]) throws -> Reading {
+        let header = try #require(bytes.withUnsafeBytes { WireHeader(reading: $0) }, "the header reader gave up")
+        let fields = header.fields
+        let reading = Reading(type: Int32(header.type), serial: header.serial, replySerial: fields.replySerial ?? 0,
+                              noReply: header.flags & WireEncoder.noReplyExpected != 0, path: fields.path,
+                              interface: fields.interface, member: fields.member, errorName: fields.errorName,
+                              destination: fields.destination, sender: fields.sender, signature: header.signature)
+        let message = try Message(received: WireBytes(copying: bytes))
+        #expect(message.serial == reading.serial && message.replySerial == reading.replySerial)
+        #expect(message.noReplyExpected == reading.noReply && message.signature == reading.signature)
+        #expect(message.path == reading.path && message.interface == reading.interface)
+        #expect(message.member == reading.member && message.errorName == reading.errorName)
+        #expect(message.destination == reading.destination && message.sender == reading.sender)
+        return reading
     }
 
     /// The bytes `message` is sent as, copied while what holds them lives
@@ -26,21 +70,54 @@ import Testing
         let call = try Message.methodCall(destination: ":1.7", path: "/echo", interface: "test.Echo", member: "Echo",
                                           arguments: [value])
         let callBytes = try Self.bytes(of: call)
-        #expect(Self.libdbusAccepts(callBytes), "the call carrying \(name) is not D-Bus")
-        // What libdbus reads from the bytes is what was asked for.
-        #expect(call.kind == .methodCall)
-        #expect(call.path == "/echo" && call.interface == "test.Echo" && call.member == "Echo")
-        #expect(call.destination == ":1.7")
-        #expect(call.signature == value.signature)
+        // What libdbus reads from the bytes is what was asked for, and what
+        // this package reads of them as a message from the bus.
+        let libdbus = try #require(Self.libdbusReading(callBytes), "the call carrying \(name) is not D-Bus")
+        #expect(libdbus.type == LibDBus.MessageType.methodCall)
+        #expect(libdbus.path == "/echo" && libdbus.interface == "test.Echo" && libdbus.member == "Echo")
+        #expect(libdbus.destination == ":1.7")
+        #expect(libdbus.signature == value.signature)
+        #expect(try Self.ownReading(callBytes) == libdbus)
+        #expect(call.path == "/echo" && call.signature == value.signature)
         #expect(call.arguments == [value])
 
         let received = try Message(received: WireBytes(copying: callBytes))
         let reply = try received.makeReply([value, .string("after")])
         let replyBytes = try Self.bytes(of: reply)
-        #expect(Self.libdbusAccepts(replyBytes), "the reply carrying \(name) is not D-Bus")
+        let replyRead = try #require(Self.libdbusReading(replyBytes), "the reply carrying \(name) is not D-Bus")
+        #expect(try Self.ownReading(replyBytes) == replyRead)
         #expect(reply.kind == .methodReturn && reply.noReplyExpected)
         #expect(reply.replySerial == received.serial)
         #expect(reply.arguments == [value, .string("after")])
+    }
+
+    /// An error reply is written here too, and read the same by libdbus
+    /// and by this package.
+    @Test func anErrorReplyIsReadAsItWasMeant() throws {
+        let call = try Message.methodCall(destination: ":1.9", path: "/x", interface: "a.B", member: "M")
+        call.serial = 41
+        let received = try Message(received: WireBytes(copying: try Self.bytes(of: call)))
+        let reply = try #require(received.makeErrorReply(DBusError(name: "org.example.Error.Odd",
+                                                                   message: "It went wrong.")))
+        let bytes = try Self.bytes(of: reply)
+        let read = try #require(Self.libdbusReading(bytes))
+        #expect(read.type == LibDBus.MessageType.error && read.errorName == "org.example.Error.Odd")
+        #expect(read.replySerial == 41 && read.signature == "s")
+        #expect(try Self.ownReading(bytes) == read)
+        #expect(reply.error == DBusError(name: "org.example.Error.Odd", message: "It went wrong."))
+    }
+
+    /// A header in big-endian order, with a field this package does not
+    /// know (left out, as D-Bus allows), reads as libdbus reads it.
+    @Test func aBigEndianHeaderWithAnUnknownFieldReadsAsLibdbusReadsIt() throws {
+        var bytes: [UInt8] = [0x42, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 7]  // "B", call, no body, serial 7
+        var fields: [UInt8] = [1, 1, 0x6F, 0, 0, 0, 0, 2, 0x2F, 0x61, 0, 0, 0, 0, 0, 0]  // path "/a", padded
+        fields += [42, 1, 0x75, 0, 0, 0, 0, 9]  // code 42, u 9
+        fields += [3, 1, 0x73, 0, 0, 0, 0, 1, 0x4D, 0]  // member "M"
+        bytes += [0, 0, 0, UInt8(fields.count)] + fields + [0, 0, 0, 0, 0, 0]  // padded to 8
+        let read = try #require(Self.libdbusReading(bytes))
+        #expect(read.path == "/a" && read.member == "M" && read.serial == 7)
+        #expect(try Self.ownReading(bytes) == read)
     }
 
     /// The bound a message is written with is only where its memory
@@ -75,14 +152,15 @@ import Testing
         let bytes = try Self.bytes(of: call)
         #expect(Array(bytes[8..<12]) == [4, 3, 2, 1])
         #expect(bytes[2] == WireEncoder.noReplyExpected | WireEncoder.noAutoStart)
-        // libdbus, reading the same bytes, agrees.
-        let read = try Message(received: WireBytes(copying: bytes))
-        #expect(read.serial == 0x0102_0304 && read.noReplyExpected)
+        // libdbus, reading the same bytes, agrees; so does this package.
+        let read = try #require(Self.libdbusReading(bytes))
+        #expect(read.serial == 0x0102_0304 && read.noReply)
+        #expect(try Self.ownReading(bytes) == read)
         // Set again once libdbus has made its own message of them (`raw`): the bytes sent change.
-        #expect(call.path == "/x")
+        _ = call.raw
         call.serial = 9
         let again = try Self.bytes(of: call)
-        #expect(try Message(received: WireBytes(copying: again)).serial == 9)
+        #expect(Self.libdbusReading(again)?.serial == 9)
     }
 
     @Test func aCopyHasBytesOfItsOwn() throws {

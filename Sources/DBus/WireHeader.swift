@@ -1,0 +1,108 @@
+/// A message's header: its type, flags, serial, the fields `WireEncoder`
+/// can write again, and the body's signature.
+///
+/// A message from the bus is known by its header alone: the bus has
+/// validated the whole message before passing it on, and its arguments are
+/// read from the bytes by `WireDecoder`, which checks every bound as it
+/// goes. libdbus reads the message (`Message.raw`) only if something asks.
+struct WireHeader {
+    /// The message type (libdbus's numbers).
+    var type: UInt8
+    /// The flag bits.
+    var flags: UInt8
+    /// The sender's serial.
+    var serial: UInt32
+    /// The fields other than the signature.
+    var fields: WireEncoder.Fields
+    /// The body's signature (`""` for none).
+    var signature: String
+    /// Whether the header has a Unix fd count (the fds themselves are never taken).
+    var carriesUnixFDs: Bool
+    /// The header field code of the Unix fd count.
+    static let unixFDsField: UInt8 = 9
+}
+
+extension WireHeader {
+    /// The header at the start of `bytes`, read field by field with no
+    /// value made for any; nil when it is not a D-Bus header, or holds a
+    /// field of a type no field of the specification has (then
+    /// `WireDecoder.header` reads it, value by value).
+    init?(reading bytes: UnsafeRawBufferPointer) {
+        guard bytes.count >= 16, bytes[3] == 1 else { return nil }
+        let bigEndian: Bool
+        switch bytes[0] {
+        case UInt8(ascii: "l"): bigEndian = false
+        case UInt8(ascii: "B"): bigEndian = true
+        default: return nil
+        }
+        func word(_ offset: Int) -> UInt32 {
+            let raw = bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+            return bigEndian ? UInt32(bigEndian: raw) : UInt32(littleEndian: raw)
+        }
+        let fieldsLength = Int(word(12))
+        let end = 16 + fieldsLength
+        guard fieldsLength <= bytes.count - 16 else { return nil }
+        type = bytes[1]
+        flags = bytes[2]
+        serial = word(8)
+        fields = WireEncoder.Fields()
+        signature = ""
+        carriesUnixFDs = false
+        var offset = 16
+        while offset < end {
+            offset = (offset + 7) & ~7  // each field is a struct
+            // Code, a one-type signature (length 1, the type, NUL), then the value.
+            guard offset + 4 <= end, bytes[offset + 1] == 1, bytes[offset + 3] == 0 else { return nil }
+            let code = bytes[offset]
+            let valueType = bytes[offset + 2]
+            offset += 4
+            switch valueType {
+            case UInt8(ascii: "s"), UInt8(ascii: "o"):
+                guard offset + 4 <= end else { return nil }
+                let length = Int(word(offset))
+                guard length <= end - offset - 5, bytes[offset + 4 + length] == 0 else { return nil }
+                let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(offset + 4)..<(offset + 4 + length)]),
+                                  as: UTF8.self)
+                offset += 5 + length
+                guard Self.set(code, valueType, text, in: &fields) else { return nil }
+            case UInt8(ascii: "u"):
+                guard offset + 4 <= end else { return nil }
+                let value = word(offset)
+                offset += 4
+                if code == WireEncoder.Field.replySerial.rawValue {
+                    guard fields.replySerial == nil else { return nil }
+                    fields.replySerial = value
+                } else if code == Self.unixFDsField {
+                    carriesUnixFDs = true
+                } else if WireEncoder.Field(rawValue: code) != nil {
+                    return nil  // a known field of another type
+                }
+            case UInt8(ascii: "g"):
+                guard offset + 2 <= end else { return nil }
+                let length = Int(bytes[offset])
+                guard length <= end - offset - 2, bytes[offset + 1 + length] == 0 else { return nil }
+                let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(offset + 1)..<(offset + 1 + length)]),
+                                  as: UTF8.self)
+                offset += 2 + length
+                if code == WireEncoder.Field.signature.rawValue {
+                    signature = text
+                } else if WireEncoder.Field(rawValue: code) != nil {
+                    return nil
+                }
+            default:
+                return nil
+            }
+        }
+        guard offset == end else { return nil }
+    }
+
+    /// Sets the string field `code` (of `valueType`, `s` or `o`) to `text`;
+    /// false when a known field has the other type or came already. An
+    /// unknown code is left out, as D-Bus lets a reader ignore it.
+    private static func set(_ code: UInt8, _ valueType: UInt8, _ text: String,
+                            in fields: inout WireEncoder.Fields) -> Bool {
+        guard let field = WireEncoder.Field(rawValue: code) else { return true }
+        let value: DBusValue = valueType == UInt8(ascii: "o") ? .objectPath(text) : .string(text)
+        return fields.set(field, value)
+    }
+}
