@@ -271,41 +271,42 @@ public final class Message {
     }
     /// The serial of the call this message answers; 0 for none.
     var replySerial: UInt32 {
-        guard let header = bytesHeader else { return dbus_message_get_reply_serial(raw) }
-        return header.fields.replySerial ?? 0
+        readsHeader ? header?.fields.replySerial ?? 0 : dbus_message_get_reply_serial(raw)
     }
 
     /// The object path, if any.
-    public var path: String? { bytesHeader.map(\.fields.path) ?? Self.text(dbus_message_get_path(raw)) }
+    public var path: String? { readsHeader ? header?.fields.path : Self.text(dbus_message_get_path(raw)) }
     /// The interface, if any.
     public var interface: String? {
-        bytesHeader.map(\.fields.interface) ?? Self.text(dbus_message_get_interface(raw))
+        readsHeader ? header?.fields.interface : Self.text(dbus_message_get_interface(raw))
     }
     /// The member (method or signal name), if any.
-    public var member: String? { bytesHeader.map(\.fields.member) ?? Self.text(dbus_message_get_member(raw)) }
+    public var member: String? { readsHeader ? header?.fields.member : Self.text(dbus_message_get_member(raw)) }
     /// The sender's unique name, if any.
-    public var sender: String? { bytesHeader.map(\.fields.sender) ?? Self.text(dbus_message_get_sender(raw)) }
+    public var sender: String? { readsHeader ? header?.fields.sender : Self.text(dbus_message_get_sender(raw)) }
     /// The destination, if any.
     public var destination: String? {
-        bytesHeader.map(\.fields.destination) ?? Self.text(dbus_message_get_destination(raw))
+        readsHeader ? header?.fields.destination : Self.text(dbus_message_get_destination(raw))
     }
     /// The error name of an error reply.
     public var errorName: String? {
-        bytesHeader.map(\.fields.errorName) ?? Self.text(dbus_message_get_error_name(raw))
+        readsHeader ? header?.fields.errorName : Self.text(dbus_message_get_error_name(raw))
     }
     /// The signature of the arguments (`""` for none).
     public var signature: String {
-        bytesHeader?.signature ?? Self.text(dbus_message_get_signature(raw)) ?? ""
+        readsHeader ? header?.signature ?? "" : Self.text(dbus_message_get_signature(raw)) ?? ""
     }
 
-    /// The header read from the bytes, for a message received or written
-    /// here (read once); nil for one libdbus made, whose header is libdbus's.
-    private var bytesHeader: WireHeader? {
-        guard origin != .libdbus else { return nil }
+    /// Whether the header is read from the bytes (`header`, read once for
+    /// one written here): a message received or written here. One libdbus
+    /// made has its header in libdbus. Each field is then read where it
+    /// is, with no copy of the whole header.
+    private var readsHeader: Bool {
+        guard origin != .libdbus else { return false }
         if header == nil, let bytes = wireFormat?.bytes {
             header = WireHeader(reading: bytes) ?? WireDecoder.header(of: bytes)
         }
-        return header
+        return true
     }
 
     /// A header string libdbus gives, as a Swift string.
