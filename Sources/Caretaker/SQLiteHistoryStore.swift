@@ -164,8 +164,9 @@ package final class SQLiteHistoryStore: HistoryStore {
     }
 
     package func loadActions(ofTop side: Direction, in record: StackRecord) throws(StoreError) {
-        guard let group = side == .undo ? record.stack.topUndoGroup : record.stack.topRedoGroup,
-              !group.isLoaded else { return }
+        // Asked before every push and move: the usual answer costs no copy of the group.
+        guard !record.stack.topIsLoaded(side),
+              let group = side == .undo ? record.stack.topUndoGroup : record.stack.topRedoGroup else { return }
         try Self.load(group, into: record, from: database)
     }
 

@@ -41,6 +41,11 @@ final class TurnJournal {
     private let store: any HistoryStore
     private let log: Log
     private var held: [HeldReply] = []
+    /// Whether anything was held, backed up, applied or queued since the
+    /// last turn ended with all of it empty: a turn that finds it false
+    /// ends without looking at each (every look at a property of this
+    /// class is an exclusivity check).
+    private var touched = false
     /// Each persistent stack as it was before this turn's first change to it.
     private var backups: [UInt64: Backup] = [:]
     /// What each stack in `backups` had announced when the turn began.
@@ -66,12 +71,14 @@ final class TurnJournal {
     /// the disk, so the history is copied first.
     func willChange(_ record: StackRecord) {
         guard record.persistent, record.stack.inFlight == nil, backups[record.number] == nil else { return }
+        touched = true
         backups[record.number] = lastFailure == nil && store.isSavedAsIs(record.number) ? .onDisk : .copy(record.stack)
         startAnnounced[record.number] = record.announced
     }
 
     /// Notes an undo or redo the owner applied on `record` this turn.
     func noteApplied(_ record: StackRecord) {
+        touched = true
         appliedThisTurn.insert(record.number)
     }
 
@@ -79,6 +86,7 @@ final class TurnJournal {
     /// With `unlessTakenBack`, it is dropped if a failed commit takes back
     /// this turn's change to that stack.
     func queue(_ announcement: Announcement, unlessTakenBack record: StackRecord? = nil) {
+        touched = true
         queued.append((record?.number, announcement))
     }
 
@@ -97,6 +105,7 @@ final class TurnJournal {
     /// Holds a reply until the turn's commit: `send` once it is stored,
     /// else `fail` (or `send`, as `durability` says).
     func hold(_ durability: Durability, send: @escaping () -> Void, fail: @escaping (ServiceError) -> Void) {
+        touched = true
         held.append(HeldReply(durability: durability, send: send, fail: fail))
     }
 
@@ -118,8 +127,7 @@ final class TurnJournal {
     func end(_ host: any TurnHost) {
         // Most turns of a memory-only history (an Apply sent, a reply read)
         // have nothing to write, send or take back.
-        if held.isEmpty, backups.isEmpty, queued.isEmpty, appliedThisTurn.isEmpty, startAnnounced.isEmpty,
-           lastFailure == nil, !store.needsCommit(counters: host.counters) {
+        if !touched, lastFailure == nil, !store.needsCommit(counters: host.counters) {
             return
         }
         var failure: StoreError?
@@ -147,6 +155,8 @@ final class TurnJournal {
                 queued.removeAll()
                 for entry in batch { host.send(entry.announcement) }
             }
+            // What sending held or backed up waits for the next turn's end.
+            touched = !(held.isEmpty && backups.isEmpty && startAnnounced.isEmpty && appliedThisTurn.isEmpty)
         }
         guard let failure else {
             for reply in replies { reply.send() }

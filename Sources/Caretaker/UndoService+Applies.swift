@@ -54,7 +54,11 @@ extension UndoService: ApplyHost {
 
     func applied(_ record: StackRecord, _ move: CompletedMove) {
         journal.noteApplied(record)
-        changed(record, groups: ([move.group] + move.dropped).map { GroupChange(id: $0) })
+        var groups: [GroupChange] = []
+        groups.reserveCapacity(1 + move.dropped.count)
+        groups.append(GroupChange(id: move.group))
+        for id in move.dropped { groups.append(GroupChange(id: id)) }
+        changed(record, groups: groups)
         announcer.applied(record, move)
     }
 

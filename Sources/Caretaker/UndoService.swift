@@ -246,8 +246,13 @@ package final class UndoService {
         if settings.focusFollowsPush { noteActivity(of: record) }
         registry.countBytes(of: record)
         enforceBudget(protecting: record)
-        let written = GroupChange(id: result.group, actionsChanged: true)
-        changed(record, groups: [written] + (result.discarded + result.dropped).map { GroupChange(id: $0) })
+        // One array, made once: the pushed group, then what it discarded and dropped.
+        var groups: [GroupChange] = []
+        groups.reserveCapacity(1 + result.discarded.count + result.dropped.count)
+        groups.append(GroupChange(id: result.group, actionsChanged: true))
+        for id in result.discarded { groups.append(GroupChange(id: id)) }
+        for id in result.dropped { groups.append(GroupChange(id: id)) }
+        changed(record, groups: groups)
         announcer.pushed(record, result, name: name)
         return result
     }

@@ -28,6 +28,10 @@ struct GroupDeque: Sendable, Equatable {
     /// The last (newest) group.
     var last: ActionGroup? { isEmpty ? nil : storage[storage.count - 1] }
 
+    /// Whether the last group's payloads are in memory (true when there is
+    /// none), read in place: no copy of the group.
+    var lastIsLoaded: Bool { isEmpty || storage[storage.count - 1].isLoaded }
+
     /// Adds a group at the end.
     mutating func append(_ group: ActionGroup) {
         storage.append(group)

@@ -98,6 +98,13 @@ public struct UndoStack: Sendable, Equatable {
     /// The next group to redo, with its payloads (for the owner and the store only).
     public var topRedoGroup: ActionGroup? { redoSide.last }
 
+    /// Whether the top group of `side` is there with its payloads in memory
+    /// (true when the side is empty: nothing to load), asked without
+    /// copying the group.
+    public func topIsLoaded(_ side: Direction) -> Bool {
+        side == .undo ? undoSide.lastIsLoaded : redoSide.lastIsLoaded
+    }
+
     /// The narrow view of both sides, each top first, without payloads (`History`).
     public var history: History {
         History(
