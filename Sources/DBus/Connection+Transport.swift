@@ -137,8 +137,8 @@ extension Connection {
                 return false
             }
             routedThisTurn += 1
-            // One the bus let through but libdbus will not take is dropped,
-            // never the connection (the bus validates all it passes on).
+            // One whose header is not D-Bus is dropped, never the
+            // connection (the bus validates all it passes on).
             guard let message = try? Message(received: bytes) else { continue }
             route(message)
         }

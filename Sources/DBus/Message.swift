@@ -126,7 +126,7 @@ public final class Message {
     /// reads it only if something asks (`raw`). Throws when the header is
     /// not D-Bus.
     init(received bytes: WireBytes) throws(DBusError) {
-        guard let header = WireHeader(reading: bytes.bytes) ?? WireDecoder.header(of: bytes.bytes) else {
+        guard let header = WireHeader(reading: bytes.bytes) ?? WireDecoder.header(of: bytes.bytes), header.type != 0 else {
             throw .invalidArgs("A message from the bus has a header that is not D-Bus.")
         }
         origin = .received
@@ -261,13 +261,27 @@ public final class Message {
     /// numbered it; 0 before).
     var serial: UInt32 {
         get {
-            guard origin != .libdbus, let wireFormat else { return dbus_message_get_serial(raw) }
+            guard bytesHoldSerialAndFlags, let wireFormat else { return dbus_message_get_serial(raw) }
             return wireFormat.word(at: 8)
         }
         set {
+            changeInLibDBusIfReceived()
             if let libdbusMessage { dbus_message_set_serial(libdbusMessage, newValue) }
             if origin == .written { wireFormat?.storeWord(newValue, at: 8) }
         }
+    }
+
+    /// Whether the serial and flags are read from the bytes: always for a
+    /// message written here (they are set in them); for one received, until
+    /// something changes them (then libdbus's message holds them: the bytes,
+    /// perhaps lent, are never changed, and `bytesToSend` marshals `raw`).
+    private var bytesHoldSerialAndFlags: Bool {
+        origin == .written || (origin == .received && libdbusMessage == nil)
+    }
+
+    /// Makes libdbus's message of a received one before it is changed.
+    private func changeInLibDBusIfReceived() {
+        if origin == .received { _ = raw }
     }
     /// The serial of the call this message answers; 0 for none.
     var replySerial: UInt32 {
@@ -315,12 +329,13 @@ public final class Message {
     }
     /// Whether the sender said it wants no reply.
     public var noReplyExpected: Bool {
-        guard origin != .libdbus, let bytes = wireFormat?.bytes else { return dbus_message_get_no_reply(raw) != 0 }
+        guard bytesHoldSerialAndFlags, let bytes = wireFormat?.bytes else { return dbus_message_get_no_reply(raw) != 0 }
         return bytes[2] & WireEncoder.noReplyExpected != 0
     }
 
     /// Asks the receiver not to reply (for fire-and-forget calls).
     public func setNoReplyExpected() {
+        changeInLibDBusIfReceived()
         if let libdbusMessage { dbus_message_set_no_reply(libdbusMessage, 1) }
         if origin == .written { wireFormat?.setBits(WireEncoder.noReplyExpected, at: 2) }
     }
@@ -328,6 +343,7 @@ public final class Message {
     /// Asks the bus not to start a service for the destination by D-Bus
     /// activation: the call fails at once where nobody owns the name.
     public func setNoAutoStart() {
+        changeInLibDBusIfReceived()
         if let libdbusMessage { dbus_message_set_auto_start(libdbusMessage, 0) }
         if origin == .written { wireFormat?.setBits(WireEncoder.noAutoStart, at: 2) }
     }

@@ -28,7 +28,8 @@ extension WireHeader {
     /// field of a type no field of the specification has (then
     /// `WireDecoder.header` reads it, value by value).
     init?(reading bytes: UnsafeRawBufferPointer) {
-        guard bytes.count >= 16, bytes[3] == 1 else { return nil }
+        // Type 0 is no message type (libdbus refuses it).
+        guard bytes.count >= 16, bytes[1] != 0, bytes[3] == 1 else { return nil }
         let bigEndian: Bool
         switch bytes[0] {
         case UInt8(ascii: "l"): bigEndian = false

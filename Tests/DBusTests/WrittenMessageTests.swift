@@ -120,6 +120,25 @@ import Testing
         #expect(try Self.ownReading(bytes) == read)
     }
 
+    /// A message from the bus that is changed (numbered again, flagged) is
+    /// sent changed: libdbus's message of it then holds what changed, and
+    /// its bytes as they came are left alone. One of type 0 is no message.
+    @Test func aReceivedMessageChangedIsSentChanged() throws {
+        let call = try Message.methodCall(destination: ":1.9", path: "/x", interface: "a.B", member: "M",
+                                          arguments: [.uint32(3)])
+        call.serial = 5
+        var bytes = try Self.bytes(of: call)
+        let received = try Message(received: WireBytes(copying: bytes))
+        #expect(received.serial == 5 && !received.noReplyExpected)
+        received.serial = 77
+        received.setNoReplyExpected()
+        #expect(received.serial == 77 && received.noReplyExpected)
+        let sent = try #require(Self.libdbusReading(try Self.bytes(of: received)))
+        #expect(sent.serial == 77 && sent.noReply && sent.member == "M" && sent.path == "/x")
+        bytes[1] = 0
+        #expect(throws: DBusError.self) { try Message(received: WireBytes(copying: bytes)) }
+    }
+
     /// The bound a message is written with is only where its memory
     /// starts: one that falls short (here none at all) makes the encoder
     /// grow its memory, and the bytes are the same as with a bound that
