@@ -45,9 +45,10 @@ public final class Message {
     }
     /// Whether a `Connection` has given it its serial (it keeps it if sent again).
     var isNumbered = false
-    /// The message in the wire format: the bytes it arrived as, or, for one
-    /// made here, what `dbus_message_marshal` writes once asked for
-    /// (`marshalled()`). Its arguments are read from these bytes.
+    /// The message in the wire format: the bytes it arrived as, the bytes
+    /// `WireEncoder` wrote, or, for one libdbus made, what
+    /// `dbus_message_marshal` writes once asked for (`marshalled()`). Its
+    /// arguments are read from these bytes.
     var wireFormat: WireBytes?
     /// The header as read from `wireFormat`: at once for a message from
     /// the bus, on first use for one written here; nil for one libdbus made.

@@ -29,6 +29,12 @@ final class WireBytes {
 
     /// The 4-byte word at `offset`, in the message's byte order.
     func word(at offset: Int) -> UInt32 {
+        Self.word(at: offset, of: bytes)
+    }
+
+    /// The 4-byte word at `offset` of a message's `bytes`, in the message's
+    /// byte order (its first byte says which).
+    static func word(at offset: Int, of bytes: UnsafeRawBufferPointer) -> UInt32 {
         let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
         return bytes[0] == UInt8(ascii: "B") ? UInt32(bigEndian: word) : UInt32(littleEndian: word)
     }

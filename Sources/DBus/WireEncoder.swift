@@ -256,21 +256,11 @@ struct WireEncoder {
         }
     }
 
-    /// Appends `value`'s signature.
+    /// Appends `value`'s signature: a container's written piece by piece
+    /// (a struct's is never built as a string), a basic type's as
+    /// `DBusValue.signature` names it.
     private mutating func writeSignature(of value: DBusValue) {
         switch value {
-        case .byte: append(UInt8(ascii: "y"))
-        case .bool: append(UInt8(ascii: "b"))
-        case .int16: append(UInt8(ascii: "n"))
-        case .uint16: append(UInt8(ascii: "q"))
-        case .int32: append(UInt8(ascii: "i"))
-        case .uint32: append(UInt8(ascii: "u"))
-        case .int64: append(UInt8(ascii: "x"))
-        case .uint64: append(UInt8(ascii: "t"))
-        case .double: append(UInt8(ascii: "d"))
-        case .string: append(UInt8(ascii: "s"))
-        case .objectPath: append(UInt8(ascii: "o"))
-        case .signature: append(UInt8(ascii: "g"))
         case .bytes:
             append(UInt8(ascii: "a"))
             append(UInt8(ascii: "y"))
@@ -287,8 +277,8 @@ struct WireEncoder {
             append(UInt8(ascii: "("))
             for field in fields { writeSignature(of: field) }
             append(UInt8(ascii: ")"))
-        case .variant: append(UInt8(ascii: "v"))
-        case .unixFD: append(UInt8(ascii: "h"))
+        default:
+            appendUTF8(value.signature)
         }
     }
 

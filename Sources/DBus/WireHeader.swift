@@ -29,17 +29,9 @@ extension WireHeader {
     /// `WireDecoder.header` reads it, value by value).
     init?(reading bytes: UnsafeRawBufferPointer) {
         // Type 0 is no message type (libdbus refuses it).
-        guard bytes.count >= 16, bytes[1] != 0, bytes[3] == 1 else { return nil }
-        let bigEndian: Bool
-        switch bytes[0] {
-        case UInt8(ascii: "l"): bigEndian = false
-        case UInt8(ascii: "B"): bigEndian = true
-        default: return nil
-        }
-        func word(_ offset: Int) -> UInt32 {
-            let raw = bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
-            return bigEndian ? UInt32(bigEndian: raw) : UInt32(littleEndian: raw)
-        }
+        guard bytes.count >= 16, bytes[0] == UInt8(ascii: "l") || bytes[0] == UInt8(ascii: "B"), bytes[1] != 0,
+              bytes[3] == 1 else { return nil }
+        func word(_ offset: Int) -> UInt32 { WireBytes.word(at: offset, of: bytes) }
         let fieldsLength = Int(word(12))
         let end = 16 + fieldsLength
         guard fieldsLength <= bytes.count - 16 else { return nil }

@@ -88,17 +88,11 @@ extension Bench {
     /// that the cost of watching surprises nobody. The targets are for the
     /// figures without one.
     private func measureWithASubscriber(_ rows: inout [Row], _ setup: Setup, processes: [pid_t]) {
-        let indices = rows.indices.filter { (1...3).contains(rows[$0].number) && rows[$0].summary != nil }
+        let indices = Self.repeatable(rows)
         guard !indices.isEmpty else { return }
         let start = SystemTime.monotonicNanoseconds
-        let watcher: ChildProcess
-        do {
-            try checkBudget("rows 1-3 with a subscriber")
-            watcher = try startSubscriber(setup)
-        } catch {
-            for index in indices { rows[index].detail += "\n   with a subscriber: not measured (\(error.description))" }
-            return
-        }
+        guard let watcher = prepareAgain("with a subscriber", budget: "rows 1-3 with a subscriber", &rows, indices,
+                                         { () throws(BenchError) in try startSubscriber(setup) }) else { return }
         defer { watcher.kill() }
         for index in indices {
             var again = rows[index]
@@ -106,19 +100,10 @@ extension Bench {
             CPUPin.set(processes + [watcher.pid], cpu: cpu)
             do {
                 try checkBudget("row \(again.number) with a subscriber")
-                switch again.number {
-                case 1: try measureLatency(&again, setup)
-                case 2:
-                    var unreported: Row?
-                    try measureThroughput(&again, setup, cpu: &unreported)
-                default: try measureTrigger(&again, setup)
-                }
-                guard let summary = again.summary else { continue }
-                let figure = Report.format(summary.median, digits: again.digits) + " " + again.unit
-                rows[index].detail += "\n   with one subscriber on the bus (undoctl watch): \(figure) "
-                    + "(min \(Report.format(summary.min, digits: again.digits)), "
-                    + "max \(Report.format(summary.max, digits: again.digits)))"
-                rows[index].values.append(("with_subscriber", summary.median))
+                var unreported: Row?
+                try measureAgain(&again, setup, cpu: &unreported)
+                Self.note(again, as: "with one subscriber on the bus (undoctl watch)", key: "with_subscriber",
+                          under: &rows[index])
             } catch {
                 rows[index].detail += "\n   with a subscriber: \(error.description)"
             }

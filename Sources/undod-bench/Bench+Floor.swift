@@ -16,17 +16,11 @@ extension Bench {
     /// Appends the floor service's figure to each of rows 1, 2, 3 and 8 that
     /// was measured; says why under the row when it cannot.
     func measureOnTheFloor(_ rows: inout [Row], cpuRow: inout Row?) {
-        let indices = rows.indices.filter { (1...3).contains(rows[$0].number) && rows[$0].summary != nil }
+        let indices = Self.repeatable(rows)
         guard !indices.isEmpty else { return }
         let start = SystemTime.monotonicNanoseconds
-        let setup: Setup
-        do {
-            try checkBudget("the floor service's rows")
-            setup = try makeFloorSetup()
-        } catch {
-            for index in indices { rows[index].detail += "\n   the floor service: not measured (\(error.description))" }
-            return
-        }
+        guard let setup = prepareAgain("the floor service", budget: "the floor service's rows", &rows, indices,
+                                       makeFloorSetup) else { return }
         defer { setup.close() }
         let processes = setup.processes(bus: bus.pid)
         defer { CPUPin.set(processes, cpu: nil) }
@@ -36,31 +30,19 @@ extension Bench {
             var floorCPU: Row? = cpuRow == nil ? nil : Self.row8()
             do {
                 try checkBudget("row \(again.number) on the floor service")
-                switch again.number {
-                case 1: try measureLatency(&again, setup)
-                case 2: try measureThroughput(&again, setup, cpu: &floorCPU)
-                default: try measureTrigger(&again, setup)
-                }
+                try measureAgain(&again, setup, cpu: &floorCPU)
             } catch {
                 rows[index].detail += "\n   the floor service: \(error.description)"
                 continue
             }
-            Self.note(again, under: &rows[index])
-            if let floorCPU, cpuRow != nil { Self.note(floorCPU, under: &cpuRow!) }
+            Self.note(again, as: Self.floorLabel, key: "floor_service", under: &rows[index])
+            if let floorCPU, cpuRow != nil { Self.note(floorCPU, as: Self.floorLabel, key: "floor_service", under: &cpuRow!) }
         }
         progress("rows 1-3 and 8 on the floor service done in \(Report.format(SystemTime.seconds(since: start), digits: 1)) s")
     }
 
-    /// `measured`'s median, least and greatest as a line under `row`, and
-    /// as its `floor_service` value.
-    private static func note(_ measured: Row, under row: inout Row) {
-        guard let summary = measured.summary else { return }
-        let digits = measured.digits
-        row.detail += "\n   the floor service (this transport, no service behind it): "
-            + "\(Report.format(summary.median, digits: digits)) \(measured.unit) "
-            + "(min \(Report.format(summary.min, digits: digits)), max \(Report.format(summary.max, digits: digits)))"
-        row.values.append(("floor_service", summary.median))
-    }
+    /// What a row says before the floor service's figure.
+    private static let floorLabel = "the floor service (this transport, no service behind it)"
 
     /// The floor service on the bench's bus, an app with one stack on it
     /// (the service's `Register` keeps nothing), both warmed up.
