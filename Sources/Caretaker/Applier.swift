@@ -99,9 +99,14 @@ final class Applier {
         attempts += 1
         let attempt = attempts
         let timeout = Int(host.applyTimeoutMilliseconds)
-        let timer = scheduler.schedule(afterMilliseconds: timeout) { [weak self, weak record] in
-            guard let self, let record else { return }
-            self.finish(record, attempt: attempt, answer: nil)
+        // Both closures hold the applier and the record strongly: a weak
+        // reference gives an object a side table, and every retain and
+        // release of it then takes the slow path. Nothing is kept for
+        // long: the timer is cancelled or fires when the apply ends, and the
+        // transport lets go at the answer or at its own bound; a stack
+        // closed meanwhile has no apply in flight, so `finish` ignores it.
+        let timer = scheduler.schedule(afterMilliseconds: timeout) { [self, record] in
+            finish(record, attempt: attempt, answer: nil)
         }
         record.applies.inFlight = ApplyQueue.InFlight(
             request: request, attempt: attempt, timer: timer,
@@ -110,9 +115,8 @@ final class Applier {
                                        direction: apply.direction == .undo ? .undo : .redo, payloads: apply.payloads)
         // Our timer answers the caller; the transport waits on for a late answer.
         transport.apply(arguments, at: record.owner, timeoutMilliseconds: max(timeout, Self.lateAnswerMilliseconds)) {
-            [weak self, weak record] answer in
-            guard let self, let record else { return }
-            self.finish(record, attempt: attempt, answer: answer)
+            [self, record] answer in
+            finish(record, attempt: attempt, answer: answer)
         }
     }
 

@@ -9,9 +9,9 @@ package final class StackOwner {
     /// The connection's unique bus name.
     package let name: String
     /// When it left the bus (µs since the epoch); nil while it is connected.
-    package internal(set) var leftAt: Int64?
+    var leftAt: Int64?
     /// The numbers of the stacks it owns (while connected), or owned when it left.
-    package internal(set) var stacks: Set<UInt64> = []
+    var stacks: Set<UInt64> = []
 
     /// A connected owner.
     init(name: String) {

@@ -17,15 +17,15 @@ package final class StackRecord {
     /// Who owns the stack, nil when detached; changed only by
     /// `StackRegistry`, which keeps its index by owner. An owner that left
     /// the bus stays here until the record catches up (`hasDepartedOwner`).
-    package internal(set) var ownership: StackOwner?
+    var ownership: StackOwner?
     /// The limits as the owner asked (0 = the config's value).
-    package var requestedLevels: UInt32
+    var requestedLevels: UInt32
     /// The byte limit as the owner asked (0 = the config's value).
-    package var requestedMaxBytes: UInt64
+    var requestedMaxBytes: UInt64
     /// Whether the history is kept on disk.
-    package var persistent: Bool
+    var persistent: Bool
     /// Whether the system-wide trigger may undo this stack.
-    package var globalTrigger: Bool
+    var globalTrigger: Bool
     /// The history.
     package var stack: UndoStack
     /// The X11 ids of the owner's top-level windows (`windows`): kept while
@@ -40,10 +40,10 @@ package final class StackRecord {
     var countedBytes: UInt64?
     /// When the stack was last active (Register, Activate, push), as an
     /// ordering number: larger is more recent.
-    package var activity: UInt64 = 0
+    var activity: UInt64 = 0
     /// Whether the owner said its app lost the user's focus (`Deactivate`)
     /// and has not been active since: `recent` then does not focus it.
-    package var isDeactivated = false
+    var isDeactivated = false
     /// When the owner left (µs since the epoch), for `stacks.detached_ttl`.
     package var detachedSince: Int64? {
         get { ownership?.leftAt ?? settledDetachedSince }

@@ -16,9 +16,9 @@ package final class StackRegistry {
     /// current while its `activity` is the record's.
     private var recency: [(activity: UInt64, number: UInt64)] = []
     /// The number the next new stack gets.
-    package var nextNumber: UInt64 = 1
+    var nextNumber: UInt64 = 1
     /// Group ids, unique across all stacks.
-    package var groupIDs = GroupIDGenerator()
+    var groupIDs = GroupIDGenerator()
     private var activityClock: UInt64 = 0
     /// The sum of every stack's bytes as last counted (`countBytes`; each
     /// record keeps its own count).

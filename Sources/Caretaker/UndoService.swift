@@ -20,7 +20,7 @@ package import UndoStore
 /// `UndoService+Applies.swift` and `UndoService+Turn.swift`.
 package final class UndoService {
     /// The settings in force (replaced on reload).
-    package internal(set) var settings: ServiceSettings
+    var settings: ServiceSettings
     /// The log.
     package let log: Log
     /// Every stack.
@@ -237,10 +237,16 @@ package final class UndoService {
                                    ? record.stack.topUndoGroup : nil)
         journal.willChange(record)
         let result: PushResult
+        // The ids are taken out and put back rather than lent in place: a
+        // registry property lent across a call into the model would be
+        // checked at run time at every use (`ARCHITECTURE.md`,
+        // "Exclusivity, checked where it must be").
+        var ids = registry.groupIDs
         do {
-            result = try record.stack.push(name: name, actions: actions, hints: hints, now: now,
-                                           ids: &registry.groupIDs)
+            result = try record.stack.push(name: name, actions: actions, hints: hints, now: now, ids: &ids)
+            registry.groupIDs = ids
         } catch {
+            registry.groupIDs = ids
             throw .model(error)
         }
         if settings.focusFollowsPush { noteActivity(of: record) }
@@ -310,7 +316,6 @@ package final class UndoService {
         answer(.bookkeeping, reply) { () throws(ServiceError) in
             try requireOwner(record, caller)
             noteActivity(of: record)
-            announceFocus()
         }
     }
 
@@ -357,19 +362,23 @@ package final class UndoService {
     }
 
     /// Something about `record` changed (history, owner, settings): store it
-    /// (with the groups that changed) and announce what differs.
+    /// (with the groups that changed) and announce what differs. The focus
+    /// is not looked up again here: no history or limit decides it, and
+    /// what does (activity, an owner, opting out) announces it where it
+    /// changes.
     func changed(_ record: StackRecord, groups: [GroupChange] = []) {
         registry.countBytes(of: record)
         store.stackChanged(record, groups: groups)
         announcer.changed(record)
-        announceFocus()
     }
 
-    /// Marks `record` as the most recently active stack and tells the focus strategy.
+    /// Marks `record` as the most recently active stack and tells the focus
+    /// strategy; the focus may have moved to it.
     private func noteActivity(of record: StackRecord) {
         record.isDeactivated = false
         registry.markActive(record)
         focus.noteActivity(of: record, in: registry)
+        announceFocus()
     }
 
     /// The counters that must never repeat, as they are now.

@@ -72,8 +72,10 @@ final class TriggerHandler {
     /// the answer), then notifies.
     func call(_ direction: Direction, caller: String,
               completion: @escaping (StackRecord?, Result<CompletedMove, ServiceError>) -> Void) {
-        service.applyFocused(direction, caller: caller) { [weak self] record, result in
-            self?.report(direction, on: record, result, source: nil)
+        // The handler lives as long as the daemon: held strongly (a weak
+        // reference would slow every retain of it).
+        service.applyFocused(direction, caller: caller) { [self] record, result in
+            report(direction, on: record, result, source: nil)
             completion(record, result)
         }
     }
