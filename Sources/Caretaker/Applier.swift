@@ -4,12 +4,18 @@ import UndoCore
 /// Runs each stack's `ApplyQueue`: takes the top group in flight, asks the
 /// owner to apply it through the `ApplyTransport` without blocking, and on
 /// the answer commits the move, drops an obsolete group, or puts the stack
-/// back exactly as it was. A timer bounds every call by `apply.timeout_ms`:
+/// back exactly as it was. Every call is bounded by `apply.timeout_ms`:
 /// then the caller hears `Timeout`, but the owner may still apply the
 /// payloads, so the stack waits for that late answer (`Busy` meanwhile) and
 /// it decides the move as a timely one would — no group is handed to an app
 /// twice in a row for the same direction. The transport's own bound,
 /// `lateAnswerMilliseconds`, ends the wait for an app that never answers.
+///
+/// One timer, the alarm, serves every apply's deadline: it is set for the
+/// earliest deadline out (or earlier) and, when it rings, times out what is
+/// due and is set again for the next. An apply that ends leaves it alone,
+/// so a stream of undos sets a timer about once a timeout, not twice an
+/// undo (setting and cancelling one was 1.7k instructions of each).
 final class Applier {
     private unowned let host: any ApplyHost
     private let transport: any ApplyTransport
@@ -18,6 +24,9 @@ final class Applier {
     /// The stacks with an apply out or requests waiting, by number: an
     /// owner leaving fails theirs without looking at its other stacks.
     private var busy: [UInt64: StackRecord] = [:]
+    /// When the alarm rings (the scheduler's milliseconds), and its timer;
+    /// nil while none is set. Never later than any deadline out.
+    private var alarm: (at: Int64, timer: ScheduledTimer)?
 
     /// How long an owner that missed `apply.timeout_ms` may still answer
     /// before the stack gives up waiting (10 minutes).
@@ -53,7 +62,6 @@ final class Applier {
     func ownerLeft(_ record: StackRecord) {
         if let inFlight = record.applies.inFlight {
             record.applies.inFlight = nil
-            inFlight.timer.cancel()
             _ = record.stack.abortInFlight()
             if !inFlight.late { inFlight.request.completion(.failure(.noOwner)) }
         }
@@ -99,25 +107,54 @@ final class Applier {
         attempts += 1
         let attempt = attempts
         let timeout = Int(host.applyTimeoutMilliseconds)
-        // Both closures hold the applier and the record strongly: a weak
-        // reference gives an object a side table, and every retain and
-        // release of it then takes the slow path. Nothing is kept for
-        // long: the timer is cancelled or fires when the apply ends, and the
-        // transport lets go at the answer or at its own bound; a stack
-        // closed meanwhile has no apply in flight, so `finish` ignores it.
-        let timer = scheduler.schedule(afterMilliseconds: timeout) { [self, record] in
-            finish(record, attempt: attempt, answer: nil)
-        }
+        let deadline = scheduler.milliseconds + Int64(timeout)
         record.applies.inFlight = ApplyQueue.InFlight(
-            request: request, attempt: attempt, timer: timer,
+            request: request, attempt: attempt, deadline: deadline,
             move: PendingMove(direction: apply.direction, group: apply.group, name: apply.name))
+        setAlarm(for: deadline)
         let arguments = ApplyArguments(stack: record.path, group: apply.group,
                                        direction: apply.direction == .undo ? .undo : .redo, payloads: apply.payloads)
-        // Our timer answers the caller; the transport waits on for a late answer.
+        // The alarm answers the caller; the transport waits on for a late
+        // answer. Its closure holds the applier and the record strongly (a
+        // weak reference gives an object a side table, and every retain and
+        // release of it then takes the slow path) until the answer or the
+        // transport's own bound; a stack closed meanwhile has no apply in
+        // flight, so `finish` ignores it.
         transport.apply(arguments, at: record.owner, timeoutMilliseconds: max(timeout, Self.lateAnswerMilliseconds)) {
             [self, record] answer in
             finish(record, attempt: attempt, answer: answer)
         }
+    }
+
+    /// Makes sure the alarm rings by `deadline`.
+    private func setAlarm(for deadline: Int64) {
+        if let alarm {
+            guard deadline < alarm.at else { return }
+            alarm.timer.cancel()
+        }
+        let wait = max(0, deadline - scheduler.milliseconds)
+        // Held strongly: the scheduler lets go when it rings, at most a
+        // timeout from now, and it is not set again once nothing is out.
+        alarm = (deadline, scheduler.schedule(afterMilliseconds: Int(wait)) { [self] in ring() })
+    }
+
+    /// The alarm rang: every apply whose deadline has come times out (its
+    /// caller hears `Timeout`), and the alarm is set for the next deadline.
+    private func ring() {
+        alarm = nil
+        let now = scheduler.milliseconds
+        var due: [(record: StackRecord, attempt: UInt64)] = []
+        var next: Int64?
+        for record in busy.values {
+            guard let inFlight = record.applies.inFlight, !inFlight.late else { continue }
+            if inFlight.deadline <= now {
+                due.append((record, inFlight.attempt))
+            } else {
+                next = min(next ?? inFlight.deadline, inFlight.deadline)
+            }
+        }
+        if let next { setAlarm(for: next) }
+        for (record, attempt) in due { finish(record, attempt: attempt, answer: nil) }
     }
 
     /// The owner answered (or `answer` is nil: the time ran out).
@@ -133,7 +170,6 @@ final class Applier {
             return
         }
         record.applies.inFlight = nil
-        inFlight.timer.cancel()
         // A late answer: its caller was answered already.
         let completion: ApplyQueue.Completion = inFlight.late ? { _ in } : inFlight.request.completion
         switch answer {

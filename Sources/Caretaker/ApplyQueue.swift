@@ -26,8 +26,9 @@ package final class ApplyQueue {
         let request: Request
         /// Distinguishes this attempt's answer from a late one of an earlier attempt.
         let attempt: UInt64
-        /// The timer that fails it with `Timeout`.
-        let timer: ScheduledTimer
+        /// When it fails with `Timeout` (the scheduler's milliseconds; the
+        /// applier's alarm rings for it).
+        let deadline: Int64
         /// The group asked for (its direction and name), for `Busy`'s sentence.
         let move: PendingMove
         /// Whether its caller was already answered `Timeout`: the stack then

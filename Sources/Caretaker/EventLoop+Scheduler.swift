@@ -2,6 +2,8 @@ import Loop
 
 /// The loop keeps the service's time in undod.
 extension EventLoop: Scheduler {
+    package var milliseconds: Int64 { SystemTime.monotonicNanoseconds / 1_000_000 }
+
     package func schedule(afterMilliseconds milliseconds: Int, _ handler: @escaping () -> Void) -> ScheduledTimer {
         let token = schedule(afterMilliseconds: milliseconds, handler: handler)
         return ScheduledTimer { [unowned self] in self.remove(token) }

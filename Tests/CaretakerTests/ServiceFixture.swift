@@ -102,6 +102,8 @@ final class ManualScheduler: Scheduler {
     private var next = 0
     private var now: Int64 = 0
 
+    var milliseconds: Int64 { now }
+
     func schedule(afterMilliseconds milliseconds: Int, _ handler: @escaping () -> Void) -> ScheduledTimer {
         scheduled += 1
         next += 1

@@ -157,6 +157,55 @@ import UndoStore
         #expect(try next.get().name == "A")
     }
 
+    /// One alarm serves every apply's deadline (`Applier`): set for the
+    /// earliest, left alone when an apply ends, set earlier when a shorter
+    /// timeout comes after a reload. Each apply still times out exactly at
+    /// its own deadline, neither sooner nor later.
+    @Test func everyApplyTimesOutExactlyAtItsOwnDeadline() throws {
+        var settings = ServiceSettings()
+        settings.applyTimeoutMilliseconds = 1_000
+        let f = try ServiceFixture(settings: settings)
+        let notes = try f.register("org.example.Notes")
+        let todo = try f.register("org.example.Todo")
+        try f.push(notes, "A")
+        try f.push(todo, "B")
+        let first = ServiceAnswer<CompletedMove>(), second = ServiceAnswer<CompletedMove>()
+        f.service.apply(.undo, on: notes, caller: nil, completion: first.take)  // due at 1,000
+        f.advance(milliseconds: 400)
+        f.service.apply(.undo, on: todo, caller: nil, completion: second.take)  // due at 1,400
+        f.apps.answerNext(.applied)
+        f.endTurn()
+        #expect(try first.get().name == "A", "the first is answered in time")
+        f.advance(milliseconds: 600)
+        #expect(second.result == nil, "the alarm set for the first deadline times out nothing early")
+        f.advance(milliseconds: 399)
+        #expect(second.result == nil, "the second has until 1,400")
+        f.advance(milliseconds: 1)
+        #expect(second.error == .timeout(milliseconds: 1_000))
+        f.apps.answerNext(.applied)
+        f.endTurn()
+
+        // A long timeout sets the alarm late; a shorter one after a reload sets it earlier.
+        settings.applyTimeoutMilliseconds = 10_000
+        f.service.reload(settings)
+        try f.push(notes, "C")
+        try f.push(todo, "D")
+        let slow = ServiceAnswer<CompletedMove>(), quick = ServiceAnswer<CompletedMove>()
+        f.service.apply(.undo, on: notes, caller: nil, completion: slow.take)  // due in 10,000
+        settings.applyTimeoutMilliseconds = 500
+        f.service.reload(settings)
+        f.service.apply(.undo, on: todo, caller: nil, completion: quick.take)  // due in 500
+        f.advance(milliseconds: 499)
+        #expect(quick.result == nil)
+        f.advance(milliseconds: 1)
+        #expect(quick.error == .timeout(milliseconds: 500))
+        #expect(slow.result == nil, "the first keeps its own deadline")
+        f.advance(milliseconds: 9_499)
+        #expect(slow.result == nil)
+        f.advance(milliseconds: 1)
+        #expect(slow.error == .timeout(milliseconds: 500), "said with the timeout now in force")
+    }
+
     @Test func aLateErrorLeavesTheStackAsItWas() throws {
         var settings = ServiceSettings()
         settings.applyTimeoutMilliseconds = 1_000
