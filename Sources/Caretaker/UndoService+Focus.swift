@@ -8,7 +8,8 @@ extension UndoService {
     /// The focused stack as of this moment: once the focus strategy has
     /// caught up with the desktop (the X server's answer), `body` gets it.
     package func withFocusedStack(_ body: @escaping (StackRecord?) -> Void) {
-        focus.settle { [unowned self] in body(self.focus.focusedStack(in: self.registry)) }
+        // Held strongly: the strategy lets go once it has settled.
+        focus.settle { [self] in body(focus.focusedStack(in: registry)) }
     }
 
     /// The refusal when no stack is focused, with the strategy's reason.
@@ -20,9 +21,9 @@ extension UndoService {
     /// focused stack, answering (once stored) with the stack it acted on.
     package func applyFocused(_ direction: Direction, caller: String?,
                              completion: @escaping (StackRecord?, Result<CompletedMove, ServiceError>) -> Void) {
-        withFocusedStack { [unowned self] record in
-            guard let record else { return completion(nil, .failure(self.noFocusedStack)) }
-            self.apply(direction, on: record, caller: caller) { completion(record, $0) }
+        withFocusedStack { [self] record in
+            guard let record else { return completion(nil, .failure(noFocusedStack)) }
+            apply(direction, on: record, caller: caller) { completion(record, $0) }
         }
     }
 

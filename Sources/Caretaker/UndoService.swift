@@ -278,7 +278,9 @@ package final class UndoService {
             return completion(.failure(.triggerDisabled))
         }
         guard record.isAttached else { return completion(.failure(.noOwner)) }
-        let stored: ApplyQueue.Completion = { [unowned self] result in
+        // Held strongly, as the request holds it only until it is answered
+        // (every request is: applied, refused, timed out or its owner gone).
+        let stored: ApplyQueue.Completion = { [self] result in
             guard case .success(let outcome) = result else { return completion(result) }
             guard journal.mustHold(.applied(record), counters: counters) else { return completion(result) }
             journal.hold(.applied(record), send: { completion(.success(outcome)) }, fail: { completion(.failure($0)) })

@@ -264,7 +264,7 @@ public final class EventLoop {
         let busy = hooksHaveMore || !tasks.isEmpty || stopRequested
         if busy {
             wait = 0
-        } else if let next = timers.values.lazy.map(\.deadline).min() {
+        } else if let next = earliestDeadline {
             let untilNext = Int(max(0, (next - SystemTime.monotonicNanoseconds + 999_999) / 1_000_000))
             wait = wait < 0 ? untilNext : min(wait, untilNext)
         }
@@ -324,6 +324,16 @@ public final class EventLoop {
             guard count > 0 else { return }
             buffer[0..<count].forEach(each)
         }
+    }
+
+    /// The earliest timer's deadline, nil with none: a plain walk (a key
+    /// path's projection cost more than the walk, at every turn a timer
+    /// is pending).
+    private var earliestDeadline: Int64? {
+        guard !timers.isEmpty else { return nil }
+        var earliest = Int64.max
+        for timer in timers.values where timer.deadline < earliest { earliest = timer.deadline }
+        return earliest
     }
 
     private func fireTimers() {
