@@ -3,8 +3,14 @@
 /// pages back.
 extension HistoryDatabase {
     /// Checkpoints from now on happen on the checkpointer's thread, asked
-    /// for by every commit that leaves the log long enough; a statement
-    /// that meets the checkpointer's lock (a TRUNCATE checkpoint) waits.
+    /// for by a commit that finds the log `pagesBeforeCheckpoint` pages
+    /// longer than at the last request (or as long, since it started over);
+    /// a statement that meets the checkpointer's lock (a TRUNCATE
+    /// checkpoint) waits. Asked by every commit past that length, passes
+    /// ran back to back under a stream of pushes, each syncing both files
+    /// for the few frames committed during the one before: every push,
+    /// persistent or not, waited on that disk traffic (`BENCHMARKS.md`,
+    /// "A checkpoint per megabyte").
     func attachCheckpointer() {
         checkpointer?.stop()
         let checkpointer = WALCheckpointer(path: path)
@@ -14,7 +20,12 @@ extension HistoryDatabase {
         database.waitForLocks(milliseconds: 5_000)
         database.onCommit { [unowned self] pages in
             logPages = pages
-            if pages >= WALCheckpointer.pagesBeforeCheckpoint { checkpointer.request() }
+            if pages < pagesAtLastRequest { pagesAtLastRequest = 0 }  // it started over
+            if pages >= pagesAtLastRequest + WALCheckpointer.pagesBeforeCheckpoint {
+                pagesAtLastRequest = pages
+                checkpointsAsked += 1
+                checkpointer.request()
+            }
         }
         pageSize = (try? database.integer("PRAGMA page_size")) ?? pageSize
     }

@@ -54,6 +54,12 @@ public final class HistoryDatabase {
     var logPages: Int32 = 0
     /// Whether the last commit left the log past `logBytesBeforeRestart`.
     var logLong = false
+    /// How long the log was when a commit last asked for a checkpoint (0
+    /// once it started over): the next asks only when it has grown by
+    /// another `WALCheckpointer.pagesBeforeCheckpoint`.
+    var pagesAtLastRequest: Int32 = 0
+    /// How many checkpoints commits have asked for since the store opened.
+    public internal(set) var checkpointsAsked = 0
     /// What `whenCaughtUp` registered, for each checkpointer attached.
     var onCaughtUp: (@Sendable () -> Void)?
     /// The database's page size in bytes.

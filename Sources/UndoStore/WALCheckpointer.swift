@@ -10,7 +10,8 @@ import Locking
 /// SQLite's own automatic checkpoint runs inside the commit that fills the
 /// log: it copies every page back and syncs both files while every caller
 /// waits (with 1 MiB pushes, 20–40 ms every fourth one). Here a commit that
-/// leaves `pagesBeforeCheckpoint` pages or more in the log only asks; the
+/// finds the log `pagesBeforeCheckpoint` pages longer than when it was last
+/// asked for only asks (`HistoryDatabase.attachCheckpointer`); the
 /// checkpoint is PASSIVE (it never takes the writer's lock, so the loop's
 /// commits go on meanwhile) and requests coalesce.
 ///
@@ -43,7 +44,8 @@ final class WALCheckpointer: @unchecked Sendable {
     }
     private let shared = Lock(Shared())
 
-    /// A log this long (4 KiB pages: 1 MiB) asks for a checkpoint.
+    /// A log this much longer than at the last request (4 KiB pages: 1 MiB)
+    /// asks for a checkpoint.
     static let pagesBeforeCheckpoint: Int32 = 256
     /// How many passes one request runs at most to fold the log back fully.
     static let passesPerRequest = 16

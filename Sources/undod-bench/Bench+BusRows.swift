@@ -203,12 +203,14 @@ extension Bench {
     /// median round trip in microseconds.
     private func pairedRounds(_ rounds: Int, _ connection: Connection, child: ChildProcess, what: (String, String),
                               a: () throws(BenchError) -> [Message], b: () throws(BenchError) -> [Message],
-                              check: (Message?) throws(BenchError) -> Void = { _ in })
+                              check: (Message?) throws(BenchError) -> Void = { _ in },
+                              everyCall: (_ a: [Int64], _ b: [Int64]) -> Void = { _, _ in })
         throws(BenchError) -> (a: [Double], b: [Double]) {
         var first: [Double] = [], second: [Double] = []
         for _ in 0..<rounds {
             let result = try CallRunner.alternating(connection, try a(), try b(), what: what, child: child)
             try check(result.lastA)
+            everyCall(result.a, result.b)
             first.append(Summary.medianMicroseconds(result.a))
             second.append(Summary.medianMicroseconds(result.b))
         }
@@ -353,19 +355,28 @@ extension Bench {
         row.values = [("undo_focused_us", undoMedian), ("ping_us", pingMedian)]
     }
 
-    /// Row 4: Push round trips to a persistent stack and a memory-only one.
+    /// Row 4: Push round trips to a persistent stack and a memory-only one,
+    /// with the slowest of them (what the checkpoints cost shows there).
     private func measurePersistence(_ row: inout Row, _ setup: Setup) throws(BenchError) {
         let n = scale.latencyCalls
+        var allPersistent: [Int64] = [], allMemory: [Int64] = []
         let (persistent, memory) = try pairedRounds(
             scale.latencyRounds, setup.app.connection, child: setup.undod.process,
             what: ("Push to the persistent stack", "Push to the memory-only stack"),
             a: { () throws(BenchError) in try pushes(setup.persistentStack, n) },
-            b: { () throws(BenchError) in try pushes(setup.memoryStack, n) })
+            b: { () throws(BenchError) in try pushes(setup.memoryStack, n) },
+            everyCall: { allPersistent += $0; allMemory += $1 })
         row.summary = Summary(zip(persistent, memory).map { $0 / $1 })
         let persistentMedian = Summary(persistent).median, memoryMedian = Summary(memory).median
+        func tail(_ times: [Int64]) -> String {
+            "p99 \(Report.format(Summary.quantileMicroseconds(times, 0.99), digits: 1)) µs, slowest "
+                + "\(Report.format(Summary.quantileMicroseconds(times, 1) / 1_000, digits: 2)) ms"
+        }
         row.detail = "persistent \(Report.format(persistentMedian, digits: 1)) µs, "
             + "memory-only \(Report.format(memoryMedian, digits: 1)) µs (\(n) calls a side a round, alternating, "
-            + "\(scale.latencyRounds) rounds)"
-        row.values = [("persistent_us", persistentMedian), ("memory_us", memoryMedian)]
+            + "\(scale.latencyRounds) rounds)\n   persistent \(tail(allPersistent)); memory-only \(tail(allMemory))"
+        row.values = [("persistent_us", persistentMedian), ("memory_us", memoryMedian),
+                      ("persistent_p99_us", Summary.quantileMicroseconds(allPersistent, 0.99)),
+                      ("persistent_slowest_us", Summary.quantileMicroseconds(allPersistent, 1))]
     }
 }

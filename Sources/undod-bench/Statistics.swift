@@ -35,6 +35,15 @@ struct Summary: Sendable {
     static func medianMicroseconds(_ nanoseconds: [Int64]) -> Double {
         median(ofSorted: nanoseconds.map { Double($0) / 1_000 }.sorted())
     }
+
+    /// The duration (nanoseconds in, microseconds out) that `fraction` of
+    /// `nanoseconds` do not exceed (nearest rank; 1 is the slowest).
+    static func quantileMicroseconds(_ nanoseconds: [Int64], _ fraction: Double) -> Double {
+        guard !nanoseconds.isEmpty else { return .nan }
+        let sorted = nanoseconds.sorted()
+        let rank = Swift.max(1, Int((fraction * Double(sorted.count)).rounded(.up)))
+        return Double(sorted[Swift.min(rank, sorted.count) - 1]) / 1_000
+    }
 }
 
 /// Runs the two sides of a ratio in alternating order, round after round

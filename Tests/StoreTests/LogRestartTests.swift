@@ -52,4 +52,37 @@ import UndoStore
         let after = Self.logSequence(database.path)
         #expect(before != nil && after != nil && after != before, "log sequence \(String(describing: before)) → \(String(describing: after))")
     }
+
+    /// A stream of small commits asks for a checkpoint once a MiB of log,
+    /// not at every commit past the first MiB (then passes ran back to
+    /// back, each syncing both files for a few frames, and every push
+    /// waited on that disk traffic).
+    @Test func aStreamOfSmallCommitsAsksForACheckpointOnceAMegabyte() throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("undod-log-requests-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let database = try HistoryDatabase(directory: directory, now: 0)
+        database.budget = 1 << 30
+        let stack = StackRow(number: 1, appId: "org.example.Notes", document: "", title: "", requestedLevels: 0,
+                             requestedMaxBytes: 0, globalTrigger: true, detachedSince: nil, baseStateID: 0,
+                             baseStateTag: "", clean: .state(0), topIsMergeable: false)
+        try database.begin()
+        try database.saveStack(stack)
+        try database.commit()
+        // Each commit writes two pages to the log (the group's and the stack's):
+        // 3,000 of them are about 6,000 pages, 23 MiB.
+        let commits = 3_000
+        for id in 1...commits {
+            try database.begin()
+            try database.saveStack(stack)
+            try database.saveGroup(ActionGroup(id: UInt64(id), name: "Typing", actions: [Action(undo: [1], redo: [2])],
+                                               time: Int64(id)),
+                                   stack: 1, onRedoSide: false, actionsChanged: true)
+            try database.commit()
+        }
+        let megabytes = commits * 2 / 256
+        #expect(database.checkpointsAsked >= 1, "a long log asks for a checkpoint")
+        #expect(database.checkpointsAsked <= 2 * megabytes,
+                "\(database.checkpointsAsked) requests for \(megabytes) MiB of log (a request a commit would be \(commits))")
+    }
 }
