@@ -24,9 +24,10 @@ struct WireHeader {
 
 extension WireHeader {
     /// The header at the start of `bytes`, read field by field with no
-    /// value made for any; nil when it is not a D-Bus header, or holds a
-    /// field of a type no field of the specification has (then
-    /// `WireDecoder.header` reads it, value by value).
+    /// value made for any; nil when it is not a D-Bus header (a field
+    /// twice, a known field of another type, code 0: libdbus refuses each),
+    /// or holds a field of a type no field of the specification has (then
+    /// `WireDecoder.header` reads it, value by value, by the same rules).
     init?(reading bytes: UnsafeRawBufferPointer) {
         // Type 0 is no message type (libdbus refuses it).
         guard bytes.count >= 16, bytes[0] == UInt8(ascii: "l") || bytes[0] == UInt8(ascii: "B"), bytes[1] != 0,
@@ -42,6 +43,7 @@ extension WireHeader {
         signature = ""
         carriesUnixFDs = false
         var offset = 16
+        var hasSignature = false
         while offset < end {
             offset = (offset + 7) & ~7  // each field is a struct
             // Code, a one-type signature (length 1, the type, NUL), then the value.
@@ -49,6 +51,8 @@ extension WireHeader {
             let code = bytes[offset]
             let valueType = bytes[offset + 2]
             offset += 4
+            // Code 0 is no field; the Unix fd count is a `u`, as libdbus holds.
+            guard code != 0, code != Self.unixFDsField || valueType == UInt8(ascii: "u") else { return nil }
             switch valueType {
             case UInt8(ascii: "s"), UInt8(ascii: "o"):
                 guard offset + 4 <= end else { return nil }
@@ -66,6 +70,7 @@ extension WireHeader {
                     guard fields.replySerial == nil else { return nil }
                     fields.replySerial = value
                 } else if code == Self.unixFDsField {
+                    guard !carriesUnixFDs else { return nil }
                     carriesUnixFDs = true
                 } else if WireEncoder.Field(rawValue: code) != nil {
                     return nil  // a known field of another type
@@ -78,6 +83,8 @@ extension WireHeader {
                                   as: UTF8.self)
                 offset += 2 + length
                 if code == WireEncoder.Field.signature.rawValue {
+                    guard !hasSignature else { return nil }
+                    hasSignature = true
                     signature = text
                 } else if WireEncoder.Field(rawValue: code) != nil {
                     return nil
