@@ -115,8 +115,11 @@ import Testing
 
     @Test func aSecondDaemonRefusesClearly() throws {
         let f = try DaemonFixture()
+        // A state directory of its own (never the user's): the bus name
+        // alone must be what it is refused for.
+        let state = f.bus.directory.appendingPathComponent("second-state").path
         let second = try runTool([DaemonProcess.binary.path, "--address", f.bus.address,
-                                  "--config", f.daemon.configFile.path], loop: f.loop)
+                                  "--config", f.daemon.configFile.path, "--state-dir", state], loop: f.loop)
         #expect(second.status == 1)
         #expect(second.errors.contains("another undod is already running on this bus"))
         #expect(second.errors.split(separator: "\n").count == 1, "one clear line")
@@ -141,7 +144,8 @@ import Testing
         let good = try runTool([DaemonProcess.binary.path, "--check-config", "--config", file.path])
         #expect(good.status == 0, "the shipped config is valid: \(good.errors)")
         #expect(good.errors.isEmpty, "and has no unknown keys: \(good.errors)")
-        let running = try runTool([DaemonProcess.binary.path, "--config", file.path + ".missing", "--address", "unix:path=/nonexistent"])
+        let running = try runTool([DaemonProcess.binary.path, "--config", file.path + ".missing", "--address", "unix:path=/nonexistent",
+                                   "--state-dir", directory.appendingPathComponent("state").path])
         #expect(running.status == 1)
         #expect(running.errors.contains(".missing"))
     }
