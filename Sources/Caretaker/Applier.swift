@@ -17,6 +17,8 @@ import UndoCore
 /// so a stream of undos sets a timer about once a timeout, not twice an
 /// undo (setting and cancelling one was 1.7k instructions of each).
 final class Applier {
+    /// The service, which owns the applier and outlives it: the daemon
+    /// makes one service for its whole run.
     private unowned let host: any ApplyHost
     private let transport: any ApplyTransport
     private let scheduler: any Scheduler
@@ -24,7 +26,7 @@ final class Applier {
     /// The stacks with an apply out or requests waiting, by number: an
     /// owner leaving fails theirs without looking at its other stacks.
     private var busy: [UInt64: StackRecord] = [:]
-    /// When the alarm rings (the scheduler's milliseconds), and its timer;
+    /// When the alarm rings (the scheduler's nanoseconds), and its timer;
     /// nil while none is set. Never later than any deadline out.
     private var alarm: (at: Int64, timer: ScheduledTimer)?
 
@@ -66,7 +68,7 @@ final class Applier {
             if !inFlight.late { inFlight.request.completion(.failure(.noOwner)) }
         }
         for request in record.applies.takeWaiting() { request.completion(.failure(.noOwner)) }
-        busy[record.number] = nil
+        if record.applies.inFlight == nil { busy[record.number] = nil }
     }
 
     private func startNext(on record: StackRecord) {
@@ -107,9 +109,9 @@ final class Applier {
         attempts += 1
         let attempt = attempts
         let timeout = Int(host.applyTimeoutMilliseconds)
-        let deadline = scheduler.milliseconds + Int64(timeout)
+        let deadline = scheduler.nanoseconds + Int64(timeout) * 1_000_000
         record.applies.inFlight = ApplyQueue.InFlight(
-            request: request, attempt: attempt, deadline: deadline,
+            request: request, attempt: attempt, deadline: deadline, timeoutMilliseconds: UInt32(timeout),
             move: PendingMove(direction: apply.direction, group: apply.group, name: apply.name))
         setAlarm(for: deadline)
         let arguments = ApplyArguments(stack: record.path, group: apply.group,
@@ -132,7 +134,8 @@ final class Applier {
             guard deadline < alarm.at else { return }
             alarm.timer.cancel()
         }
-        let wait = max(0, deadline - scheduler.milliseconds)
+        // Whole milliseconds, rounded up: it never rings before the deadline.
+        let wait = max(0, (deadline - scheduler.nanoseconds + 999_999) / 1_000_000)
         // Held strongly: the scheduler lets go when it rings, at most a
         // timeout from now, and it is not set again once nothing is out.
         alarm = (deadline, scheduler.schedule(afterMilliseconds: Int(wait)) { [self] in ring() })
@@ -142,19 +145,22 @@ final class Applier {
     /// caller hears `Timeout`), and the alarm is set for the next deadline.
     private func ring() {
         alarm = nil
-        let now = scheduler.milliseconds
-        var due: [(record: StackRecord, attempt: UInt64)] = []
+        let now = scheduler.nanoseconds
+        var due: [(record: StackRecord, attempt: UInt64, deadline: Int64)] = []
         var next: Int64?
         for record in busy.values {
             guard let inFlight = record.applies.inFlight, !inFlight.late else { continue }
             if inFlight.deadline <= now {
-                due.append((record, inFlight.attempt))
+                due.append((record, inFlight.attempt, inFlight.deadline))
             } else {
                 next = min(next ?? inFlight.deadline, inFlight.deadline)
             }
         }
         if let next { setAlarm(for: next) }
-        for (record, attempt) in due { finish(record, attempt: attempt, answer: nil) }
+        // In the order they fell due, as one timer each would have fired.
+        for entry in due.sorted(by: { $0.deadline < $1.deadline }) {
+            finish(entry.record, attempt: entry.attempt, answer: nil)
+        }
     }
 
     /// The owner answered (or `answer` is nil: the time ran out).
@@ -164,7 +170,7 @@ final class Applier {
             // The caller hears Timeout now; the move waits for the late answer.
             inFlight.late = true
             record.applies.inFlight = inFlight
-            inFlight.request.completion(.failure(.timeout(milliseconds: host.applyTimeoutMilliseconds)))
+            inFlight.request.completion(.failure(.timeout(milliseconds: inFlight.timeoutMilliseconds)))
             let refusal = ServiceError.awaitingLateAnswer(inFlight.move.direction, name: inFlight.move.name)
             for request in record.applies.takeWaiting() { request.completion(.failure(refusal)) }
             return

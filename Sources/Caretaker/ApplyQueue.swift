@@ -26,9 +26,12 @@ package final class ApplyQueue {
         let request: Request
         /// Distinguishes this attempt's answer from a late one of an earlier attempt.
         let attempt: UInt64
-        /// When it fails with `Timeout` (the scheduler's milliseconds; the
+        /// When it fails with `Timeout` (the scheduler's nanoseconds; the
         /// applier's alarm rings for it).
         let deadline: Int64
+        /// `apply.timeout_ms` as it was when the apply went out, which
+        /// `Timeout` names (a reload meanwhile changes neither).
+        let timeoutMilliseconds: UInt32
         /// The group asked for (its direction and name), for `Busy`'s sentence.
         let move: PendingMove
         /// Whether its caller was already answered `Timeout`: the stack then

@@ -2,7 +2,7 @@ import Loop
 
 /// The loop keeps the service's time in undod.
 extension EventLoop: Scheduler {
-    package var milliseconds: Int64 { SystemTime.monotonicNanoseconds / 1_000_000 }
+    package var nanoseconds: Int64 { SystemTime.monotonicNanoseconds }
 
     package func schedule(afterMilliseconds milliseconds: Int, _ handler: @escaping () -> Void) -> ScheduledTimer {
         let token = schedule(afterMilliseconds: milliseconds, handler: handler)

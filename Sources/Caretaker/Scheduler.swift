@@ -1,9 +1,9 @@
 /// Timers as the service, the applier and the trigger handler use them:
 /// the loop in undod, a hand-driven one in the service's tests.
 package protocol Scheduler: AnyObject {
-    /// The scheduler's clock in milliseconds: it only moves on, and only
+    /// The scheduler's clock in nanoseconds: it only moves on, and only
     /// differences between two readings mean anything.
-    var milliseconds: Int64 { get }
+    var nanoseconds: Int64 { get }
     /// Calls `handler` once, `milliseconds` from now, unless cancelled first.
     func schedule(afterMilliseconds milliseconds: Int, _ handler: @escaping () -> Void) -> ScheduledTimer
 }

@@ -102,7 +102,7 @@ final class ManualScheduler: Scheduler {
     private var next = 0
     private var now: Int64 = 0
 
-    var milliseconds: Int64 { now }
+    var nanoseconds: Int64 { now * 1_000_000 }
 
     func schedule(afterMilliseconds milliseconds: Int, _ handler: @escaping () -> Void) -> ScheduledTimer {
         scheduled += 1

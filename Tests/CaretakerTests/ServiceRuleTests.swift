@@ -203,7 +203,7 @@ import UndoStore
         f.advance(milliseconds: 9_499)
         #expect(slow.result == nil)
         f.advance(milliseconds: 1)
-        #expect(slow.error == .timeout(milliseconds: 500), "said with the timeout now in force")
+        #expect(slow.error == .timeout(milliseconds: 10_000), "named with the timeout it went out with")
     }
 
     @Test func aLateErrorLeavesTheStackAsItWas() throws {

@@ -72,8 +72,10 @@ final class TriggerHandler {
     /// the answer), then notifies.
     func call(_ direction: Direction, caller: String,
               completion: @escaping (StackRecord?, Result<CompletedMove, ServiceError>) -> Void) {
-        // The handler lives as long as the daemon: held strongly (a weak
-        // reference would slow every retain of it).
+        // The handler lives as long as the daemon, and each closure is let
+        // go once answered (or, the question's timer, once it fires or is
+        // cancelled): held strongly everywhere, as one weak reference would
+        // give it a side table and slow every retain of it from then on.
         service.applyFocused(direction, caller: caller) { [self] record, result in
             report(direction, on: record, result, source: nil)
             completion(record, result)
@@ -84,8 +86,8 @@ final class TriggerHandler {
     /// portal's shortcut), named by `source` in the log.
     func fire(_ direction: Direction, source: String) {
         guard direction == .undo, asksFirst else {
-            service.applyFocused(direction, caller: nil) { [weak self] record, result in
-                self?.report(direction, on: record, result, source: source)
+            service.applyFocused(direction, caller: nil) { [self] record, result in
+                report(direction, on: record, result, source: source)
             }
             return
         }
@@ -94,15 +96,14 @@ final class TriggerHandler {
                 + "nothing was undone.")
             return
         }
-        service.withFocusedStack { [weak self] record in
-            guard let self else { return }
+        service.withFocusedStack { [self] record in
             guard let record else {
-                return self.report(.undo, on: nil, .failure(self.service.noFocusedStack), source: source)
+                return report(.undo, on: nil, .failure(service.noFocusedStack), source: source)
             }
             guard let top = record.stack.topUndoGroup else {
-                return self.report(.undo, on: record, .failure(.model(.nothingToUndo)), source: source)
+                return report(.undo, on: record, .failure(.model(.nothingToUndo)), source: source)
             }
-            self.ask(about: ExpectedGroup(id: top.id, name: top.name, time: top.time), on: record, source: source)
+            ask(about: ExpectedGroup(id: top.id, name: top.name, time: top.time), on: record, source: source)
         }
     }
 
@@ -111,11 +112,11 @@ final class TriggerHandler {
     private func ask(about group: ExpectedGroup, on record: StackRecord, source: String) {
         log.notice("\(source): asking before undoing “\(group.name)” in \(record.title).")
         endQuestion()
-        let timer = scheduler.schedule(afterMilliseconds: Self.confirmMilliseconds) { [weak self] in
-            guard let self, self.question?.group == group.id else { return }
-            self.question = nil
-            self.notifier.withdraw()
-            self.log.notice("No answer to “Undo \(group.name)?” in time: nothing was undone.")
+        let timer = scheduler.schedule(afterMilliseconds: Self.confirmMilliseconds) { [self] in
+            guard question?.group == group.id else { return }
+            question = nil
+            notifier.withdraw()
+            log.notice("No answer to “Undo \(group.name)?” in time: nothing was undone.")
         }
         // The question stands before it is shown: a notification that cannot
         // be shown ends it at once.
@@ -160,8 +161,8 @@ final class TriggerHandler {
         guard let record = service.registry.byNumber[number] else {
             return report(direction, on: nil, .failure(.unknownStack(StackPath(number: number).path)), source: source)
         }
-        service.apply(direction, on: record, caller: nil, expecting: group) { [weak self] result in
-            self?.report(direction, on: record, result, source: source)
+        service.apply(direction, on: record, caller: nil, expecting: group) { [self] result in
+            report(direction, on: record, result, source: source)
         }
     }
 
