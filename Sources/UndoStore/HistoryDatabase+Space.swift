@@ -16,11 +16,14 @@ extension HistoryDatabase {
         let checkpointer = WALCheckpointer(path: path)
         self.checkpointer = checkpointer
         logLong = false
+        pagesAtLastRequest = 0
+        pagesAtLastCommit = 0
         if let onCaughtUp { checkpointer.onRestarted(onCaughtUp) }
         database.waitForLocks(milliseconds: 5_000)
         database.onCommit { [unowned self] pages in
             logPages = pages
-            if pages < pagesAtLastRequest { pagesAtLastRequest = 0 }  // it started over
+            if pages < pagesAtLastCommit { pagesAtLastRequest = 0 }  // it started over
+            pagesAtLastCommit = pages
             if pages >= pagesAtLastRequest + WALCheckpointer.pagesBeforeCheckpoint {
                 pagesAtLastRequest = pages
                 checkpointsAsked += 1

@@ -58,8 +58,11 @@ public final class HistoryDatabase {
     /// once it started over): the next asks only when it has grown by
     /// another `WALCheckpointer.pagesBeforeCheckpoint`.
     var pagesAtLastRequest: Int32 = 0
+    /// How long the last commit left the log: a shorter log after it has
+    /// started over.
+    var pagesAtLastCommit: Int32 = 0
     /// How many checkpoints commits have asked for since the store opened.
-    public internal(set) var checkpointsAsked = 0
+    package internal(set) var checkpointsAsked = 0
     /// What `whenCaughtUp` registered, for each checkpointer attached.
     var onCaughtUp: (@Sendable () -> Void)?
     /// The database's page size in bytes.

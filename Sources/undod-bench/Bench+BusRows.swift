@@ -200,7 +200,8 @@ extension Bench {
 
     /// Rounds of `calls` pairs of calls on one connection, the two sides
     /// alternating call by call; one figure per round for each side: the
-    /// median round trip in microseconds.
+    /// median round trip in microseconds. `everyCall` gets each round's
+    /// round trips themselves (nanoseconds), for a row that reports its tail.
     private func pairedRounds(_ rounds: Int, _ connection: Connection, child: ChildProcess, what: (String, String),
                               a: () throws(BenchError) -> [Message], b: () throws(BenchError) -> [Message],
                               check: (Message?) throws(BenchError) -> Void = { _ in },
@@ -377,6 +378,8 @@ extension Bench {
             + "\(scale.latencyRounds) rounds)\n   persistent \(tail(allPersistent)); memory-only \(tail(allMemory))"
         row.values = [("persistent_us", persistentMedian), ("memory_us", memoryMedian),
                       ("persistent_p99_us", Summary.quantileMicroseconds(allPersistent, 0.99)),
-                      ("persistent_slowest_us", Summary.quantileMicroseconds(allPersistent, 1))]
+                      ("persistent_slowest_us", Summary.quantileMicroseconds(allPersistent, 1)),
+                      ("memory_p99_us", Summary.quantileMicroseconds(allMemory, 0.99)),
+                      ("memory_slowest_us", Summary.quantileMicroseconds(allMemory, 1))]
     }
 }
