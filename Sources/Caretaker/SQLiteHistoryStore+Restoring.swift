@@ -1,5 +1,5 @@
-package import UndoCore
-package import UndoStore
+import UndoCore
+import UndoStore
 
 /// Rebuilding stacks from what the database holds: no state of the store's
 /// own, so shared with `MemoryHistoryStore` over a read-only store.

@@ -12,14 +12,27 @@ final class SQLiteDatabase {
     /// The database file.
     let path: String
 
-    /// Opens (creating if needed) the database at `path`; with `readOnly`,
-    /// opens it as it is on disk, never writing to it or beside it (for a
-    /// directory that cannot be written).
-    init(path: String, readOnly: Bool = false) throws(SQLiteError) {
+    /// How a database is opened.
+    enum Access {
+        /// To read and write, creating it if needed.
+        case readWrite
+        /// To read only, never writing to it or beside it, its write-ahead
+        /// log included (SQLite reads the log without writing its index).
+        case readOnly
+        /// To read the database file as it is, without its log.
+        case fileAsItIs
+    }
+
+    /// Opens the database at `path` for `access`.
+    init(path: String, access: Access = .readWrite) throws(SQLiteError) {
         var raw: OpaquePointer?
-        let flags = readOnly ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
-            : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let name = readOnly ? "file:" + Self.uriEscaped(path) + "?immutable=1" : path
+        let flags = access == .readWrite ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+            : SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
+        let name = switch access {
+        case .readWrite: path
+        case .readOnly: "file:" + Self.uriEscaped(path)
+        case .fileAsItIs: "file:" + Self.uriEscaped(path) + "?immutable=1"
+        }
         let code = sqlite3_open_v2(name, &raw, flags, nil)
         guard code == SQLITE_OK, let raw else {
             let message = raw.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"

@@ -50,6 +50,33 @@ struct StorageFailureTests {
         #expect(try other.push("Fresh") > stored, "no stored group id is handed out again")
     }
 
+    /// A store left by a crash holds its last commits in the write-ahead
+    /// log only; in a directory that cannot be written they are read too
+    /// (SQLite reads the log without writing its index), never lost from view.
+    @Test func aReadOnlyStoreLeftByACrashIsReadWithItsLog() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("org.example.Crashed", options: ["title": .string("Crashed")])
+        let path = app.stack
+        try app.push("One", undo: [1], redo: [1])
+        let last = try app.push("Two", undo: [2, 2], redo: [3])
+        let history = try f.stack(path, "History")
+        f.daemon.signal(SIGKILL)
+        _ = f.daemon.waitForExit(loop: f.loop)
+        app.quit()
+        let log = f.daemon.stateDirectory.appendingPathComponent("history.sqlite3-wal").path
+        #expect((try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0 > 0,
+                "the crash left its last commits in the log")
+        let script = "mount --bind \"$0\" \"$0\" && mount -o remount,bind,ro \"$0\" && exec \"$@\""
+        f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher, stateDirectory: f.daemon.stateDirectory,
+                                     wrapper: ["unshare", "-m", "sh", "-c", script, "@STATE@"])
+        #expect(f.daemon.log.contains("stored history is read"), "\(f.daemon.log)")
+        #expect(try f.stack(path, "History") == history, "what the log held is read")
+        let returned = try f.app()
+        #expect(try returned.register("org.example.Crashed") == path)
+        #expect(try returned.call("Undo") == [.uint64(last), .string("Two")])
+        #expect(returned.applied.first?.payloads == [[2, 2]], "payloads read from the log")
+    }
+
     @Test func aReadOnlyStateDirectoryKeepsHistoryInMemoryAndSaysSo() throws {
         let f = try Self.fixture(size: "1m", readOnly: true)
         #expect(f.daemon.log.contains("is read-only"))
