@@ -16,8 +16,9 @@ final class SQLiteDatabase {
     enum Access {
         /// To read and write, creating it if needed.
         case readWrite
-        /// To read only, never writing to it or beside it, its write-ahead
-        /// log included (SQLite reads the log without writing its index).
+        /// To read only, its write-ahead log included: the database and the
+        /// log are never written (the log's shared index may be, where it
+        /// can; where it cannot, SQLite builds it in memory).
         case readOnly
         /// To read the database file as it is, without its log.
         case fileAsItIs
