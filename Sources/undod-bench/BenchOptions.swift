@@ -37,7 +37,8 @@ struct BenchOptions {
           1  Push round trip (64-byte payloads) ÷ Peer.Ping round trip to undod
           2  Push ÷ Ping throughput with 128 calls in flight
           3  UndoFocused answered (with the Apply round trip to this process) ÷ Ping
-          4  Push to a persistent stack ÷ Push to a memory-only one
+          4  Push to a persistent stack ÷ Push to a memory-only one (each
+             side's p99 and slowest call are printed under it)
           5  undod's resident bytes per group beyond its payloads (1,000,000 groups)
           6  start-up: time to own the name with 100,000 stored groups − with none
           7  UndoKit: what a push costs the app's thread (µs), against appending
