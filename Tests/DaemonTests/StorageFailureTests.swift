@@ -25,29 +25,47 @@ struct StorageFailureTests {
         try runTool(["nsenter", "-t", "\(f.daemon.process.processIdentifier)", "-m"] + command, loop: f.loop)
     }
 
-    @Test func aStoreInADirectoryMadeReadOnlyIsStillReadAndItsIdsAreNeverHandedOutAgain() throws {
-        let f = try DaemonFixture()
-        let app = try f.app("org.example.Kept", options: ["title": .string("Kept")])
-        let path = app.stack
+    /// What a stored stack holds before undod stops: its path, its
+    /// history, and the id of its top group ("Two", payloads [2, 2]).
+    struct Stored {
+        let path: String
+        let history: [DBusValue]
+        let top: UInt64
+    }
+
+    /// An app of `appId` that pushes "One" and "Two", and what it stored.
+    static func pushTwo(_ f: DaemonFixture, _ appId: String) throws -> (TestApp, Stored) {
+        let app = try f.app(appId, options: ["title": .string(appId)])
         try app.push("One", undo: [1], redo: [1])
-        let stored = try app.push("Two", undo: [2, 2], redo: [3])
-        let history = try f.stack(path, "History")
-        app.quit()
-        f.daemon.signal(SIGTERM)
-        #expect(f.daemon.waitForExit(loop: f.loop) == 0)
-        // The same directory, bind-mounted read-only in undod's own namespace.
+        let top = try app.push("Two", undo: [2, 2], redo: [3])
+        return (app, Stored(path: app.stack, history: try f.stack(app.stack, "History"), top: top))
+    }
+
+    /// Starts undod again on the same state directory, bind-mounted
+    /// read-only in undod's own namespace; then `stored` must be exported
+    /// as it was, and an app adopting it undoes "Two" with its payloads.
+    static func restartReadOnly(_ f: DaemonFixture, expecting stored: Stored, of appId: String) throws {
         let script = "mount --bind \"$0\" \"$0\" && mount -o remount,bind,ro \"$0\" && exec \"$@\""
         f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher, stateDirectory: f.daemon.stateDirectory,
                                      wrapper: ["unshare", "-m", "sh", "-c", script, "@STATE@"])
         #expect(f.daemon.log.contains("read-only") && f.daemon.log.contains("stored history is read"), "\(f.daemon.log)")
-        #expect(try f.stack(path, "History") == history, "the stored stack is exported as it was")
+        #expect(try f.stack(stored.path, "History") == stored.history, "the stored stack is exported as it was")
         let returned = try f.app()
-        #expect(try returned.register("org.example.Kept") == path)
-        #expect(try returned.call("Undo") == [.uint64(stored), .string("Two")])
+        #expect(try returned.register(appId) == stored.path)
+        #expect(try returned.call("Undo") == [.uint64(stored.top), .string("Two")])
         #expect(returned.applied.first?.payloads == [[2, 2]], "payloads read from the read-only store")
+    }
+
+    @Test func aStoreInADirectoryMadeReadOnlyIsStillReadAndItsIdsAreNeverHandedOutAgain() throws {
+        let f = try DaemonFixture()
+        let (app, stored) = try Self.pushTwo(f, "org.example.Kept")
+        app.quit()
+        f.daemon.signal(SIGTERM)
+        #expect(f.daemon.waitForExit(loop: f.loop) == 0)
+        try Self.restartReadOnly(f, expecting: stored, of: "org.example.Kept")
         let other = try f.app("org.example.New")
-        #expect(stackNumber(other.stack) > stackNumber(path), "no stored stack number is handed out again")
-        #expect(try other.push("Fresh") > stored, "no stored group id is handed out again")
+        #expect(stackNumber(other.stack) > stackNumber(stored.path), "no stored stack number is handed out again")
+        #expect(try other.push("Fresh") > stored.top, "no stored group id is handed out again")
     }
 
     /// A store left by a crash holds its last commits in the write-ahead
@@ -55,26 +73,14 @@ struct StorageFailureTests {
     /// (SQLite reads the log without writing its index), never lost from view.
     @Test func aReadOnlyStoreLeftByACrashIsReadWithItsLog() throws {
         let f = try DaemonFixture()
-        let app = try f.app("org.example.Crashed", options: ["title": .string("Crashed")])
-        let path = app.stack
-        try app.push("One", undo: [1], redo: [1])
-        let last = try app.push("Two", undo: [2, 2], redo: [3])
-        let history = try f.stack(path, "History")
+        let (app, stored) = try Self.pushTwo(f, "org.example.Crashed")
         f.daemon.signal(SIGKILL)
         _ = f.daemon.waitForExit(loop: f.loop)
         app.quit()
         let log = f.daemon.stateDirectory.appendingPathComponent("history.sqlite3-wal").path
         #expect((try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0 > 0,
                 "the crash left its last commits in the log")
-        let script = "mount --bind \"$0\" \"$0\" && mount -o remount,bind,ro \"$0\" && exec \"$@\""
-        f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher, stateDirectory: f.daemon.stateDirectory,
-                                     wrapper: ["unshare", "-m", "sh", "-c", script, "@STATE@"])
-        #expect(f.daemon.log.contains("stored history is read"), "\(f.daemon.log)")
-        #expect(try f.stack(path, "History") == history, "what the log held is read")
-        let returned = try f.app()
-        #expect(try returned.register("org.example.Crashed") == path)
-        #expect(try returned.call("Undo") == [.uint64(last), .string("Two")])
-        #expect(returned.applied.first?.payloads == [[2, 2]], "payloads read from the log")
+        try Self.restartReadOnly(f, expecting: stored, of: "org.example.Crashed")
     }
 
     @Test func aReadOnlyStateDirectoryKeepsHistoryInMemoryAndSaysSo() throws {
