@@ -127,7 +127,7 @@ public final class Message {
     /// reads it only if something asks (`raw`). Throws when the header is
     /// not D-Bus.
     init(received bytes: WireBytes) throws(DBusError) {
-        guard let header = WireHeader(reading: bytes.bytes) ?? WireDecoder.header(of: bytes.bytes), header.type != 0 else {
+        guard let header = WireHeader(reading: bytes.bytes) else {
             throw .invalidArgs("A message from the bus has a header that is not D-Bus.")
         }
         origin = .received
@@ -319,7 +319,7 @@ public final class Message {
     private var readsHeader: Bool {
         guard origin != .libdbus else { return false }
         if header == nil, let bytes = wireFormat?.bytes {
-            header = WireHeader(reading: bytes) ?? WireDecoder.header(of: bytes)
+            header = WireHeader(reading: bytes)
         }
         return true
     }

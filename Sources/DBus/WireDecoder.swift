@@ -117,35 +117,16 @@ struct WireDecoder {
         written += 4 + source.count
     }
 
-    /// A message's header, read from its first bytes: its type, flags,
-    /// serial, the fields `WireEncoder` can write again (unknown ones are
-    /// left out, as D-Bus lets a reader ignore them; so are the signature
-    /// and a Unix fd count, which the header alone must not carry), and the
-    /// body's signature. Nil when the header is not D-Bus (as for
-    /// `WireHeader(reading:)`: a field twice, one of the wrong type, code 0).
-    static func header(of bytes: UnsafeRawBufferPointer) -> WireHeader? {
-        guard bytes.count >= 16, bytes[0] == UInt8(ascii: "l") || bytes[0] == UInt8(ascii: "B") else { return nil }
-        var decoder = WireDecoder(bytes: bytes, bigEndian: bytes[0] == UInt8(ascii: "B"), offset: 8)
-        guard let serial = decoder.fixed(UInt32.self),
-              case .array(_, let items)? = decoder.value(Array("a(yv)".utf8), 0..<5) else { return nil }
-        var header = WireHeader(type: bytes[1], flags: bytes[2], serial: serial, fields: .init(), signature: "",
-                                carriesUnixFDs: false)
-        var hasSignature = false
-        for item in items {
-            guard case .structure(let parts) = item, parts.count == 2, case .byte(let code) = parts[0], code != 0,
-                  case .variant(let value) = parts[1] else { return nil }
-            if code == WireEncoder.Field.signature.rawValue {
-                guard case .signature(let signature) = value, !hasSignature else { return nil }
-                hasSignature = true
-                header.signature = signature
-            } else if code == WireHeader.unixFDsField {
-                guard case .uint32 = value, !header.carriesUnixFDs else { return nil }
-                header.carriesUnixFDs = true
-            } else if let field = WireEncoder.Field(rawValue: code) {
-                guard header.fields.set(field, value) else { return nil }
-            }
-        }
-        return header
+    /// Where a header field's value of the one complete type `signature`,
+    /// starting at `offset` of `bytes` (the header up to the end of its
+    /// fields), ends: read and checked as any value is, at the depth a
+    /// field's value has (in the fields' array, its struct and its
+    /// variant), then dropped. Nil when it is not such a value.
+    static func endOfHeaderValue(_ signature: [UInt8], at offset: Int, of bytes: UnsafeRawBufferPointer) -> Int? {
+        var decoder = WireDecoder(bytes: bytes, bigEndian: bytes[0] == UInt8(ascii: "B"), offset: offset)
+        decoder.depth = 3
+        guard decoder.variant(signature) != nil else { return nil }
+        return decoder.offset
     }
 
     /// The payload bytes of argument `index` (see `Message.payloadBytes`):

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Writes a whole D-Bus message — header and body — in the wire format
 /// (little-endian) straight into memory the message then owns
 /// (`WireBytes`): every message undod and its clients build
@@ -136,13 +132,6 @@ struct WireEncoder {
         for argument in arguments { message.write(argument) }
         message.patch(UInt32(message.count - bodyStart), at: 4)
         return WireBytes(taking: UnsafeMutableRawBufferPointer(rebasing: message.buffer[..<message.count]))
-    }
-
-    /// The signature of a body of `arguments`.
-    static func signature(of arguments: [DBusValue]) -> String {
-        var signature = ""
-        for argument in arguments { signature += argument.signature }
-        return signature
     }
 
     private init(capacity: Int) {

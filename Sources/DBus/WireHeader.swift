@@ -24,10 +24,11 @@ struct WireHeader {
 
 extension WireHeader {
     /// The header at the start of `bytes`, read field by field with no
-    /// value made for any; nil when it is not a D-Bus header (a field
-    /// twice, a known field of another type, code 0: libdbus refuses each),
-    /// or holds a field of a type no field of the specification has (then
-    /// `WireDecoder.header` reads it, value by value, by the same rules).
+    /// value made for a known one; a field this package does not know, of
+    /// any type, is read and checked by `WireDecoder` and left out, as
+    /// D-Bus lets a reader ignore it. Nil when it is not a D-Bus header (a
+    /// field twice, a known field of another type, code 0: libdbus refuses
+    /// each).
     init?(reading bytes: UnsafeRawBufferPointer) {
         // Type 0 is no message type (libdbus refuses it).
         guard bytes.count >= 16, bytes[0] == UInt8(ascii: "l") || bytes[0] == UInt8(ascii: "B"), bytes[1] != 0,
@@ -46,13 +47,24 @@ extension WireHeader {
         var hasSignature = false
         while offset < end {
             offset = (offset + 7) & ~7  // each field is a struct
-            // Code, a one-type signature (length 1, the type, NUL), then the value.
-            guard offset + 4 <= end, bytes[offset + 1] == 1, bytes[offset + 3] == 0 else { return nil }
+            // Code, the value's signature (its length, its bytes, a NUL), then the value.
+            guard offset + 2 <= end else { return nil }
             let code = bytes[offset]
+            let signatureLength = Int(bytes[offset + 1])
+            let valueAt = offset + 3 + signatureLength
+            // Code 0 is no field; every known field has a one-byte type.
+            guard code != 0, valueAt <= end, bytes[valueAt - 1] == 0 else { return nil }
+            guard signatureLength == 1 else {
+                guard !Self.isKnown(code), let next = Self.skipped(bytes, from: offset + 2, to: valueAt, end) else {
+                    return nil
+                }
+                offset = next
+                continue
+            }
             let valueType = bytes[offset + 2]
-            offset += 4
-            // Code 0 is no field; the Unix fd count is a `u`, as libdbus holds.
-            guard code != 0, code != Self.unixFDsField || valueType == UInt8(ascii: "u") else { return nil }
+            offset = valueAt
+            // The Unix fd count is a `u`, as libdbus holds.
+            guard code != Self.unixFDsField || valueType == UInt8(ascii: "u") else { return nil }
             switch valueType {
             case UInt8(ascii: "s"), UInt8(ascii: "o"):
                 guard offset + 4 <= end else { return nil }
@@ -90,10 +102,28 @@ extension WireHeader {
                     return nil
                 }
             default:
-                return nil
+                guard !Self.isKnown(code), let next = Self.skipped(bytes, from: offset - 2, to: offset, end) else {
+                    return nil
+                }
+                offset = next
             }
         }
         guard offset == end else { return nil }
+    }
+
+    /// Whether `code` is a field of the specification (each has one type).
+    private static func isKnown(_ code: UInt8) -> Bool {
+        code == unixFDsField || WireEncoder.Field(rawValue: code) != nil
+    }
+
+    /// Past the value of an unknown field whose signature lies in
+    /// `bytes[signatureStart..<valueAt - 1]` and whose value starts at
+    /// `valueAt`, read and checked (`WireDecoder`) within the fields,
+    /// which end at `end`; nil when it is not one value of that type.
+    private static func skipped(_ bytes: UnsafeRawBufferPointer, from signatureStart: Int, to valueAt: Int,
+                                _ end: Int) -> Int? {
+        WireDecoder.endOfHeaderValue(Array(bytes[signatureStart..<(valueAt - 1)]), at: valueAt,
+                                     of: UnsafeRawBufferPointer(rebasing: bytes[..<end]))
     }
 
     /// Sets the string field `code` (of `valueType`, `s` or `o`) to `text`;
