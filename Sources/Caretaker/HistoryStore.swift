@@ -73,6 +73,18 @@ package struct GroupChange: Sendable, Hashable {
         self.id = id
         self.actionsChanged = actionsChanged
     }
+
+    /// `first`, then the groups of `others` and `more`, in order, whose
+    /// actions did not change: what a push or a move changed, in one array
+    /// made once.
+    static func list(_ first: GroupChange, then others: [UInt64], _ more: [UInt64] = []) -> [GroupChange] {
+        var list: [GroupChange] = []
+        list.reserveCapacity(1 + others.count + more.count)
+        list.append(first)
+        for id in others { list.append(GroupChange(id: id)) }
+        for id in more { list.append(GroupChange(id: id)) }
+        return list
+    }
 }
 
 /// The counters a store keeps so numbers and ids are never reused.

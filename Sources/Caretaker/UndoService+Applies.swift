@@ -54,11 +54,7 @@ extension UndoService: ApplyHost {
 
     func applied(_ record: StackRecord, _ move: CompletedMove) {
         journal.noteApplied(record)
-        var groups: [GroupChange] = []
-        groups.reserveCapacity(1 + move.dropped.count)
-        groups.append(GroupChange(id: move.group))
-        for id in move.dropped { groups.append(GroupChange(id: id)) }
-        changed(record, groups: groups)
+        changed(record, groups: GroupChange.list(GroupChange(id: move.group), then: move.dropped))
         announcer.applied(record, move)
     }
 

@@ -252,13 +252,8 @@ package final class UndoService {
         if settings.focusFollowsPush { noteActivity(of: record) }
         registry.countBytes(of: record)
         enforceBudget(protecting: record)
-        // One array, made once: the pushed group, then what it discarded and dropped.
-        var groups: [GroupChange] = []
-        groups.reserveCapacity(1 + result.discarded.count + result.dropped.count)
-        groups.append(GroupChange(id: result.group, actionsChanged: true))
-        for id in result.discarded { groups.append(GroupChange(id: id)) }
-        for id in result.dropped { groups.append(GroupChange(id: id)) }
-        changed(record, groups: groups)
+        changed(record, groups: GroupChange.list(GroupChange(id: result.group, actionsChanged: true),
+                                                 then: result.discarded, result.dropped))
         announcer.pushed(record, result, name: name)
         return result
     }
@@ -271,8 +266,11 @@ package final class UndoService {
                       expecting group: ExpectedGroup? = nil,
                       completion: @escaping (Result<CompletedMove, ServiceError>) -> Void) {
         // A caller's request is logged here (a trigger's, by TriggerHandler).
-        let completion = log.writesDebug ? caller.map { logged(direction, on: record, askedBy: $0, then: completion) }
-            ?? completion : completion
+        let completion = if log.writesDebug, let caller {
+            logged(direction, on: record, askedBy: caller, then: completion)
+        } else {
+            completion
+        }
         // Anyone but the owner — a trigger (no caller) included — is foreign.
         if caller != record.owner, !record.globalTrigger {
             return completion(.failure(.triggerDisabled))
