@@ -86,7 +86,7 @@ class Target:
     def store_mib(self):
         state = os.path.join(self.directory, "state")
         return sum(os.path.getsize(os.path.join(state, name)) for name in os.listdir(state)
-                   if name.startswith("history.sqlite3")) / (1 << 20)
+                   if name.startswith(("history.sqlite3", "history.journal"))) / (1 << 20)
 
     def rss_kib(self):
         with open(f"/proc/{self.service.pid}/status") as status:

@@ -66,6 +66,10 @@ package final class SQLiteHistoryStore: HistoryStore {
         return (moved, database.corruption ?? "it could not be read")
     }
 
+    /// What opening the store found in its journal, each with whether it
+    /// says that changes were lost.
+    package var journalNotes: [(text: String, lost: Bool)] { database.journalNotes }
+
     /// Whether large writes should wait: the log is being made to start
     /// over (`HistoryDatabase.isCatchingUp`).
     package var isCatchingUp: Bool { database.isCatchingUp }

@@ -102,6 +102,7 @@ extension HistoryDatabase {
     /// empties the log, so that deleted history leaves no copy behind
     /// (`secure_delete` already zeroes it in the database itself).
     public func checkpoint() {
+        try? applyJournal()
         try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
@@ -117,10 +118,13 @@ extension HistoryDatabase {
     }
 
     /// Gives the pages deleted groups freed back to the file system once
-    /// they are more than `reclaimSlack(budget:)` (outside a transaction), and asks
+    /// they are more than `reclaimSlack(budget:)` (outside a transaction;
+    /// nothing when SQLite deleted nothing since it last looked), and asks
     /// for the log to be folded back: the files stay near what the history
     /// holds.
     public func reclaim() {
+        guard freedPages else { return }
+        freedPages = false
         let slack = Self.reclaimSlack(budget: budget)
         guard let free = try? database.integer("PRAGMA freelist_count"), free * pageSize > slack else { return }
         // At most 2 MiB a call (each moved page is read and written again),

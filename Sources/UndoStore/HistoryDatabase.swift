@@ -3,15 +3,19 @@ import Glibc
 #endif
 import UndoCore
 
-/// undod's history on disk: one SQLite database in the state directory.
+/// undod's history on disk: one SQLite database in the state directory,
+/// with a journal in front of it.
 ///
 /// The schema carries a version (`PRAGMA user_version`) and migrates
 /// forward. Writes happen inside `begin`/`commit`, one transaction per loop
-/// turn. WAL mode with `synchronous = NORMAL`, the log folded back by a
-/// second connection on a thread of its own (`WALCheckpointer`), never
-/// inside a commit: a committed transaction
-/// survives the daemon being killed at any moment (the OS has the data);
-/// only an OS crash or power loss may take the last few commits.
+/// turn, and a transaction is one record appended to the journal
+/// (`HistoryJournal`, `HistoryDatabase+Journal`): once `commit` returns,
+/// the OS has it, and a daemon killed at any moment keeps it. SQLite takes
+/// the journal's records in batches, and at the next start what a killed
+/// daemon left there; only an OS crash or power loss may take the last
+/// few seconds of commits. SQLite runs in WAL mode with `synchronous =
+/// NORMAL`, the log folded back by a second connection on a thread of its
+/// own (`WALCheckpointer`), never inside a commit.
 ///
 /// Groups are stored without order columns: ids rise along the undo side
 /// and on out the redo side, so the id order and the side flag rebuild both.
@@ -20,19 +24,20 @@ import UndoCore
 /// push writes one row, and a restart reads none of them. Pages freed by
 /// deleted groups go back to the file system (`auto_vacuum = INCREMENTAL`,
 /// `reclaim`), and the write-ahead log is kept at most 16 MiB. A stack
-/// deleted for good is zeroed (`secure_delete`); groups that age out are
-/// not (`zeroDeletedContent`).
+/// deleted for good is zeroed (`secure_delete`, and the journal); groups
+/// that age out are not (`zeroDeletedContent`).
 ///
 /// A group whose actions came in a large push keeps them in a file of its
 /// own instead (`PayloadFiles`): its row's `payload` is empty, `file`
 /// names the file, and `checksum` is the file's.
 ///
 /// Schema 2 added each group's `charged` bytes (what it counts for in the
-/// limits) and `checksum`, schema 3 `file`; an older store is migrated
-/// on open.
+/// limits) and `checksum`, schema 3 `file`, schema 4 the journal (an
+/// undod before it would not read one); an older store is migrated on
+/// open.
 public final class HistoryDatabase {
     /// The current schema version.
-    static let schemaVersion: Int64 = 3
+    static let schemaVersion: Int64 = 4
     /// The database file.
     public let path: String
     /// The directory of the groups kept in files of their own.
@@ -49,6 +54,26 @@ public final class HistoryDatabase {
     var checkpointer: WALCheckpointer?
     /// Whether `secure_delete` is ON now (FAST otherwise).
     var zeroing = false
+    /// The journal in front of SQLite (nil when only reading, or when it
+    /// cannot be opened: transactions then go to SQLite directly).
+    var journal: HistoryJournal?
+    /// Whether the transaction begun goes to the journal.
+    var journaling = false
+    /// The changes of the transaction begun, while it goes to the journal.
+    var transaction: [HistoryChange] = []
+    /// The changes in the journal that SQLite has not taken yet, in order.
+    var unapplied: [HistoryChange] = []
+    /// How many records they came in.
+    var unappliedRecords = 0
+    /// How many records make SQLite take the journal (more after it failed to).
+    var applyingAfter = HistoryDatabase.recordsBeforeApplying
+    /// The buffer a record is encoded in, kept between commits.
+    var recordBody: [UInt8] = []
+    /// Whether rows were deleted in SQLite since `reclaim` last looked.
+    var freedPages = false
+    /// What opening the store found in its journal, for the log: each
+    /// with whether it says that changes were lost.
+    public internal(set) var journalNotes: [(text: String, lost: Bool)] = []
     /// The pages the last commit left in the write-ahead log, until
     /// `catchUpIfBehind` has looked at them.
     var logPages: Int32 = 0
@@ -80,7 +105,13 @@ public final class HistoryDatabase {
     /// Opens (or creates) the store in `directory`. A store that cannot be
     /// read is moved aside as `…corrupt-<now>` and a fresh one is used.
     /// Throws when another process holds the directory's lock.
-    public init(directory: String, now: Int64) throws(StoreError) {
+    public convenience init(directory: String, now: Int64) throws(StoreError) {
+        try self.init(directory: directory, now: now, journaled: true)
+    }
+
+    /// Opens the store as `init(directory:now:)` does; without `journaled`,
+    /// with no journal in front of SQLite (for tests of SQLite's own log).
+    package init(directory: String, now: Int64, journaled: Bool) throws(StoreError) {
         try StateDirectory.prepare(directory)
         let base = directory.hasSuffix("/") ? directory : directory + "/"
         path = base + "history.sqlite3"
@@ -122,6 +153,16 @@ public final class HistoryDatabase {
         }
         for suffix in ["", "-wal", "-shm"] { _ = chmod(path + suffix, 0o600) }
         keepsPayloadFiles = payloadFiles.prepare()
+        do {
+            if journaled { try openJournal(base: base, now: now) }
+        } catch where error.isCorruption {
+            try startFresh(now: now, because: error.description)
+            return
+        } catch {
+            // The journal stays as it is: the store is only read (with it) until it can be applied.
+            throw StoreError("what the journal holds cannot be applied (\(error)), so the store is only read",
+                             readOnly: true)
+        }
         attachCheckpointer()
     }
 
@@ -146,6 +187,11 @@ public final class HistoryDatabase {
             } catch {
                 throw StoreError("cannot read \(path): \(error)", corruption: error.meansCorrupt)
             }
+        }
+        do throws(SQLiteError) {
+            try readJournal(base: base)
+        } catch {
+            throw StoreError("cannot read \(path) with its journal: \(error)", corruption: error.meansCorrupt)
         }
     }
 
@@ -216,12 +262,13 @@ public final class HistoryDatabase {
                   time INTEGER NOT NULL, merge_key TEXT NOT NULL, state_tag TEXT NOT NULL, bytes INTEGER NOT NULL,
                   payload BLOB NOT NULL, charged INTEGER NOT NULL, checksum INTEGER NOT NULL,
                   file TEXT NOT NULL DEFAULT '');
-                PRAGMA user_version = 3;
+                PRAGMA user_version = 4;
                 COMMIT;
                 """)
         } else {
             if version < 2 { try migrateToVersion2(database) }
             if version < 3 { try migrateToVersion3(database) }
+            if version < 4 { try database.execute("PRAGMA user_version = 4") }
         }
         // Reading the schema proves the file is a database we can use.
         _ = try database.integer("SELECT count(*) FROM stacks")
@@ -233,6 +280,8 @@ public final class HistoryDatabase {
     public func startFresh(now: Int64, because reason: String) throws(StoreError) {
         checkpointer?.stop()
         checkpointer = nil
+        journal = nil
+        unapplied.removeAll()
         database = try Self.placeholder()
         corruption = reason
         movedAside = Self.moveAside(path, with: payloadFiles, now: now)
@@ -246,6 +295,8 @@ public final class HistoryDatabase {
         zeroing = false
         for suffix in ["", "-wal", "-shm"] { _ = chmod(path + suffix, 0o600) }
         keepsPayloadFiles = payloadFiles.prepare()
+        let base = String(path.dropLast("history.sqlite3".count))
+        try openJournal(base: base, now: now)
         attachCheckpointer()
     }
 
@@ -254,11 +305,13 @@ public final class HistoryDatabase {
         do { return try SQLiteDatabase(path: ":memory:") } catch { throw StoreError("\(error)") }
     }
 
-    /// Renames the store's files (and its payload files' directory) to
-    /// `…corrupt-<now>`; returns the database's new path.
+    /// Renames the store's files (its journal and its payload files'
+    /// directory too) to `…corrupt-<now>`; returns the database's new path.
     private static func moveAside(_ path: String, with payloads: PayloadFiles, now: Int64) -> String {
         let target = "\(path).corrupt-\(now)"
         for suffix in ["", "-wal", "-shm"] { _ = rename(path + suffix, target + suffix) }
+        let journal = String(path.dropLast("sqlite3".count)) + "journal"
+        _ = rename(journal, "\(journal).corrupt-\(now)")
         payloads.moveAside(now: now)
         return target
     }
@@ -268,6 +321,23 @@ public final class HistoryDatabase {
     /// Runs a read, its SQLite error made a `StoreError` (marked corrupt
     /// when SQLite says the file is).
     func reading<T>(_ body: () throws(SQLiteError) -> T) throws(StoreError) -> T {
+        // SQLite takes the journal first. Where it cannot (the disk is
+        // full), the read sees the journal applied in a transaction that
+        // is rolled back after it.
+        var uncommitted = false
+        if !unapplied.isEmpty, (try? applyJournal()) == nil {
+            try writing { () throws(SQLiteError) in
+                try database.statement("BEGIN").run()
+                do throws(SQLiteError) {
+                    for change in unapplied { try change.apply(to: database) }
+                } catch {
+                    try? database.execute("ROLLBACK")
+                    throw error
+                }
+            }
+            uncommitted = true
+        }
+        defer { if uncommitted { try? database.execute("ROLLBACK") } }
         do {
             return try body()
         } catch {
@@ -277,7 +347,7 @@ public final class HistoryDatabase {
 
     /// Runs a write, its SQLite error made a `StoreError` that says what went wrong.
     func writing<T>(_ body: () throws(SQLiteError) -> T) throws(StoreError) -> T {
-        do { return try body() } catch { throw StoreError(Self.explain(error)) }
+        do { return try body() } catch { throw StoreError(Self.explain(error), corruption: error.meansCorrupt) }
     }
 
     private static func explain(_ error: SQLiteError) -> String {

@@ -152,6 +152,19 @@ final class SQLiteDatabase {
         return (statement.int64(0) != 0, statement.int64(1), statement.int64(2))
     }
 
+    /// A copy of the whole database in memory, to change without writing
+    /// the file (SQLite's online backup).
+    func copiedIntoMemory() throws(SQLiteError) -> SQLiteDatabase {
+        let copy = try SQLiteDatabase(path: ":memory:")
+        guard let backup = sqlite3_backup_init(copy.handle, "main", handle, "main") else {
+            throw copy.error(sqlite3_errcode(copy.handle))
+        }
+        let code = sqlite3_backup_step(backup, -1)
+        sqlite3_backup_finish(backup)
+        guard code == SQLITE_DONE else { throw error(code) }
+        return copy
+    }
+
     /// An integer from a one-row, one-column query (0 when there is no row).
     func integer(_ sql: StaticString) throws(SQLiteError) -> Int64 {
         let statement = try statement(sql)

@@ -192,6 +192,28 @@ import Testing
         #expect(error?.name == "org.freedesktop.DBus.Error.UnknownObject")
     }
 
+    /// A change is in the journal once answered; a killed daemon leaves
+    /// the last ones there, and the next start applies them and says so.
+    @Test func whatAKilledDaemonLeftInItsJournalIsAppliedAtTheNextStart() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("org.example.Killed", pushing: ["One", "Two"])
+        _ = try app.call("Undo")
+        let history = try f.stack(app.stack, "History")
+        let journal = f.daemon.stateDirectory.appendingPathComponent("history.journal").path
+        let size = { (try? FileManager.default.attributesOfItem(atPath: journal)[.size] as? Int) ?? 0 }
+        #expect(size() > 16, "the changes wait in the journal")
+        f.daemon.signal(SIGKILL)
+        _ = f.daemon.waitForExit(loop: f.loop)
+        app.quit()
+        f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher, stateDirectory: f.daemon.stateDirectory)
+        #expect(f.daemon.log.contains("that had not reached the database were applied"), "\(f.daemon.log)")
+        #expect(try f.stack(app.stack, "History") == history)
+        let returned = try f.app()
+        #expect(try returned.register("org.example.Killed") == app.stack)
+        _ = try returned.call("Redo")
+        #expect(returned.applied.first?.payloads.isEmpty == false, "the undone group's actions came back")
+    }
+
     @Test func theStateDirectoryAndFilesArePrivate() throws {
         let f = try DaemonFixture()
         _ = try f.app("app.modes", pushing: ["1"])
@@ -321,7 +343,7 @@ import Testing
                                   + "c.execute('PRAGMA auto_vacuum').fetchone()[0], "
                                   + "c.execute('SELECT count(*) FROM groups WHERE checksum = 0 OR charged = 0').fetchone()[0])",
                                   file], loop: f.loop)
-        #expect(schema.output == "3 2 0\n", "schema 3, incremental auto-vacuum, every group checked: \(schema.output)")
+        #expect(schema.output == "4 2 0\n", "schema 4, incremental auto-vacuum, every group checked: \(schema.output)")
     }
 
     // MARK: Helpers

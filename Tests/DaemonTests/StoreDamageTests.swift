@@ -115,7 +115,7 @@ import UndoStore
         #expect(failures.isEmpty, "\(failures)")
         let directory = f.daemon.stateDirectory.path
         let files = try FileManager.default.contentsOfDirectory(atPath: directory)
-            .filter { $0.hasPrefix("history.sqlite3") }
+            .filter { $0.hasPrefix("history.sqlite3") || $0.hasPrefix("history.journal") }
             .map { name in
                 let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/" + name)
                 return (name, (attributes[.size] as? NSNumber)?.intValue ?? 0)

@@ -5,7 +5,8 @@ import UndoCore
 import UndoStore
 
 /// A long write-ahead log is made to start over by the checkpointer, which
-/// tells the loop when it may go on with large writes.
+/// tells the loop when it may go on with large writes. (SQLite's own log:
+/// these stores write to SQLite directly, with no journal in front.)
 @Suite struct LogRestartTests {
     /// The log's checkpoint sequence number (bytes 12–15 of its header,
     /// big-endian): SQLite adds one each time the log starts over.
@@ -20,7 +21,7 @@ import UndoStore
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("undod-log-restart-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let database = try HistoryDatabase(directory: directory, now: 0)
+        let database = try HistoryDatabase(directory: directory, now: 0, journaled: false)
         // Budget 0: the log asks to start over at 2 MiB, the loop waits at 4 MiB.
         database.budget = 0
         #expect(HistoryDatabase.logBytesBeforeRestart(budget: 0) == 2 << 20)
@@ -61,7 +62,7 @@ import UndoStore
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("undod-log-requests-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let database = try HistoryDatabase(directory: directory, now: 0)
+        let database = try HistoryDatabase(directory: directory, now: 0, journaled: false)
         database.budget = 1 << 30
         let stack = StackRow(number: 1, appId: "org.example.Notes", document: "", title: "", requestedLevels: 0,
                              requestedMaxBytes: 0, globalTrigger: true, detachedSince: nil, baseStateID: 0,

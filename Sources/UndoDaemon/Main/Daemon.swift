@@ -126,6 +126,9 @@ package final class Daemon {
             log.error("the history store was corrupt (\(recovery.reason)); it was moved aside to "
                 + "\(recovery.movedTo) and a fresh one is used.")
         }
+        for note in database?.journalNotes ?? [] {
+            if note.lost { log.error("the history store: \(note.text).") } else { log.notice("the history store: \(note.text).") }
+        }
         // Before the name is ours: a SIGTERM from whoever started us as soon as
         // the name appears must find its handler.
         let session = SessionEnvironment(connection: connection, base: environment)

@@ -1,0 +1,164 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The store's journal, `history.journal` beside the database: each
+/// transaction's changes (`HistoryChange`) become one record, appended in
+/// one write before the transaction's replies go out. Once the OS has it,
+/// a killed daemon loses nothing; SQLite takes the records later, many in
+/// one transaction (`HistoryDatabase+Journal`), and the file starts over.
+///
+/// The file: a 16-byte header, `undod-j1` and the epoch (8 bytes,
+/// little-endian), then the records, each the length of its body (4 bytes),
+/// the body's CRC-32C (4 bytes) and the body. The epoch says on top of
+/// which state of the database the records go: the database notes the
+/// epoch it took last (`journal_epoch` in `meta`), in the transaction
+/// that takes it, and the file then starts over with the next one.
+final class HistoryJournal {
+    /// The header's first 8 bytes.
+    static let magic = Array("undod-j1".utf8)
+    /// The header's size, and so an empty journal's.
+    static let headerBytes = 16
+    /// The file.
+    let path: String
+    private let descriptor: Int32
+    /// The epoch of the records in the file.
+    private(set) var epoch: UInt64 = 0
+    /// The file's length in bytes, header included.
+    private(set) var length: Int64 = 0
+
+    /// What a journal file holds.
+    struct Contents {
+        /// The epoch of its records; nil when it has no header undod wrote.
+        var epoch: UInt64?
+        /// The bodies of its whole records, in order.
+        var bodies: [[UInt8]] = []
+        /// How many bytes past the last whole record were left out: a
+        /// record cut short, or damaged, and everything after it.
+        var leftOut = 0
+    }
+
+    /// Opens (or creates) the journal at `path`, never through a link. Its
+    /// contents stay until `reset`.
+    init(path: String) throws(StoreError) {
+        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw StoreError("cannot open \(path): \(Self.lastError())") }
+        self.path = path
+    }
+
+    deinit { close(descriptor) }
+
+    /// What the file holds now; its epoch and length become the
+    /// journal's (records are appended only after a `reset`).
+    func read() -> Contents {
+        let bytes = Self.readAll(descriptor)
+        let contents = Self.contents(of: bytes)
+        epoch = contents.epoch ?? 0
+        length = Int64(bytes.count)
+        return contents
+    }
+
+    /// What the journal at `path` holds, read without writing anything;
+    /// nil when there is none.
+    static func read(at path: String) -> Contents? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        return contents(of: readAll(descriptor))
+    }
+
+    /// Appends one record of `body`, in one write. On failure nothing of
+    /// it stays in the file, or, where that cannot be made so, the journal
+    /// takes no more records (`isBroken`).
+    func append(_ body: [UInt8]) throws(StoreError) {
+        var header = (UInt32(body.count).littleEndian, PayloadChecksum.of(body).littleEndian)
+        let written = withUnsafeMutableBytes(of: &header) { head in
+            body.withUnsafeBytes { rest in
+                var parts = [iovec(iov_base: head.baseAddress, iov_len: 8),
+                             iovec(iov_base: UnsafeMutableRawPointer(mutating: rest.baseAddress), iov_len: rest.count)]
+                return pwritev(descriptor, &parts, 2, off_t(length))
+            }
+        }
+        guard written == 8 + body.count else {
+            let error = written < 0 ? Self.lastError() : "only \(written) of \(8 + body.count) bytes could be written"
+            if ftruncate(descriptor, off_t(length)) != 0 { isBroken = true }
+            throw StoreError("cannot write to \(path): \(error)")
+        }
+        length += Int64(written)
+    }
+
+    /// Whether a failed write may have left part of a record behind: no
+    /// record may follow it.
+    private(set) var isBroken = false
+
+    /// Starts the file over, empty, for records of `epoch`. With `zeroing`,
+    /// what it held is overwritten with zeros (and they reach the disk)
+    /// first: it may hold a history deleted for good.
+    func reset(epoch: UInt64, zeroing: Bool = false) throws(StoreError) {
+        if zeroing, length > 0 {
+            let zeros = [UInt8](repeating: 0, count: 64 << 10)
+            var offset: Int64 = 0
+            while offset < length {
+                let count = Int(min(Int64(zeros.count), length - offset))
+                guard zeros.withUnsafeBytes({ pwrite(descriptor, $0.baseAddress, count, off_t(offset)) }) == count else {
+                    throw StoreError("cannot zero \(path): \(Self.lastError())")
+                }
+                offset += Int64(count)
+            }
+            _ = fdatasync(descriptor)
+        }
+        var header = Self.magic
+        withUnsafeBytes(of: epoch.littleEndian) { header.append(contentsOf: $0) }
+        guard ftruncate(descriptor, 0) == 0,
+              header.withUnsafeBytes({ pwrite(descriptor, $0.baseAddress, $0.count, 0) }) == header.count else {
+            isBroken = true
+            throw StoreError("cannot start \(path) over: \(Self.lastError())")
+        }
+        self.epoch = epoch
+        length = Int64(header.count)
+        isBroken = false
+    }
+
+    /// The records in `bytes`, up to the first that is not whole and
+    /// intact.
+    static func contents(of bytes: [UInt8]) -> Contents {
+        guard bytes.count >= headerBytes, Array(bytes[0..<8]) == magic else {
+            return Contents(epoch: nil, leftOut: bytes.count)
+        }
+        var contents = Contents(epoch: integer(in: bytes, at: 8, count: 8))
+        var offset = headerBytes
+        while bytes.count - offset >= 8 {
+            let count = Int(integer(in: bytes, at: offset, count: 4))
+            let checksum = UInt32(integer(in: bytes, at: offset + 4, count: 4))
+            guard count > 0, bytes.count - offset - 8 >= count else { break }
+            let body = Array(bytes[offset + 8..<offset + 8 + count])
+            guard PayloadChecksum.of(body) == checksum else { break }
+            contents.bodies.append(body)
+            offset += 8 + count
+        }
+        contents.leftOut = bytes.count - offset
+        return contents
+    }
+
+    /// The little-endian integer of `count` bytes at `offset`.
+    private static func integer(in bytes: [UInt8], at offset: Int, count: Int) -> UInt64 {
+        bytes[offset..<offset + count].reversed().reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    /// Everything the open file holds, from its start.
+    private static func readAll(_ descriptor: Int32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(bytes.count)) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// What the last failed call's `errno` says, in words.
+    private static func lastError() -> String {
+        errno == ENOSPC ? "the disk is full" : String(cString: strerror(errno))
+    }
+}
