@@ -31,8 +31,8 @@ extension HistoryDatabase {
 
     /// Appends the transaction to the journal (the commit itself), then
     /// lets SQLite take the journal if it is due. That second step failing
-    /// loses nothing (the journal keeps the records); it is tried again at
-    /// the next commit that finds twice as many waiting.
+    /// loses nothing (the journal keeps the records); commits try it again
+    /// once twice as many records, or bytes, wait.
     func commitToJournal() throws(StoreError) {
         guard let journal, !transaction.isEmpty else { return }
         recordBody.removeAll(keepingCapacity: recordBody.capacity <= 1 << 20)
@@ -41,65 +41,92 @@ extension HistoryDatabase {
         unapplied.append(contentsOf: transaction)
         transaction.removeAll(keepingCapacity: true)
         unappliedRecords += 1
-        if unappliedRecords >= applyingAfter || journal.length >= Self.journalBytesBeforeApplying {
+        if unappliedRecords >= applyingAfter.records || journal.length >= applyingAfter.bytes {
             do {
                 try applyJournal()
             } catch {
-                applyingAfter = unappliedRecords * 2
+                applyingAfter = (unappliedRecords * 2, journal.length * 2)
             }
         }
     }
 
     /// Brings the database up to date with the journal: every change
     /// waiting, and the journal's epoch, in one transaction; then the
-    /// journal starts over (zeroed first while deletions are zeroed). If it
-    /// cannot start over, transactions go to SQLite directly until it can.
+    /// journal starts over (its records zeroed first while deletions are
+    /// zeroed). If it cannot start over, transactions go to SQLite
+    /// directly until it can (`mendJournal`).
     func applyJournal() throws(StoreError) {
         guard let journal, !unapplied.isEmpty else { return }
-        try writing { () throws(SQLiteError) in
-            try database.statement("BEGIN IMMEDIATE").run()
-            do throws(SQLiteError) {
-                for change in unapplied { try change.apply(to: database) }
-                try database.statement("INSERT OR REPLACE INTO meta (key, value) VALUES ('journal_epoch', ?1)")
-                    .run(binding: .integer(Int64(bitPattern: journal.epoch)))
-                try database.statement("COMMIT").run()
-            } catch {
-                try? database.execute("ROLLBACK")
-                throw error
+        do {
+            try writing { () throws(SQLiteError) in
+                try database.statement("BEGIN IMMEDIATE").run()
+                do throws(SQLiteError) {
+                    for change in unapplied { try change.apply(to: database) }
+                    try database.statement("INSERT OR REPLACE INTO meta (key, value) VALUES ('journal_epoch', ?1)")
+                        .run(binding: .integer(Int64(bitPattern: journal.epoch)))
+                    try database.statement("COMMIT").run()
+                } catch {
+                    try? database.execute("ROLLBACK")
+                    throw error
+                }
             }
+        } catch {
+            applyFailed = true
+            throw error
         }
+        applyFailed = false
+        appliedEpoch = journal.epoch
         if unapplied.contains(where: \.deletes) { freedPages = true }
         unapplied.removeAll(keepingCapacity: unapplied.count <= 4_096)
         unappliedRecords = 0
-        applyingAfter = Self.recordsBeforeApplying
-        try? journal.reset(epoch: journal.epoch &+ 1, zeroing: zeroing)
+        applyingAfter = (Self.recordsBeforeApplying, Self.journalBytesBeforeApplying)
+        try? journal.reset(epoch: appliedEpoch &+ 1, zeroing: zeroing)
         catchUpIfBehind()
         reclaim()
     }
 
+    /// Has a journal that could not start over (or whose failed write may
+    /// have left part of a record) start over once SQLite holds everything
+    /// it did: from then on transactions go to it again.
+    func mendJournal() {
+        guard let journal, journal.isBroken, unapplied.isEmpty else { return }
+        try? journal.reset(epoch: appliedEpoch &+ 1)
+    }
+
     /// The epoch of the journal SQLite took last (0: none yet).
-    private func appliedEpoch() throws(SQLiteError) -> UInt64 {
+    private func readAppliedEpoch() throws(SQLiteError) -> UInt64 {
         UInt64(bitPattern: try database.integer("SELECT value FROM meta WHERE key = 'journal_epoch'"))
     }
 
     /// Opens the journal in `base` and brings the database up to date with
     /// what it holds (what a killed daemon left there), saying what it
-    /// found in `journalNotes`. Without a journal (it cannot be opened)
-    /// every transaction goes to SQLite directly. Throws what applying it
-    /// met (corrupt: the caller starts afresh).
-    func openJournal(base: String, now: Int64) throws(StoreError) {
+    /// found in `journalNotes`. Where none can be made, every transaction
+    /// goes to SQLite directly. Throws a read-only error when one is there
+    /// that cannot be opened or read (a link, never followed, included):
+    /// it may hold answered changes, so the store is only read; a corrupt
+    /// one when applying it finds the database corrupt.
+    func openJournal(base: String, now: Int64, databaseIsNew: Bool) throws(StoreError) {
         let path = base + "history.journal"
-        var journal: HistoryJournal
+        let journal: HistoryJournal
         do {
             journal = try HistoryJournal(path: path)
         } catch {
+            var status = stat()
+            guard lstat(path, &status) != 0 else {
+                throw StoreError("\(error), and it may hold changes the database does not: the store is only read",
+                                 readOnly: true)
+            }
             journalNotes.append(("\(error); every change is written to the database directly", false))
             return
         }
-        let contents = journal.read()
-        let applied = try reading { () throws(SQLiteError) in try appliedEpoch() }
+        guard let contents = journal.read() else {
+            throw StoreError("cannot read \(path), which may hold changes the database does not: the store is only read",
+                             readOnly: true)
+        }
+        appliedEpoch = try reading { () throws(SQLiteError) in try readAppliedEpoch() }
+        let applied = appliedEpoch
         switch contents.epoch {
-        case .some(let epoch) where epoch == applied + 1:
+        case .some(let epoch) where epoch == applied + 1 && !databaseIsNew:
             self.journal = journal
             let changes = Self.changes(in: contents, after: applied, notes: &journalNotes) ?? []
             guard !changes.isEmpty else {
@@ -114,27 +141,26 @@ extension HistoryDatabase {
                 + "that had not reached the database were applied", false))
         case .some(let epoch) where epoch <= applied:
             self.journal = journal  // SQLite has taken it already
-            try? journal.reset(epoch: applied + 1)
+            _ = try? journal.reset(epoch: applied + 1)
         case nil where contents.leftOut == 0:
             self.journal = journal  // a new file
-            try? journal.reset(epoch: applied + 1)
+            _ = try? journal.reset(epoch: applied + 1)
         default:
-            // Not ours, or following changes the database never got (an OS
-            // crash took them): kept for a person to look at, not applied.
+            // Not ours, beside a database made anew, or following changes
+            // the database never got (an OS crash took them): kept for a
+            // person to look at, never applied on top of the wrong state.
+            let why = databaseIsNew ? "the database is new"
+                : "its epoch is \(contents.epoch.map { "\($0)" } ?? "unreadable"), the database took \(applied) last"
             let aside = "\(path).set-aside-\(now)"
-            let moved = rename(path, aside) == 0
-            journalNotes.append(("the journal does not go on top of this database (its epoch is "
-                + "\(contents.epoch.map { "\($0)" } ?? "unreadable"), the database took \(applied) last): "
-                + (moved ? "it was set aside as \(aside) and its changes are not applied"
-                         : "its changes are not applied"), true))
-            do {
-                journal = try HistoryJournal(path: path)
-            } catch {
-                journalNotes.append(("\(error); every change is written to the database directly", false))
+            guard rename(path, aside) == 0 else {
+                journalNotes.append(("the journal does not go on top of this database (\(why)) and cannot be set "
+                    + "aside (\(String(cString: strerror(errno)))): it is left as it is, not applied, and every change "
+                    + "is written to the database directly", true))
                 return
             }
-            self.journal = journal
-            try? journal.reset(epoch: applied + 1)
+            journalNotes.append(("the journal does not go on top of this database (\(why)): it was set aside as "
+                + "\(aside) and its changes are not applied", true))
+            return try openJournal(base: base, now: now, databaseIsNew: databaseIsNew)
         }
     }
 
@@ -166,8 +192,14 @@ extension HistoryDatabase {
     /// for this database, applied to a copy of it in memory (the files
     /// are never written).
     func readJournal(base: String) throws(SQLiteError) {
-        guard schema >= 4, let contents = HistoryJournal.read(at: base + "history.journal") else { return }
-        guard let changes = Self.changes(in: contents, after: try appliedEpoch(), notes: &journalNotes),
+        let path = base + "history.journal"
+        var status = stat()
+        guard schema >= 4, lstat(path, &status) == 0 else { return }
+        guard let contents = HistoryJournal.read(at: path) else {
+            journalNotes.append(("cannot read \(path): what it holds is not in view", true))
+            return
+        }
+        guard let changes = Self.changes(in: contents, after: try readAppliedEpoch(), notes: &journalNotes),
               !changes.isEmpty else { return }
         let copy = try database.copiedIntoMemory()
         try copy.execute("BEGIN")

@@ -8,6 +8,7 @@ extension HistoryDatabase {
     /// Starts a transaction.
     public func begin() throws(StoreError) {
         transaction.removeAll(keepingCapacity: true)
+        mendJournal()
         journaling = journal.map { !$0.isBroken } == true && !zeroing
         guard !journaling else { return }
         // SQLite takes what the journal holds first: the order of changes is kept.

@@ -65,8 +65,14 @@ public final class HistoryDatabase {
     var unapplied: [HistoryChange] = []
     /// How many records they came in.
     var unappliedRecords = 0
-    /// How many records make SQLite take the journal (more after it failed to).
-    var applyingAfter = HistoryDatabase.recordsBeforeApplying
+    /// How many records, or bytes, in the journal make SQLite take it (more
+    /// after it failed to).
+    var applyingAfter = (records: HistoryDatabase.recordsBeforeApplying,
+                         bytes: HistoryDatabase.journalBytesBeforeApplying)
+    /// Whether SQLite failed to take the journal last time it was asked.
+    var applyFailed = false
+    /// The epoch of the journal SQLite took last (in `meta`; 0: none yet).
+    var appliedEpoch: UInt64 = 0
     /// The buffer a record is encoded in, kept between commits.
     var recordBody: [UInt8] = []
     /// Whether rows were deleted in SQLite since `reclaim` last looked.
@@ -102,9 +108,12 @@ public final class HistoryDatabase {
     /// The schema of the file open (older ones are only read as they are).
     private(set) var schema: Int64 = schemaVersion
 
-    /// Opens (or creates) the store in `directory`. A store that cannot be
-    /// read is moved aside as `…corrupt-<now>` and a fresh one is used.
-    /// Throws when another process holds the directory's lock.
+    /// Opens (or creates) the store in `directory` and applies what its
+    /// journal holds. A store that cannot be read is moved aside as
+    /// `…corrupt-<now>` and a fresh one is used. Throws when another
+    /// process holds the directory's lock, and a read-only error when the
+    /// journal is there but cannot be opened, read or applied (the store
+    /// is then only read: `init(readingOnly:)`).
     public convenience init(directory: String, now: Int64) throws(StoreError) {
         try self.init(directory: directory, now: now, journaled: true)
     }
@@ -139,14 +148,15 @@ public final class HistoryDatabase {
             corruption = "the store is an empty file (0 bytes), not a database undod wrote"
             movedAside = Self.moveAside(path, with: payloadFiles, now: now)
         }
+        var created: Bool
         do {
-            database = try Self.open(path)
+            (database, created) = try Self.open(path)
         } catch {
             guard error.meansCorrupt else { throw StoreError("cannot open \(path): \(error)") }
             corruption = error.description
             movedAside = Self.moveAside(path, with: payloadFiles, now: now)
             do {
-                database = try Self.open(path)
+                (database, created) = try Self.open(path)
             } catch {
                 throw StoreError("cannot create a fresh store at \(path): \(error)")
             }
@@ -154,10 +164,12 @@ public final class HistoryDatabase {
         for suffix in ["", "-wal", "-shm"] { _ = chmod(path + suffix, 0o600) }
         keepsPayloadFiles = payloadFiles.prepare()
         do {
-            if journaled { try openJournal(base: base, now: now) }
+            if journaled { try openJournal(base: base, now: now, databaseIsNew: created) }
         } catch where error.isCorruption {
             try startFresh(now: now, because: error.description)
             return
+        } catch where error.isReadOnly {
+            throw error
         } catch {
             // The journal stays as it is: the store is only read (with it) until it can be applied.
             throw StoreError("what the journal holds cannot be applied (\(error)), so the store is only read",
@@ -169,9 +181,10 @@ public final class HistoryDatabase {
     /// Opens the store in a directory that cannot be written, to read it
     /// as it is: its stacks and counters, never a write. Nil when there is
     /// no store there. A store left by a crash holds its last commits in
-    /// the write-ahead log: SQLite reads the log too where it can without
-    /// writing (the log and its index are there), else the file alone is
-    /// read, as it is.
+    /// its journal and the write-ahead log: SQLite reads the log too where
+    /// it can without writing (the log and its index are there), else the
+    /// file alone is read, as it is; the journal is applied to a copy of
+    /// the database in memory.
     public init?(readingOnly directory: String) throws(StoreError) {
         let base = directory.hasSuffix("/") ? directory : directory + "/"
         path = base + "history.sqlite3"
@@ -237,8 +250,11 @@ public final class HistoryDatabase {
         if lockDescriptor >= 0 { Glibc.close(lockDescriptor) }
     }
 
-    /// Opens, configures and migrates; throws what SQLite said.
-    private static func open(_ path: String) throws(SQLiteError) -> SQLiteDatabase {
+    /// Opens, configures and migrates; returns the database and whether it
+    /// was made now; throws what SQLite said. A new or migrated schema is
+    /// folded into the file at once: its version in the file's header is
+    /// what an older undod reads to leave the store alone.
+    private static func open(_ path: String) throws(SQLiteError) -> (SQLiteDatabase, created: Bool) {
         let database = try SQLiteDatabase(path: path)
         // auto_vacuum must be set before the first table of a new file.
         try database.execute("PRAGMA auto_vacuum = INCREMENTAL; "
@@ -270,9 +286,10 @@ public final class HistoryDatabase {
             if version < 3 { try migrateToVersion3(database) }
             if version < 4 { try database.execute("PRAGMA user_version = 4") }
         }
+        if version < schemaVersion { try database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
         // Reading the schema proves the file is a database we can use.
         _ = try database.integer("SELECT count(*) FROM stacks")
-        return database
+        return (database, version < 1)
     }
 
     /// Moves a store found corrupt while reading aside and starts a fresh
@@ -281,14 +298,19 @@ public final class HistoryDatabase {
         checkpointer?.stop()
         checkpointer = nil
         journal = nil
+        transaction.removeAll()
         unapplied.removeAll()
+        unappliedRecords = 0
+        applyingAfter = (Self.recordsBeforeApplying, Self.journalBytesBeforeApplying)
+        applyFailed = false
+        appliedEpoch = 0
         database = try Self.placeholder()
         corruption = reason
         movedAside = Self.moveAside(path, with: payloadFiles, now: now)
         let previous = umask(0o077)
         defer { umask(previous) }
         do {
-            database = try Self.open(path)
+            database = try Self.open(path).0
         } catch {
             throw StoreError("cannot create a fresh store at \(path): \(error)")
         }
@@ -296,7 +318,7 @@ public final class HistoryDatabase {
         for suffix in ["", "-wal", "-shm"] { _ = chmod(path + suffix, 0o600) }
         keepsPayloadFiles = payloadFiles.prepare()
         let base = String(path.dropLast("history.sqlite3".count))
-        try openJournal(base: base, now: now)
+        try openJournal(base: base, now: now, databaseIsNew: true)
         attachCheckpointer()
     }
 
@@ -325,7 +347,7 @@ public final class HistoryDatabase {
         // full), the read sees the journal applied in a transaction that
         // is rolled back after it.
         var uncommitted = false
-        if !unapplied.isEmpty, (try? applyJournal()) == nil {
+        if !unapplied.isEmpty, applyFailed || (try? applyJournal()) == nil {
             try writing { () throws(SQLiteError) in
                 try database.statement("BEGIN").run()
                 do throws(SQLiteError) {

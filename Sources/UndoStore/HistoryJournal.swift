@@ -44,14 +44,16 @@ final class HistoryJournal {
         descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw StoreError("cannot open \(path): \(Self.lastError())") }
         self.path = path
+        _ = fchmod(descriptor, 0o600)
     }
 
     deinit { close(descriptor) }
 
-    /// What the file holds now; its epoch and length become the
-    /// journal's (records are appended only after a `reset`).
-    func read() -> Contents {
-        let bytes = Self.readAll(descriptor)
+    /// What the file holds now (nil when it cannot be read); its epoch and
+    /// length become the journal's (records are appended only after a
+    /// `reset`).
+    func read() -> Contents? {
+        guard let bytes = Self.readAll(descriptor) else { return nil }
         let contents = Self.contents(of: bytes)
         epoch = contents.epoch ?? 0
         length = Int64(bytes.count)
@@ -59,18 +61,21 @@ final class HistoryJournal {
     }
 
     /// What the journal at `path` holds, read without writing anything;
-    /// nil when there is none.
+    /// nil when there is none or it cannot be read.
     static func read(at path: String) -> Contents? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        return contents(of: readAll(descriptor))
+        return readAll(descriptor).map(contents(of:))
     }
 
     /// Appends one record of `body`, in one write. On failure nothing of
     /// it stays in the file, or, where that cannot be made so, the journal
     /// takes no more records (`isBroken`).
     func append(_ body: [UInt8]) throws(StoreError) {
+        guard body.count <= Int(UInt32.max) else {
+            throw StoreError("cannot write a record of \(body.count) bytes to \(path): at most 4 GiB")
+        }
         var header = (UInt32(body.count).littleEndian, PayloadChecksum.of(body).littleEndian)
         let written = withUnsafeMutableBytes(of: &header) { head in
             body.withUnsafeBytes { rest in
@@ -92,15 +97,19 @@ final class HistoryJournal {
     private(set) var isBroken = false
 
     /// Starts the file over, empty, for records of `epoch`. With `zeroing`,
-    /// what it held is overwritten with zeros (and they reach the disk)
-    /// first: it may hold a history deleted for good.
+    /// its records are overwritten with zeros (and they reach the disk)
+    /// first: they may hold a history deleted for good. (The header stays
+    /// until the file starts over: a kill meanwhile leaves a journal that
+    /// the next open finds taken already, and empties.) On failure the
+    /// journal takes no more records (`isBroken`) until a reset succeeds.
     func reset(epoch: UInt64, zeroing: Bool = false) throws(StoreError) {
-        if zeroing, length > 0 {
+        if zeroing, length > Int64(Self.headerBytes) {
             let zeros = [UInt8](repeating: 0, count: 64 << 10)
-            var offset: Int64 = 0
+            var offset = Int64(Self.headerBytes)
             while offset < length {
                 let count = Int(min(Int64(zeros.count), length - offset))
                 guard zeros.withUnsafeBytes({ pwrite(descriptor, $0.baseAddress, count, off_t(offset)) }) == count else {
+                    isBroken = true
                     throw StoreError("cannot zero \(path): \(Self.lastError())")
                 }
                 offset += Int64(count)
@@ -145,13 +154,15 @@ final class HistoryJournal {
         bytes[offset..<offset + count].reversed().reduce(0) { $0 << 8 | UInt64($1) }
     }
 
-    /// Everything the open file holds, from its start.
-    private static func readAll(_ descriptor: Int32) -> [UInt8] {
+    /// Everything the open file holds, from its start; nil when reading
+    /// fails (never taken for a shorter file).
+    private static func readAll(_ descriptor: Int32) -> [UInt8]? {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while true {
             let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(bytes.count)) }
             if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { return nil }
             guard count > 0 else { return bytes }
             bytes.append(contentsOf: chunk[0..<count])
         }

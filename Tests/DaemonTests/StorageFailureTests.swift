@@ -69,23 +69,29 @@ struct StorageFailureTests {
     }
 
     /// A store left by a crash holds its last commits in the journal only,
-    /// and its schema in SQLite's write-ahead log only; in a directory that
-    /// cannot be written they are read too (SQLite reads the log without
-    /// writing its index, and the journal is applied to a copy of the
-    /// database in memory), never lost from view.
+    /// and those SQLite took from it before in its write-ahead log only; in
+    /// a directory that cannot be written they are read too (SQLite reads
+    /// the log without writing its index, and the journal is applied to a
+    /// copy of the database in memory), never lost from view.
     @Test func aReadOnlyStoreLeftByACrashIsReadWithItsJournalAndLog() throws {
         let f = try DaemonFixture()
+        // 128 turns have SQLite take the journal: these go to the log.
+        let filler = try f.app("org.example.Filler")
+        for index in 0..<130 { try filler.push("Filler \(index)") }
+        let fillerHistory = try f.stack(filler.stack, "History")
         let (app, stored) = try Self.pushTwo(f, "org.example.Crashed")
         f.daemon.signal(SIGKILL)
         _ = f.daemon.waitForExit(loop: f.loop)
         app.quit()
+        filler.quit()
         let state = f.daemon.stateDirectory
         func size(_ name: String) -> Int {
             (try? FileManager.default.attributesOfItem(atPath: state.appendingPathComponent(name).path)[.size] as? Int) ?? 0
         }
-        #expect(size("history.sqlite3-wal") > 0, "the crash left the schema in the log")
-        #expect(size("history.journal") > 16, "and the pushes in the journal")
+        #expect(size("history.sqlite3-wal") > 0, "the crash left the first turns in the log")
+        #expect(size("history.journal") > 16, "and the last ones in the journal")
         try Self.restartReadOnly(f, expecting: stored, of: "org.example.Crashed")
+        #expect(try f.stack(filler.stack, "History") == fillerHistory, "the log's turns are read too")
     }
 
     @Test func aReadOnlyStateDirectoryKeepsHistoryInMemoryAndSaysSo() throws {

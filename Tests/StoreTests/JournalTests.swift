@@ -130,6 +130,50 @@ import UndoStore
         }
     }
 
+    @Test func aJournalLeftBesideADatabaseMadeAnewIsSetAside() throws {
+        try Self.withDirectory { directory in
+            let database = try Self.reopen(directory) { database in
+                try Self.commit(database, groups: 1...2)
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
+            }
+            #expect(try database.loadStacks().isEmpty, "none of it is applied to the new database")
+            #expect(Self.size(Self.journal(directory) + ".set-aside-0") > 16)
+            #expect(database.journalNotes.contains { $0.lost && $0.text.contains("the database is new") },
+                    "\(database.journalNotes)")
+        }
+    }
+
+    @Test func aJournalThatCannotBeOpenedLeavesTheStoreOnlyRead() throws {
+        try Self.withDirectory { directory in
+            do {
+                let killed = try HistoryDatabase(directory: directory, now: 0)
+                try Self.commit(killed, groups: 1...2)
+            }
+            let kept = Self.journal(directory) + ".kept"
+            try FileManager.default.moveItem(atPath: Self.journal(directory), toPath: kept)
+            try FileManager.default.createSymbolicLink(atPath: Self.journal(directory), withDestinationPath: kept)
+            #expect {
+                _ = try HistoryDatabase(directory: directory, now: 0)
+            } throws: { error in
+                (error as? StoreError)?.isReadOnly == true
+            }
+            let read = try #require(try HistoryDatabase(readingOnly: directory))
+            #expect(try read.loadStacks().isEmpty, "the link is never followed")
+            #expect(read.journalNotes.contains { $0.lost }, "\(read.journalNotes)")
+            #expect(Self.size(kept) > 16, "and what it points to is left as it is")
+        }
+    }
+
+    @Test func aNewStoresSchemaIsInTheFileAtOnce() throws {
+        try Self.withDirectory { directory in
+            let database = try HistoryDatabase(directory: directory, now: 0)
+            let file = try #require(FileHandle(forReadingAtPath: database.path))
+            let header = try #require(try file.read(upToCount: 64))
+            #expect(header.count == 64 && header[60..<64].reduce(0) { $0 << 8 | Int($1) } == 4,
+                    "an older undod reads the version from the header, not from the log")
+        }
+    }
+
     @Test func sqliteTakesTheJournalEvery128Transactions() throws {
         try Self.withDirectory { directory in
             let database = try HistoryDatabase(directory: directory, now: 0)

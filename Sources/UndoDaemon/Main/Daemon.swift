@@ -206,6 +206,7 @@ package final class Daemon {
             }
             log.error("the state directory \(directory) is read-only (\(error)): its stored history is read, "
                 + kept)
+            for note in stored.journalNotes { log.error("the history store: \(note.text).") }
             return MemoryHistoryStore(startingFrom: stored)
         } catch {
             log.error("the state directory \(directory) is read-only and its store cannot be read (\(error)); "
