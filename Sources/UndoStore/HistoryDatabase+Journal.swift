@@ -35,6 +35,10 @@ extension HistoryDatabase {
     /// once twice as many records, or bytes, wait.
     func commitToJournal() throws(StoreError) {
         guard let journal, !transaction.isEmpty else { return }
+        guard !journal.isBroken else {
+            // (A read between `begin` and here could have broken it; nothing reads there today.)
+            throw StoreError("the journal cannot take the transaction: it could not start over")
+        }
         recordBody.removeAll(keepingCapacity: recordBody.capacity <= 1 << 20)
         for change in transaction { change.encode(into: &recordBody) }
         try journal.append(recordBody)
@@ -102,10 +106,12 @@ extension HistoryDatabase {
     /// what it holds (what a killed daemon left there), saying what it
     /// found in `journalNotes`. Where none can be made, every transaction
     /// goes to SQLite directly. Throws a read-only error when one is there
-    /// that cannot be opened or read (a link, never followed, included):
-    /// it may hold answered changes, so the store is only read; a corrupt
-    /// one when applying it finds the database corrupt.
-    func openJournal(base: String, now: Int64, databaseIsNew: Bool) throws(StoreError) {
+    /// that cannot be opened or read (a link, never followed, included), or
+    /// one to set aside that cannot be: it may hold answered changes, so
+    /// the store is only read; a corrupt one when applying it finds the
+    /// database corrupt. (`settingAside`: this call follows a set-aside,
+    /// and will not make another.)
+    func openJournal(base: String, now: Int64, databaseIsNew: Bool, settingAside: Bool = false) throws(StoreError) {
         let path = base + "history.journal"
         let journal: HistoryJournal
         do {
@@ -142,8 +148,8 @@ extension HistoryDatabase {
         case .some(let epoch) where epoch <= applied:
             self.journal = journal  // SQLite has taken it already
             _ = try? journal.reset(epoch: applied + 1)
-        case nil where contents.leftOut == 0:
-            self.journal = journal  // a new file
+        case _ where contents.bodies.isEmpty && contents.leftOut == 0:
+            self.journal = journal  // a new file, or one that holds no record
             _ = try? journal.reset(epoch: applied + 1)
         default:
             // Not ours, beside a database made anew, or following changes
@@ -151,17 +157,29 @@ extension HistoryDatabase {
             // person to look at, never applied on top of the wrong state.
             let why = databaseIsNew ? "the database is new"
                 : "its epoch is \(contents.epoch.map { "\($0)" } ?? "unreadable"), the database took \(applied) last"
-            let aside = "\(path).set-aside-\(now)"
-            guard rename(path, aside) == 0 else {
-                journalNotes.append(("the journal does not go on top of this database (\(why)) and cannot be set "
-                    + "aside (\(String(cString: strerror(errno)))): it is left as it is, not applied, and every change "
-                    + "is written to the database directly", true))
-                return
+            let aside = Self.unusedName(path + ".set-aside-\(now)")
+            guard !settingAside, rename(path, aside) == 0 else {
+                // Written around, it could come to match later and be applied out of order.
+                throw StoreError("the journal \(path) does not go on top of this database (\(why)) and cannot be set "
+                    + "aside: the store is only read until it is moved away", readOnly: true)
             }
             journalNotes.append(("the journal does not go on top of this database (\(why)): it was set aside as "
                 + "\(aside) and its changes are not applied", true))
-            return try openJournal(base: base, now: now, databaseIsNew: databaseIsNew)
+            return try openJournal(base: base, now: now, databaseIsNew: databaseIsNew, settingAside: true)
         }
+    }
+
+    /// `name`, or with the first of `-1`, `-2`, … that makes it a name no
+    /// file has.
+    private static func unusedName(_ name: String) -> String {
+        var status = stat()
+        var candidate = name
+        var number = 0
+        while lstat(candidate, &status) == 0 {
+            number += 1
+            candidate = "\(name)-\(number)"
+        }
+        return candidate
     }
 
     /// The changes of the journal's records when they go on top of a
@@ -199,8 +217,14 @@ extension HistoryDatabase {
             journalNotes.append(("cannot read \(path): what it holds is not in view", true))
             return
         }
-        guard let changes = Self.changes(in: contents, after: try readAppliedEpoch(), notes: &journalNotes),
-              !changes.isEmpty else { return }
+        guard let changes = Self.changes(in: contents, after: try readAppliedEpoch(), notes: &journalNotes) else {
+            if !contents.bodies.isEmpty {
+                journalNotes.append(("the journal does not go on top of the database as it is read: what it holds "
+                    + "is not in view", true))
+            }
+            return
+        }
+        guard !changes.isEmpty else { return }
         let copy = try database.copiedIntoMemory()
         try copy.execute("BEGIN")
         for change in changes { try change.apply(to: copy) }

@@ -286,7 +286,7 @@ public final class HistoryDatabase {
             if version < 3 { try migrateToVersion3(database) }
             if version < 4 { try database.execute("PRAGMA user_version = 4") }
         }
-        if version < schemaVersion { try database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        if version < schemaVersion { try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
         // Reading the schema proves the file is a database we can use.
         _ = try database.integer("SELECT count(*) FROM stacks")
         return (database, version < 1)

@@ -73,8 +73,8 @@ final class HistoryJournal {
     /// it stays in the file, or, where that cannot be made so, the journal
     /// takes no more records (`isBroken`).
     func append(_ body: [UInt8]) throws(StoreError) {
-        guard body.count <= Int(UInt32.max) else {
-            throw StoreError("cannot write a record of \(body.count) bytes to \(path): at most 4 GiB")
+        guard body.count <= Int(Int32.max) - 4_096 else {
+            throw StoreError("cannot write a record of \(body.count) bytes to \(path): at most 2 GiB")
         }
         var header = (UInt32(body.count).littleEndian, PayloadChecksum.of(body).littleEndian)
         let written = withUnsafeMutableBytes(of: &header) { head in

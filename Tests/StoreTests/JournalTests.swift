@@ -132,14 +132,35 @@ import UndoStore
 
     @Test func aJournalLeftBesideADatabaseMadeAnewIsSetAside() throws {
         try Self.withDirectory { directory in
-            let database = try Self.reopen(directory) { database in
-                try Self.commit(database, groups: 1...2)
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
+            var path = ""
+            do {
+                let killed = try HistoryDatabase(directory: directory, now: 0)
+                try Self.commit(killed, groups: 1...2)
+                path = killed.path
             }
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            let database = try HistoryDatabase(directory: directory, now: 0)
             #expect(try database.loadStacks().isEmpty, "none of it is applied to the new database")
             #expect(Self.size(Self.journal(directory) + ".set-aside-0") > 16)
             #expect(database.journalNotes.contains { $0.lost && $0.text.contains("the database is new") },
                     "\(database.journalNotes)")
+        }
+    }
+
+    @Test func anEmptyJournalBesideADatabaseMadeAnewStartsOverQuietly() throws {
+        try Self.withDirectory { directory in
+            var path = ""
+            do {
+                let closed = try HistoryDatabase(directory: directory, now: 0)
+                try Self.commit(closed, groups: 1...2)
+                closed.checkpoint()  // as a clean stop leaves it: SQLite has taken everything
+                path = closed.path
+            }
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            let database = try HistoryDatabase(directory: directory, now: 0)
+            #expect(database.journalNotes.isEmpty, "nothing was lost: \(database.journalNotes)")
+            #expect(Self.size(Self.journal(directory)) == 16)
+            #expect(Self.size(Self.journal(directory) + ".set-aside-0") == -1)
         }
     }
 
