@@ -44,10 +44,18 @@ import UndoStore
 
     /// Opens the store as a killed daemon left it: `write` has made its
     /// transactions and the store is dropped without a close.
-    static func reopen(_ directory: String, after write: (HistoryDatabase) throws -> Void) throws -> HistoryDatabase {
+    /// With `deletingDatabase`, the database's files are deleted before
+    /// (the journal is left), as a person clearing the history might.
+    static func reopen(_ directory: String, deletingDatabase: Bool = false,
+                       after write: (HistoryDatabase) throws -> Void) throws -> HistoryDatabase {
+        var path = ""
         do {
             let killed = try HistoryDatabase(directory: directory, now: 0)
             try write(killed)
+            path = killed.path
+        }
+        if deletingDatabase {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
         return try HistoryDatabase(directory: directory, now: 0)
     }
@@ -132,14 +140,9 @@ import UndoStore
 
     @Test func aJournalLeftBesideADatabaseMadeAnewIsSetAside() throws {
         try Self.withDirectory { directory in
-            var path = ""
-            do {
-                let killed = try HistoryDatabase(directory: directory, now: 0)
-                try Self.commit(killed, groups: 1...2)
-                path = killed.path
+            let database = try Self.reopen(directory, deletingDatabase: true) { database in
+                try Self.commit(database, groups: 1...2)
             }
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-            let database = try HistoryDatabase(directory: directory, now: 0)
             #expect(try database.loadStacks().isEmpty, "none of it is applied to the new database")
             #expect(Self.size(Self.journal(directory) + ".set-aside-0") > 16)
             #expect(database.journalNotes.contains { $0.lost && $0.text.contains("the database is new") },
@@ -149,15 +152,10 @@ import UndoStore
 
     @Test func anEmptyJournalBesideADatabaseMadeAnewStartsOverQuietly() throws {
         try Self.withDirectory { directory in
-            var path = ""
-            do {
-                let closed = try HistoryDatabase(directory: directory, now: 0)
-                try Self.commit(closed, groups: 1...2)
-                closed.checkpoint()  // as a clean stop leaves it: SQLite has taken everything
-                path = closed.path
+            let database = try Self.reopen(directory, deletingDatabase: true) { database in
+                try Self.commit(database, groups: 1...2)
+                database.checkpoint()  // as a clean stop leaves it: SQLite has taken everything
             }
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-            let database = try HistoryDatabase(directory: directory, now: 0)
             #expect(database.journalNotes.isEmpty, "nothing was lost: \(database.journalNotes)")
             #expect(Self.size(Self.journal(directory)) == 16)
             #expect(Self.size(Self.journal(directory) + ".set-aside-0") == -1)
