@@ -350,8 +350,8 @@ package final class SQLiteHistoryStore: HistoryStore {
     }
 
     /// Deletes what trimming left, writes the detach times still waiting,
-    /// has SQLite take the journal, folds the write-ahead log into the
-    /// database file and empties it.
+    /// has SQLite take the journal (and removes its file), folds the
+    /// write-ahead log into the database file and empties it.
     package func close() {
         if !trimmed.isEmpty || !detachTimes.isEmpty, (try? database.begin()) != nil {
             do throws(StoreError) {
@@ -367,6 +367,7 @@ package final class SQLiteHistoryStore: HistoryStore {
             }
         }
         database.checkpoint()
+        database.removeJournal()
         database.payloadFiles.drain()
     }
 

@@ -97,6 +97,16 @@ extension HistoryDatabase {
         try? journal.reset(epoch: appliedEpoch &+ 1)
     }
 
+    /// On the way out, once SQLite holds everything the journal did: its
+    /// file is removed (the next open makes a new one), so that a stopped
+    /// undod leaves only the database's files. From then on transactions
+    /// go to SQLite directly.
+    public func removeJournal() {
+        guard let journal, unapplied.isEmpty, !journal.isBroken else { return }
+        unlink(journal.path)
+        self.journal = nil
+    }
+
     /// The epoch of the journal SQLite took last (0: none yet).
     private func readAppliedEpoch() throws(SQLiteError) -> UInt64 {
         UInt64(bitPattern: try database.integer("SELECT value FROM meta WHERE key = 'journal_epoch'"))

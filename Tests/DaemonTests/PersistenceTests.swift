@@ -214,6 +214,23 @@ import Testing
         #expect(returned.applied.first?.payloads.isEmpty == false, "the undone group's actions came back")
     }
 
+    /// A stopped undod leaves its history in the database's files alone:
+    /// the journal's records are in SQLite, and its file is gone.
+    @Test func aStoppedUndodLeavesNoJournal() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("org.example.Stopped", pushing: ["One", "Two"])
+        let history = try f.stack(app.stack, "History")
+        let journal = f.daemon.stateDirectory.appendingPathComponent("history.journal").path
+        #expect(FileManager.default.fileExists(atPath: journal))
+        app.quit()
+        f.daemon.signal(SIGTERM)
+        #expect(f.daemon.waitForExit(loop: f.loop) == 0)
+        #expect(!FileManager.default.fileExists(atPath: journal), "its records are in SQLite, its file gone")
+        f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher, stateDirectory: f.daemon.stateDirectory)
+        #expect(!f.daemon.log.contains("journal"), "nothing was left to apply: \(f.daemon.log)")
+        #expect(try f.stack(app.stack, "History") == history)
+    }
+
     @Test func theStateDirectoryAndFilesArePrivate() throws {
         let f = try DaemonFixture()
         _ = try f.app("app.modes", pushing: ["1"])
