@@ -46,6 +46,30 @@ struct JournalFailureTests {
         }
     }
 
+    /// A journal that does not go on top of the database and cannot be set
+    /// aside (the directory append-only: no rename) is left as it is and
+    /// the store only read: written around, it could come to match later.
+    @Test func aJournalThatCannotBeSetAsideLeavesTheStoreOnlyRead() throws {
+        try JournalTests.withDirectory { directory in
+            let journal = JournalTests.journal(directory)
+            do {
+                let killed = try HistoryDatabase(directory: directory, now: 0)
+                try JournalTests.commit(killed, groups: 1...2)
+            }
+            var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: journal)))
+            bytes[8] = 7  // epoch 7 on a database that took none
+            try Data(bytes).write(to: URL(fileURLWithPath: journal))
+            #expect(FileAttributes.chattr("+a", directory))
+            defer { FileAttributes.chattr("-a", directory) }
+            #expect {
+                _ = try HistoryDatabase(directory: directory, now: 0)
+            } throws: { error in
+                (error as? StoreError)?.isReadOnly == true && "\(error)".contains("cannot be set aside")
+            }
+            #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: journal))) == bytes, "left as it is")
+        }
+    }
+
     /// While SQLite cannot take the journal, commits still succeed, reads
     /// see everything, and SQLite is asked again only once twice as many
     /// records wait.
