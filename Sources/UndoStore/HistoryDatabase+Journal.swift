@@ -112,17 +112,17 @@ extension HistoryDatabase {
         UInt64(bitPattern: try database.integer("SELECT value FROM meta WHERE key = 'journal_epoch'"))
     }
 
-    /// Opens the journal in `base` and brings the database up to date with
-    /// what it holds (what a killed daemon left there), saying what it
-    /// found in `journalNotes`. Where none can be made, every transaction
-    /// goes to SQLite directly. Throws a read-only error when one is there
-    /// that cannot be opened or read (a link, never followed, included), or
-    /// one to set aside that cannot be: it may hold answered changes, so
-    /// the store is only read; a corrupt one when applying it finds the
-    /// database corrupt. (`settingAside`: this call follows a set-aside,
-    /// and will not make another.)
-    func openJournal(base: String, now: Int64, databaseIsNew: Bool, settingAside: Bool = false) throws(StoreError) {
-        let path = base + "history.journal"
+    /// Opens the journal (`journalPath`) and brings the database up to
+    /// date with what it holds (what a killed daemon left there), saying
+    /// what it found in `journalNotes`. Where none can be made, every
+    /// transaction goes to SQLite directly. Throws a read-only error when
+    /// one is there that cannot be opened or read (a link, never followed,
+    /// included), or one to set aside that cannot be: it may hold answered
+    /// changes, so the store is only read; a corrupt one when applying it
+    /// finds the database corrupt. (`settingAside`: this call follows a
+    /// set-aside, and will not make another.)
+    func openJournal(now: Int64, databaseIsNew: Bool, settingAside: Bool = false) throws(StoreError) {
+        let path = journalPath
         let journal: HistoryJournal
         do {
             journal = try HistoryJournal(path: path)
@@ -140,33 +140,20 @@ extension HistoryDatabase {
                              readOnly: true)
         }
         appliedEpoch = try reading { () throws(SQLiteError) in try readAppliedEpoch() }
-        let applied = appliedEpoch
+        let changes: [HistoryChange]
         switch contents.epoch {
-        case .some(let epoch) where epoch == applied + 1 && !databaseIsNew:
-            self.journal = journal
-            let changes = Self.changes(in: contents, after: applied, notes: &journalNotes) ?? []
-            guard !changes.isEmpty else {
-                _ = try? journal.reset(epoch: applied + 1)
-                return
-            }
-            // Applied before the file starts over: a kill in between leaves the records.
-            unapplied = changes
-            unappliedRecords = contents.bodies.count
-            try applyJournal()
-            journalNotes.append(("the journal's \(contents.bodies.count) transactions (\(changes.count) changes) "
-                + "that had not reached the database were applied", false))
-        case .some(let epoch) where epoch <= applied:
-            self.journal = journal  // SQLite has taken it already
-            _ = try? journal.reset(epoch: applied + 1)
+        case .some(let epoch) where epoch == appliedEpoch + 1 && !databaseIsNew:
+            changes = Self.changes(in: contents, after: appliedEpoch, notes: &journalNotes) ?? []
+        case .some(let epoch) where epoch <= appliedEpoch:
+            changes = []  // SQLite has taken it already
         case _ where contents.bodies.isEmpty && contents.leftOut == 0:
-            self.journal = journal  // a new file, or one that holds no record
-            _ = try? journal.reset(epoch: applied + 1)
+            changes = []  // a new file, or one that holds no record
         default:
             // Not ours, beside a database made anew, or following changes
             // the database never got (an OS crash took them): kept for a
             // person to look at, never applied on top of the wrong state.
             let why = databaseIsNew ? "the database is new"
-                : "its epoch is \(contents.epoch.map { "\($0)" } ?? "unreadable"), the database took \(applied) last"
+                : "its epoch is \(contents.epoch.map { "\($0)" } ?? "unreadable"), the database took \(appliedEpoch) last"
             let aside = Self.unusedName(path + ".set-aside-\(now)")
             guard !settingAside, rename(path, aside) == 0 else {
                 // Written around, it could come to match later and be applied out of order.
@@ -175,8 +162,19 @@ extension HistoryDatabase {
             }
             journalNotes.append(("the journal does not go on top of this database (\(why)): it was set aside as "
                 + "\(aside) and its changes are not applied", true))
-            return try openJournal(base: base, now: now, databaseIsNew: databaseIsNew, settingAside: true)
+            return try openJournal(now: now, databaseIsNew: databaseIsNew, settingAside: true)
         }
+        self.journal = journal
+        guard !changes.isEmpty else {
+            _ = try? journal.reset(epoch: appliedEpoch + 1)
+            return
+        }
+        // Applied before the file starts over: a kill in between leaves the records.
+        unapplied = changes
+        unappliedRecords = contents.bodies.count
+        try applyJournal()
+        journalNotes.append(("the journal's \(contents.bodies.count) transactions (\(changes.count) changes) "
+            + "that had not reached the database were applied", false))
     }
 
     /// `name`, or with the first of `-1`, `-2`, … that makes it a name no
@@ -219,12 +217,11 @@ extension HistoryDatabase {
     /// For a store only read: the journal's changes, where there are any
     /// for this database, applied to a copy of it in memory (the files
     /// are never written).
-    func readJournal(base: String) throws(SQLiteError) {
-        let path = base + "history.journal"
+    func readJournal() throws(SQLiteError) {
         var status = stat()
-        guard schema >= 4, lstat(path, &status) == 0 else { return }
-        guard let contents = HistoryJournal.read(at: path) else {
-            journalNotes.append(("cannot read \(path): what it holds is not in view", true))
+        guard schema >= 4, lstat(journalPath, &status) == 0 else { return }
+        guard let contents = HistoryJournal.read(at: journalPath) else {
+            journalNotes.append(("cannot read \(journalPath): what it holds is not in view", true))
             return
         }
         guard let changes = Self.changes(in: contents, after: try readAppliedEpoch(), notes: &journalNotes) else {

@@ -40,6 +40,8 @@ public final class HistoryDatabase {
     static let schemaVersion: Int64 = 4
     /// The database file.
     public let path: String
+    /// The journal's file, beside the database.
+    let journalPath: String
     /// The directory of the groups kept in files of their own.
     public let payloadFiles: PayloadFiles
     /// Whether large groups may be written to `payloadFiles` (its directory
@@ -124,6 +126,7 @@ public final class HistoryDatabase {
         try StateDirectory.prepare(directory)
         let base = directory.hasSuffix("/") ? directory : directory + "/"
         path = base + "history.sqlite3"
+        journalPath = base + "history.journal"
         payloadFiles = PayloadFiles(base: base)
         let previous = umask(0o077)
         defer { umask(previous) }
@@ -146,7 +149,7 @@ public final class HistoryDatabase {
         if stat(path, &status) == 0, status.st_size == 0 {
             // SQLite would take it for a new database; undod never leaves one.
             corruption = "the store is an empty file (0 bytes), not a database undod wrote"
-            movedAside = Self.moveAside(path, with: payloadFiles, now: now)
+            movedAside = Self.moveAside(path, journalPath, with: payloadFiles, now: now)
         }
         var created: Bool
         do {
@@ -154,7 +157,7 @@ public final class HistoryDatabase {
         } catch {
             guard error.meansCorrupt else { throw StoreError("cannot open \(path): \(error)") }
             corruption = error.description
-            movedAside = Self.moveAside(path, with: payloadFiles, now: now)
+            movedAside = Self.moveAside(path, journalPath, with: payloadFiles, now: now)
             do {
                 (database, created) = try Self.open(path)
             } catch {
@@ -164,7 +167,7 @@ public final class HistoryDatabase {
         for suffix in ["", "-wal", "-shm"] { _ = chmod(path + suffix, 0o600) }
         keepsPayloadFiles = payloadFiles.prepare()
         do {
-            if journaled { try openJournal(base: base, now: now, databaseIsNew: created) }
+            if journaled { try openJournal(now: now, databaseIsNew: created) }
         } catch where error.isCorruption {
             try startFresh(now: now, because: error.description)
             return
@@ -188,6 +191,7 @@ public final class HistoryDatabase {
     public init?(readingOnly directory: String) throws(StoreError) {
         let base = directory.hasSuffix("/") ? directory : directory + "/"
         path = base + "history.sqlite3"
+        journalPath = base + "history.journal"
         payloadFiles = PayloadFiles(base: base)
         lockDescriptor = -1
         var status = stat()
@@ -202,7 +206,7 @@ public final class HistoryDatabase {
             }
         }
         do throws(SQLiteError) {
-            try readJournal(base: base)
+            try readJournal()
         } catch {
             throw StoreError("cannot read \(path) with its journal: \(error)", corruption: error.meansCorrupt)
         }
@@ -306,7 +310,7 @@ public final class HistoryDatabase {
         appliedEpoch = 0
         database = try Self.placeholder()
         corruption = reason
-        movedAside = Self.moveAside(path, with: payloadFiles, now: now)
+        movedAside = Self.moveAside(path, journalPath, with: payloadFiles, now: now)
         let previous = umask(0o077)
         defer { umask(previous) }
         do {
@@ -317,8 +321,7 @@ public final class HistoryDatabase {
         zeroing = false
         for suffix in ["", "-wal", "-shm"] { _ = chmod(path + suffix, 0o600) }
         keepsPayloadFiles = payloadFiles.prepare()
-        let base = String(path.dropLast("history.sqlite3".count))
-        try openJournal(base: base, now: now, databaseIsNew: true)
+        try openJournal(now: now, databaseIsNew: true)
         attachCheckpointer()
     }
 
@@ -329,10 +332,10 @@ public final class HistoryDatabase {
 
     /// Renames the store's files (its journal and its payload files'
     /// directory too) to `…corrupt-<now>`; returns the database's new path.
-    private static func moveAside(_ path: String, with payloads: PayloadFiles, now: Int64) -> String {
+    private static func moveAside(_ path: String, _ journal: String, with payloads: PayloadFiles,
+                                  now: Int64) -> String {
         let target = "\(path).corrupt-\(now)"
         for suffix in ["", "-wal", "-shm"] { _ = rename(path + suffix, target + suffix) }
-        let journal = String(path.dropLast("sqlite3".count)) + "journal"
         _ = rename(journal, "\(journal).corrupt-\(now)")
         payloads.moveAside(now: now)
         return target

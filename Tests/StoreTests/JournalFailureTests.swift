@@ -11,8 +11,6 @@ import UndoStore
 @Suite(.enabled(if: FileAttributes.work,
                 "needs root and a file system with `chattr +a`/`+i` (ext4) for the temporary directory"))
 struct JournalFailureTests {
-    static func chattr(_ flag: String, _ path: String) { FileAttributes.chattr(flag, path) }
-
     static func saveGroup(_ id: UInt64, in database: HistoryDatabase) throws {
         try database.begin()
         try database.saveGroup(JournalTests.group(id), stack: 1, onRedoSide: false, actionsChanged: true)
@@ -29,12 +27,12 @@ struct JournalFailureTests {
             let database = try JournalTests.reopen(directory) { database in
                 try JournalTests.commit(database, groups: 1...1)
                 #expect(FileAttributes.chattr("+a", journal))
-                defer { Self.chattr("-a", journal) }
+                defer { FileAttributes.chattr("-a", journal) }
                 database.checkpoint()  // SQLite takes the journal; it cannot start over
                 let taken = JournalTests.size(journal)
                 try Self.saveGroup(2, in: database)
                 #expect(JournalTests.size(journal) == taken, "the record went to SQLite, not after the taken ones")
-                Self.chattr("-a", journal)
+                FileAttributes.chattr("-a", journal)
                 try Self.saveGroup(3, in: database)
                 #expect(JournalTests.size(journal) > 16 && JournalTests.size(journal) < taken,
                         "started over, it takes records again")
@@ -79,11 +77,11 @@ struct JournalFailureTests {
             let log = database.path + "-wal"
             #expect(FileManager.default.fileExists(atPath: log))
             #expect(FileAttributes.chattr("+i", log))
-            defer { Self.chattr("-i", log) }
+            defer { FileAttributes.chattr("-i", log) }
             try JournalTests.commit(database, groups: 1...127)  // the 128th record: SQLite is asked and fails
             #expect(JournalTests.size(JournalTests.journal(directory)) > 16, "the journal keeps every record")
             #expect(try database.loadStack(1)?.undo.count == 127, "a read sees them all the same")
-            Self.chattr("-i", log)
+            FileAttributes.chattr("-i", log)
             // Asked again once twice the records (256) or bytes wait: the bytes may come a few records sooner.
             var id: UInt64 = 127
             while JournalTests.size(JournalTests.journal(directory)) > 16, id < 400 {
