@@ -19,7 +19,8 @@ struct GnomeShellTests {
     /// A GNOME Shell and an undod that follows it (`auto` on a desktop named
     /// GNOME, as a GNOME session's would be), started before the Shell as
     /// at login.
-    final class Fixture {
+    final class Fixture: CompositorFixture {
+        static let strategy = "gnome"
         let shell: TestGnomeShell
         let daemon: DaemonFixture
         /// undod's signals: their arrival wakes the waits, which read its properties.
@@ -67,53 +68,15 @@ struct GnomeShellTests {
     }
 
     @Test func focusFollowsTheShellsFocusWindowAndTheTriggerUndoesOnlyThere() throws {
-        let f = try Fixture()
-        let a = try f.app("org.example.A", title: "Alpha", pushes: 2)
-        let b = try f.app("org.example.B", title: "Beta", pushes: 2)
-        let terminal = try f.app(nil, title: "Terminal")
-        #expect(try f.focus(a.pid, expecting: a.stack))
-        #expect(try f.daemon.manager("UndoFocused").first?.string == a.stack)
-        #expect(try a.process.nextApply().payloads == ["u2"])
-        // B pushes (the most recent activity), yet A is in front.
-        try b.process.command(["cmd": "push", "name": "Edit 3", "undo": "u3", "redo": "r3"])
-        #expect(try f.daemon.manager("UndoFocused").first?.string == a.stack)
-        #expect(try a.process.nextApply().payloads == ["u1"])
-        #expect(try f.focus(b.pid, expecting: b.stack))
-        #expect(try f.focus(terminal.pid, expecting: "/"))
-        let refused = errorOf { () throws(DBusError) in try f.daemon.manager("UndoFocused") }
-        #expect(refused?.name == undodError("NoFocusedStack"))
-        #expect(refused?.message.contains("(pid \(terminal.pid)), has no undo history") == true, "\(refused?.message ?? "")")
-        #expect(b.process.applies.isEmpty)
+        try Fixture().focusFollowsTheWindowInFrontAndTheTriggerUndoesOnlyThere()
     }
 
     @Test func aWindowCallingItselfByAnotherAppsIdGetsNothing() throws {
-        let f = try Fixture()
-        let a = try f.app("org.example.A", title: "Alpha", pushes: 2)
-        let spoof = try f.app(nil, title: "Alpha?", windowAppId: "org.example.A")
-        #expect(try f.focus(a.pid, expecting: a.stack))
-        #expect(try f.focus(spoof.pid, expecting: "/"))
-        try f.pressUndo()
-        // The Shell's calls arrive in order: the press above before the report below.
-        #expect(try f.focus(a.pid, expecting: a.stack))
-        try f.pressUndo()
-        #expect(try a.process.nextApply().payloads == ["u2"])
-        // The spoof's press undid nothing in A: one step is left there.
-        #expect(try f.daemon.manager("UndoFocused").last?.string == "Edit 1")
+        try Fixture().aWindowCallingItselfByAnotherAppsIdGetsNothing()
     }
 
     @Test func theExtensionsKeysUndoAndRedoInTheWindowInFront() throws {
-        let f = try Fixture()
-        let a = try f.app("org.example.A", title: "Alpha", pushes: 2)
-        let b = try f.app("org.example.B", title: "Beta", pushes: 2)
-        #expect(try f.focus(b.pid, expecting: b.stack))
-        try f.pressUndo()
-        #expect(try b.process.nextApply().payloads == ["u2"])
-        #expect(try f.focus(a.pid, expecting: a.stack))
-        try f.pressUndo()
-        #expect(try a.process.nextApply().payloads == ["u2"])
-        try f.pressRedo()
-        #expect(try a.process.nextApply().payloads == ["r2"])
-        #expect(b.process.applies.count == 1)
+        try Fixture().theKeysUndoAndRedoInTheWindowInFront()
     }
 
     @Test func undodKilledAndStartedAgainFollowsTheShellAtOnceAndOnePressIsOneUndo() throws {

@@ -17,7 +17,8 @@ import Testing
 struct KWinTests {
     /// A KWin and an undod that follows it (`auto` on a desktop named KDE,
     /// as a Plasma session's would be), started before KWin as at login.
-    final class Fixture {
+    final class Fixture: CompositorFixture {
+        static let strategy = "kwin"
         let kwin: TestKWin
         let daemon: DaemonFixture
         /// undod's signals: their arrival wakes the waits, which read its properties.
@@ -57,57 +58,23 @@ struct KWinTests {
         func focus(_ pid: Int32, expecting path: String) throws -> Bool {
             try daemon.focus(pid, expecting: path) { try kwin.focus(pid: pid, loop: loop) }
         }
+
+        /// Runs the script's undo shortcut, as its key would.
+        func pressUndo() throws { try kwin.press("undod-undo", loop: loop) }
+        /// Runs the script's redo shortcut, as its key would.
+        func pressRedo() throws { try kwin.press("undod-redo", loop: loop) }
     }
 
     @Test func focusFollowsKWinsActiveWindowAndTheTriggerUndoesOnlyThere() throws {
-        let f = try Fixture()
-        let a = try f.app("org.example.A", title: "Alpha", pushes: 2)
-        let b = try f.app("org.example.B", title: "Beta", pushes: 2)
-        let terminal = try f.app(nil, title: "Terminal")
-        #expect(try f.focus(a.pid, expecting: a.stack))
-        #expect(try f.daemon.managerProperty("FocusStrategy")?.string == "kwin")
-        #expect(try f.daemon.manager("UndoFocused").first?.string == a.stack)
-        #expect(try a.process.nextApply().payloads == ["u2"])
-        // B pushes (the most recent activity), yet A is in front.
-        try b.process.command(["cmd": "push", "name": "Edit 3", "undo": "u3", "redo": "r3"])
-        #expect(try f.daemon.manager("UndoFocused").first?.string == a.stack)
-        #expect(try a.process.nextApply().payloads == ["u1"])
-        #expect(try f.focus(b.pid, expecting: b.stack))
-        #expect(try f.focus(terminal.pid, expecting: "/"))
-        let refused = errorOf { () throws(DBusError) in try f.daemon.manager("UndoFocused") }
-        #expect(refused?.name == undodError("NoFocusedStack"))
-        #expect(refused?.message.contains("(pid \(terminal.pid)), has no undo history") == true, "\(refused?.message ?? "")")
-        #expect(b.process.applies.isEmpty)
+        try Fixture().focusFollowsTheWindowInFrontAndTheTriggerUndoesOnlyThere()
     }
 
     @Test func aWindowCallingItselfByAnotherAppsIdGetsNothing() throws {
-        let f = try Fixture()
-        let a = try f.app("org.example.A", title: "Alpha", pushes: 2)
-        let spoof = try f.app(nil, title: "Alpha?", windowAppId: "org.example.A")
-        #expect(try f.focus(a.pid, expecting: a.stack))
-        #expect(try f.focus(spoof.pid, expecting: "/"))
-        try f.kwin.press("undod-undo", loop: f.loop)
-        // KWin's calls arrive in order: the press above before the report below.
-        #expect(try f.focus(a.pid, expecting: a.stack))
-        try f.kwin.press("undod-undo", loop: f.loop)
-        #expect(try a.process.nextApply().payloads == ["u2"])
-        // The spoof's press undid nothing in A: one step is left there.
-        #expect(try f.daemon.manager("UndoFocused").last?.string == "Edit 1")
+        try Fixture().aWindowCallingItselfByAnotherAppsIdGetsNothing()
     }
 
     @Test func theScriptsShortcutsUndoAndRedoInTheWindowInFront() throws {
-        let f = try Fixture()
-        let a = try f.app("org.example.A", title: "Alpha", pushes: 2)
-        let b = try f.app("org.example.B", title: "Beta", pushes: 2)
-        #expect(try f.focus(b.pid, expecting: b.stack))
-        try f.kwin.press("undod-undo", loop: f.loop)
-        #expect(try b.process.nextApply().payloads == ["u2"])
-        #expect(try f.focus(a.pid, expecting: a.stack))
-        try f.kwin.press("undod-undo", loop: f.loop)
-        #expect(try a.process.nextApply().payloads == ["u2"])
-        try f.kwin.press("undod-redo", loop: f.loop)
-        #expect(try a.process.nextApply().payloads == ["r2"])
-        #expect(b.process.applies.count == 1)
+        try Fixture().theKeysUndoAndRedoInTheWindowInFront()
     }
 
     @Test func undodKilledAndStartedAgainLoadsItsScriptOnceAndUnloadsItWhenItStops() throws {
@@ -119,7 +86,7 @@ struct KWinTests {
         #expect(try f.kwin.isScriptLoaded("undod", loop: f.loop))
         try a.process.command(["cmd": "register", "app_id": "org.example.A", "options": ["title": "Alpha"]])
         #expect(try f.focus(a.pid, expecting: a.stack))
-        try f.kwin.press("undod-undo", loop: f.loop)
+        try f.pressUndo()
         #expect(try a.process.nextApply().payloads == ["u3"])
         // One press was one undo: the next is Edit 2, not Edit 1.
         #expect(try f.daemon.manager("UndoFocused").last?.string == "Edit 2")
@@ -139,7 +106,7 @@ struct KWinTests {
         try f.startKWin()
         let b = try f.app("org.example.B", title: "Beta", pushes: 2)
         #expect(try f.focus(b.pid, expecting: b.stack))
-        try f.kwin.press("undod-undo", loop: f.loop)
+        try f.pressUndo()
         #expect(try b.process.nextApply().payloads == ["u2"], "\(f.daemon.daemon.log)")
     }
 }

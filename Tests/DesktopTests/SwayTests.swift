@@ -13,7 +13,8 @@ import Testing
 @Suite(.enabled(if: TestSway.isAvailable, "needs root (to run sway as another user), sway, wtype and setpriv"))
 struct SwayTests {
     /// A sway and an undod that follows it (`auto`, as a user's would be).
-    final class Fixture {
+    final class Fixture: CompositorFixture {
+        static let strategy = "sway"
         let sway: TestSway
         let daemon: DaemonFixture
         /// `swaymsg -t subscribe '["window","tick"]'`: each view sway maps, as a line.
@@ -80,51 +81,24 @@ struct SwayTests {
         func pressUndo() throws {
             try sway.type(["-M", "ctrl", "-M", "alt", "z", "-m", "alt", "-m", "ctrl"], loop: loop)
         }
+
+        /// Presses the redo key (Ctrl+Alt+Shift+z) with wtype.
+        func pressRedo() throws {
+            try sway.type(["-M", "ctrl", "-M", "alt", "-M", "shift", "z", "-m", "shift", "-m", "alt", "-m", "ctrl"],
+                          loop: loop)
+        }
     }
 
     @Test func focusFollowsSwaysFocusedViewAndTheTriggerUndoesOnlyThere() throws {
-        let f = try Fixture()
-        #expect(f.daemon.wait { (try? f.daemon.managerProperty("FocusStrategy")?.string) == "sway" })
-        let a = try f.app("org.example.A", title: "Alpha", pushes: 2)
-        let b = try f.app("org.example.B", title: "Beta", pushes: 2)
-        let terminal = try f.app(nil, title: "Terminal")
-        #expect(try f.focus(a.pid, expecting: a.stack))
-        #expect(try f.daemon.manager("UndoFocused").first?.string == a.stack)
-        #expect(try a.process.nextApply().payloads == ["u2"])
-        // B pushes (the most recent activity), yet A is in front.
-        try b.process.command(["cmd": "push", "name": "Edit 3", "undo": "u3", "redo": "r3"])
-        #expect(try f.daemon.manager("UndoFocused").first?.string == a.stack)
-        #expect(try a.process.nextApply().payloads == ["u1"])
-        #expect(try f.focus(b.pid, expecting: b.stack))
-        #expect(try f.focus(terminal.pid, expecting: "/"))
-        let refused = errorOf { () throws(DBusError) in try f.daemon.manager("UndoFocused") }
-        #expect(refused?.name == undodError("NoFocusedStack"))
-        #expect(refused?.message.contains("(pid \(terminal.pid)), has no undo history") == true, "\(refused?.message ?? "")")
-        #expect(b.process.applies.isEmpty)
+        try Fixture().focusFollowsTheWindowInFrontAndTheTriggerUndoesOnlyThere()
     }
 
     @Test func aWindowCallingItselfByAnotherAppsIdGetsNothing() throws {
-        let f = try Fixture()
-        let a = try f.app("org.example.A", title: "Alpha", pushes: 1)
-        let spoof = try f.app(nil, title: "Alpha?", windowAppId: "org.example.A")
-        #expect(try f.focus(a.pid, expecting: a.stack))
-        #expect(try f.focus(spoof.pid, expecting: "/"))
-        try f.pressUndo()
-        #expect(f.daemon.wait { f.daemon.daemon.log.contains("No stack has the focus") })
-        #expect(a.process.applies.isEmpty)
+        try Fixture().aWindowCallingItselfByAnotherAppsIdGetsNothing()
     }
 
-    @Test func theKeyIsASwayBindingAndUndoesInTheViewInFront() throws {
-        let f = try Fixture()
-        let a = try f.app("org.example.A", title: "Alpha", pushes: 2)
-        let b = try f.app("org.example.B", title: "Beta", pushes: 2)
-        #expect(try f.focus(b.pid, expecting: b.stack))
-        try f.pressUndo()
-        #expect(try b.process.nextApply().payloads == ["u2"])
-        #expect(try f.focus(a.pid, expecting: a.stack))
-        try f.pressUndo()
-        #expect(try a.process.nextApply().payloads == ["u2"])
-        #expect(b.process.applies.count == 1)
+    @Test func theKeysAreSwayBindingsAndUndoAndRedoInTheViewInFront() throws {
+        try Fixture().theKeysUndoAndRedoInTheWindowInFront()
     }
 
     @Test func swayRestartedUnderARunningUndodBringsFocusAndTheKeyBack() throws {

@@ -4,11 +4,8 @@ import Testing
 
 /// The man pages and the JSON schema stay in step with the tool.
 @Suite struct DocsTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
     static func text(_ path: String) throws -> String {
-        try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+        try String(contentsOf: Repository.file(path), encoding: .utf8)
     }
 
     @Test func theManPageDocumentsEveryCommandAndOption() throws {
@@ -38,7 +35,7 @@ import Testing
     @Test(.enabled(if: CompletionTests.installed("groff"), "groff is not installed on this machine"),
           arguments: ["Docs/undoctl.1", "Docs/undod.1"])
     func manPagesRenderWithoutWarnings(_ path: String) throws {
-        let result = try runTool(["groff", "-man", "-ww", "-z", Self.root.appendingPathComponent(path).path])
+        let result = try runTool(["groff", "-man", "-ww", "-z", Repository.file(path).path])
         #expect(result.status == 0 && result.errors.isEmpty, "\(path): \(result.errors)")
     }
 }

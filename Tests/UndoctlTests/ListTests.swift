@@ -159,9 +159,9 @@ extension ToolResult {
         try f.app("org.example.Editor", title: "Notes", document: "notes.txt", pushing: ["Paste"])
         let draw = try f.app("org.example.Draw", title: "Drawing", pushing: ["Line"])
         try f.quit(draw)
-        var lines = try String(contentsOf: DocsTests.root.appendingPathComponent("README.md"), encoding: .utf8)
+        var lines = try DocsTests.text("README.md")
             .split(separator: "\n").map(String.init)
-        lines += try String(contentsOf: DocsTests.root.appendingPathComponent("Docs/undoctl.1"), encoding: .utf8)
+        lines += try DocsTests.text("Docs/undoctl.1")
             .replacingOccurrences(of: "\\-", with: "-").split(separator: "\n").map(String.init)
         for command in ["status", "list", "undo", "redo", "history", "focus", "forget", "watch", ""] {
             lines += try f.undoctlBare(command.isEmpty ? ["--help"] : [command, "--help"]).output
