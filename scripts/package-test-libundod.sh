@@ -13,16 +13,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/package-root.sh
 
-if [ "$(id -u)" -ne 0 ]; then
-  echo "libundod package test: skipped, it needs root (dpkg --root)"
-  exit 0
-fi
-fail() { echo "libundod package test: FAILED: $*" >&2; exit 1; }
+begin_package_test "libundod package test" "dpkg --root"
 
 mapfile -t debs < <(bash scripts/deb-libundod.sh)
 [ "${#debs[@]}" = 7 ] || fail "make deb-libundod made ${#debs[@]} packages, not 7: ${debs[*]}"
-work=$(mktemp -d /tmp/libundod-package-test.XXXXXX)
-trap 'rm -rf "$work"' EXIT
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 
 root="$work/root"

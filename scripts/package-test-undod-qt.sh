@@ -11,16 +11,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/package-root.sh
 
-if [ "$(id -u)" -ne 0 ]; then
-  echo "UndodQt package test: skipped, it needs root (dpkg --root)"
-  exit 0
-fi
-fail() { echo "UndodQt package test: FAILED: $*" >&2; exit 1; }
+begin_package_test "UndodQt package test" "dpkg --root"
 
 mapfile -t debs < <(bash scripts/deb-undod-qt.sh)
 [ "${#debs[@]}" = 2 ] || fail "make deb-undod-qt made ${#debs[@]} packages, not 2: ${debs[*]}"
-work=$(mktemp -d /tmp/undod-qt-package-test.XXXXXX)
-trap 'rm -rf "$work"' EXIT
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 
 root="$work/root"

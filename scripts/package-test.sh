@@ -15,16 +15,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/package-root.sh
 
-if [ "$(id -u)" -ne 0 ]; then
-  echo "package test: skipped, it needs root (dpkg --root and a mount namespace)"
-  exit 0
-fi
-fail() { echo "package test: FAILED: $*" >&2; exit 1; }
+begin_package_test "package test" "dpkg --root and a mount namespace"
 
 deb=$(make --no-print-directory -s deb | tail -n1)
 [ -f "$deb" ] || fail "make deb made no package"
-work=$(mktemp -d /tmp/undod-package-test.XXXXXX)
-trap 'rm -rf "$work"' EXIT
 
 # 2. A fresh root, dependencies checked against this machine's packages.
 root="$work/root"
