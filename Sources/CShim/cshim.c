@@ -35,14 +35,6 @@ int cshim_route_signal_to_fd(int signo, int fd) {
     return sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
-int cshim_restore_signal(int signo) {
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = SIG_DFL;
-    sigemptyset(&action.sa_mask);
-    return sigaction(signo, &action, NULL);
-}
-
 int cshim_nonblocking_pipe(int fds[2]) {
     return pipe2(fds, O_NONBLOCK | O_CLOEXEC);
 }

@@ -1,8 +1,10 @@
 /// Decides which stack the system-wide trigger acts on (`focus.strategy`):
-/// `RecentFocus`, `X11Focus`, and `AutoFocus`, which picks one of them by
-/// what the desktop offers.
+/// `RecentFocus` here; in the daemon `X11Focus`, `WindowFocus` (what sway,
+/// KWin or GNOME Shell has in front), `AutoFocus`, which picks one of them
+/// by what the desktop offers, and `FocusSwitch`, which holds the one in
+/// force so that another can take its place.
 package protocol FocusStrategy: AnyObject {
-    /// The name `FocusStrategy` reports: `recent`, `x11`, `kwin` or `gnome`.
+    /// The name `FocusStrategy` reports: `recent`, `x11`, `sway`, `kwin` or `gnome`.
     var name: String { get }
     /// The focused stack, or nil when none may be undone by a trigger.
     /// Only stacks with a live owner and `GlobalTrigger` true qualify.
@@ -11,7 +13,7 @@ package protocol FocusStrategy: AnyObject {
     func pin(_ record: StackRecord)
     /// An owner's `Register`, `Activate` or (with follows_push) push; the
     /// registry has already marked the stack as the most recently active.
-    func noteActivity(of record: StackRecord, in registry: StackRegistry)
+    func noteActivity(of record: StackRecord)
     /// Calls `done` once what the strategy knows is as fresh as the moment
     /// of the call (a trigger asks this before it picks a stack): at once
     /// for `recent`; after one round trip to the X server for `x11`.
@@ -26,8 +28,6 @@ package protocol FocusStrategy: AnyObject {
 extension FocusStrategy {
     /// Nothing to wait for.
     package func settle(then done: @escaping () -> Void) { done() }
-    /// No reason known.
-    package func reasonForNoFocus(in registry: StackRegistry) -> NoFocus? { nil }
 }
 
 extension StackRecord {

@@ -33,7 +33,7 @@ package final class RecentFocus: FocusStrategy {
 
     /// Activity moves focus to the active stack, ending any pin; a stack
     /// that cannot be focused (opted out) moves nothing.
-    package func noteActivity(of record: StackRecord, in registry: StackRegistry) {
+    package func noteActivity(of record: StackRecord) {
         if record.isFocusable { pinned = nil }
     }
 }

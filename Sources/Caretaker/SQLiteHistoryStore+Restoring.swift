@@ -23,7 +23,7 @@ extension SQLiteHistoryStore {
         let encoded = try database.encodedActions(ofGroup: group.id)
         guard record.stack.loadActions(encoded: encoded, forGroup: group.id) else {
             throw StoreError("the store's payloads for group \(group.id) do not add up to its \(group.bytes) "
-                + "bytes: it is corrupt", corruption: true, group: group.id)
+                + "bytes: it is corrupt", corruption: true)
         }
     }
 

@@ -57,9 +57,6 @@ package final class SQLiteHistoryStore: HistoryStore {
         self.database = database
     }
 
-    /// The database file.
-    package var path: String { database.path }
-
     /// Where a corrupt store was moved, and why, if that happened.
     package var recovery: (movedTo: String, reason: String)? {
         guard let moved = database.movedAside else { return nil }

@@ -342,7 +342,7 @@ package final class UndoService {
     // MARK: Shared steps
 
     /// Runs `body` now; its answer goes to `reply` once what it reports is
-    /// stored (see `TurnJournal.deliver`), a refusal at once.
+    /// stored (see `TurnJournal.hold` and `end`), a refusal at once.
     private func answer<T>(_ durability: TurnJournal.Durability, _ reply: @escaping (Result<T, ServiceError>) -> Void,
                            _ body: () throws(ServiceError) -> T) {
         do {
@@ -377,7 +377,7 @@ package final class UndoService {
     private func noteActivity(of record: StackRecord) {
         record.isDeactivated = false
         registry.markActive(record)
-        focus.noteActivity(of: record, in: registry)
+        focus.noteActivity(of: record)
         announceFocus()
     }
 

@@ -66,7 +66,7 @@ public final class Connection {
     var lanes = IncomingLanes<() -> Void>()
     /// Whether the socket was read in this turn (set by the watch).
     var readThisTurn = false
-    /// When the socket was last read (`EventLoop.now`, set by the watch).
+    /// When the socket was last read (`SystemTime.monotonicNanoseconds`, set by the watch).
     var lastReadAt: Int64 = 0
     /// The timer that wakes the loop once a held large call may go (see
     /// `socketWasQuietLongEnough`).
@@ -249,8 +249,8 @@ public final class Connection {
     // MARK: The loop
 
     private func install() {
-        readToken = loop.watch(fd: socket.fd, events: .readable) { [unowned self] _ in self.readSome() }
-        writeToken = loop.watch(fd: socket.fd, events: .writable, enabled: false) { [unowned self] _ in
+        readToken = loop.watch(fd: socket.fd, events: .readable) { [unowned self] in self.readSome() }
+        writeToken = loop.watch(fd: socket.fd, events: .writable, enabled: false) { [unowned self] in
             self.writeOutgoing()
         }
         workToken = loop.addWorkHook { [unowned self] in self.dispatchSome() }

@@ -39,7 +39,7 @@ struct IncomingLanes<Item> {
     static var fullCount: Int { 256 }
 
     /// The messages held, in arrival order, each with when it was held
-    /// (`EventLoop.now`).
+    /// (`SystemTime.monotonicNanoseconds`).
     private var held: [(sender: String, bytes: Int, since: Int64, token: Int, item: Item, prepare: Preparation?)] = []
     /// The token of the longest-held message while its preparation is
     /// under way.
@@ -72,7 +72,7 @@ struct IncomingLanes<Item> {
     /// How long a large call waits for that quiet at most (25 ms).
     static var longestQuietWait: Int64 { 25_000_000 }
 
-    /// When (`EventLoop.now`) the longest-held message may be handled as
+    /// When (`SystemTime.monotonicNanoseconds`) the longest-held message may be handled as
     /// far as the socket is concerned, given when it was last read: once it
     /// has been quiet `quietBeforeLargeCall`, or once the message has
     /// waited `longestQuietWait`. nil when nothing is held.

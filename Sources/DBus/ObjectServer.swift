@@ -76,18 +76,6 @@ public final class ObjectServer {
         connection.send(message)
     }
 
-    /// Emits `PropertiesChanged` for `names` of `interface` at `path`, with
-    /// their present values.
-    public func propertiesChanged(path: String, interface: String, names: [String]) {
-        guard !names.isEmpty,
-              let properties = objects[path]?.first(where: { $0.name == interface })?.properties else { return }
-        var changed: [String: DBusValue] = [:]
-        for name in names {
-            if let property = properties.first(where: { $0.name == name }) { changed[name] = property.get() }
-        }
-        propertiesChanged(path: path, interface: interface, values: changed)
-    }
-
     /// Emits `PropertiesChanged` for `interface` at `path` with `changed`,
     /// values the caller already has.
     public func propertiesChanged(path: String, interface: String, values changed: [String: DBusValue]) {

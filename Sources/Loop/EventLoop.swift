@@ -11,7 +11,7 @@ import Synchronization
 /// time, so the state it touches needs no locks. Debug builds check it: each
 /// loop-confined entry point (here, in `Connection` and in `ObjectServer`)
 /// calls `assertInLoop`. Other threads use the loop's `handle`, which is
-/// `Sendable`: `perform` and `stop`.
+/// `Sendable`: `perform`.
 ///
 /// A *turn* waits in `poll`, handles what became ready (sockets, timers,
 /// signals), lets connections dispatch what they read, runs the work that
@@ -47,17 +47,13 @@ public final class EventLoop {
         public static let readable = FDEvents(rawValue: Int16(POLLIN))
         /// Room to write.
         public static let writable = FDEvents(rawValue: Int16(POLLOUT))
-        /// An error on the descriptor.
-        public static let error = FDEvents(rawValue: Int16(POLLERR))
-        /// The peer hung up.
-        public static let hangUp = FDEvents(rawValue: Int16(POLLHUP))
     }
 
     private struct FDSource {
         var fd: Int32
         var events: FDEvents
         var enabled: Bool
-        var handler: (FDEvents) -> Void
+        var handler: () -> Void
     }
 
     private struct Timer {
@@ -94,7 +90,7 @@ public final class EventLoop {
         }
     }
 
-    /// What other threads may use: `perform` and `stop`.
+    /// What other threads may use: `perform`.
     public var handle: Handle { Handle(mailbox: mailbox) }
 
     /// Stops with a message, in debug builds, unless the caller runs on the
@@ -121,9 +117,11 @@ public final class EventLoop {
 
     // MARK: Registration (loop thread)
 
-    /// Calls `handler` whenever `fd` is ready for `events` while enabled.
+    /// Calls `handler` whenever `fd` is ready for `events` while enabled,
+    /// or `poll` reports an error or a hang-up on it (which the handler
+    /// meets as it reads or writes).
     public func watch(fd: Int32, events: FDEvents, enabled: Bool = true,
-                      handler: @escaping (FDEvents) -> Void) -> Token {
+                      handler: @escaping () -> Void) -> Token {
         assertInLoop()
         let token = makeToken(.watch)
         fdSources[token.id] = FDSource(fd: fd, events: events, enabled: enabled, handler: handler)
@@ -213,7 +211,7 @@ public final class EventLoop {
     }
 
     /// Makes `run` return after the current turn (on the loop's thread;
-    /// from another, `handle.stop()`).
+    /// from another, hand it over with `handle.perform`).
     public func stop() {
         assertInLoop()
         stopRequested = true
@@ -248,9 +246,7 @@ public final class EventLoop {
     /// the end-of-turn hooks again.
     public func runTurn(maxWaitMilliseconds: Int) {
         assertInLoop()
-        let (pending, stop) = mailbox.take()
-        for task in pending { tasks.append(task) }
-        if stop { stopRequested = true }
+        takeHandedOverTasks()
 
         var wait = maxWaitMilliseconds
         // The work hooks first: what they queue now (a connection
@@ -284,6 +280,13 @@ public final class EventLoop {
         runTurnEndHooks()
     }
 
+    /// Queues the tasks other threads handed over. One at a time: an array
+    /// of `@Sendable` closures converted whole to one of plain closures is
+    /// cast at run time, and the runtime refuses that cast.
+    private func takeHandedOverTasks() {
+        for task in mailbox.take() { tasks.append(task) }
+    }
+
     private func runTurnEndHooks() {
         for (_, hook) in turnEndHooks { hook() }
     }
@@ -301,10 +304,8 @@ public final class EventLoop {
         guard ready > 0 else { return }
         if fds[0].revents != 0 {
             mailbox.drainWake()
-            // A stop or tasks handed over while this turn waited.
-            let (pending, stop) = mailbox.take()
-            for task in pending { tasks.append(task) }
-            if stop { stopRequested = true }
+            // Tasks handed over while this turn waited.
+            takeHandedOverTasks()
         }
         if let signalPipe, fds[1].revents != 0 {
             drain(signalPipe.read) { signal in self.signalHandlers[Int32(signal)]?() }
@@ -313,7 +314,7 @@ public final class EventLoop {
             let revents = fds[fixed + index].revents
             // A handler may have removed or disabled this source meanwhile.
             guard revents != 0, let source = fdSources[id], source.enabled else { continue }
-            source.handler(FDEvents(rawValue: revents))
+            source.handler()
         }
     }
 

@@ -5,8 +5,8 @@ internal import CShim
 import Locking
 
 extension EventLoop {
-    /// What other threads may do with a loop: hand it work and stop it.
-    /// The loop itself is confined to its thread; its handle is `Sendable`.
+    /// What other threads may do with a loop: hand it work. The loop itself
+    /// is confined to its thread; its handle is `Sendable`.
     public struct Handle: Sendable {
         let mailbox: Mailbox
 
@@ -15,22 +15,12 @@ extension EventLoop {
         public func perform(_ task: @escaping @Sendable () -> Void) {
             mailbox.post(task)
         }
-
-        /// Makes the loop's `run` return after its current turn. Safe from any thread.
-        public func stop() {
-            mailbox.requestStop()
-        }
     }
 
     /// Where other threads leave work for the loop, and the pipe that wakes
     /// it from `poll`. It lives as long as the loop or any of its handles.
     final class Mailbox: Sendable {
-        private struct Contents {
-            var tasks: [@Sendable () -> Void] = []
-            var stopRequested = false
-        }
-
-        private let contents = Lock(Contents())
+        private let tasks = Lock<[@Sendable () -> Void]>([])
         /// The end `poll` watches.
         let wakeRead: Int32
         private let wakeWrite: Int32
@@ -49,20 +39,15 @@ extension EventLoop {
         }
 
         func post(_ task: @escaping @Sendable () -> Void) {
-            contents.withLock { $0.tasks.append(task) }
+            tasks.withLock { $0.append(task) }
             wake()
         }
 
-        func requestStop() {
-            contents.withLock { $0.stopRequested = true }
-            wake()
-        }
-
-        /// Takes what was left: the tasks, and whether a stop was asked for.
-        func take() -> (tasks: [@Sendable () -> Void], stop: Bool) {
-            contents.withLock { contents in
-                defer { contents = Contents() }
-                return (contents.tasks, contents.stopRequested)
+        /// Takes the tasks left so far.
+        func take() -> [@Sendable () -> Void] {
+            tasks.withLock { tasks in
+                defer { tasks = [] }
+                return tasks
             }
         }
 

@@ -7,8 +7,9 @@ import Locking
 /// prefixes when stderr is the journal (`JOURNAL_STREAM` is set). A line
 /// that repeats one of the last two lines written (a line repeated, or two
 /// lines that alternate) is counted, not written: the next other line (or
-/// `flush`, or 10 s of repeats) first says "… repeated N times" (or "… the
-/// last 2 lines repeated N times"), as journald reports what it suppressed.
+/// 10 s of repeats) first says "… repeated N times" (or "… the last 2 lines
+/// repeated N times"), as journald reports what it suppressed. undod's
+/// lines at a stop ("stopping.", "stopped.") so leave no count unsaid.
 package struct Log: Sendable {
     /// How much a line matters (syslog priorities).
     package enum Level: Int, Sendable, Comparable {
@@ -103,16 +104,6 @@ package struct Log: Sendable {
             return out
         }
         for (level, text) in lines { emit(level, text) }
-    }
-
-    /// Writes the count of repeats held back, if any, and forgets the last
-    /// line: the next line is written whatever it is.
-    package func flush() {
-        let pending = repeats.state.withLock { state -> (Level, String)? in
-            defer { state = Repeats.State() }
-            return state.summary
-        }
-        if let (level, text) = pending { emit(level, text) }
     }
 
     private func emit(_ level: Level, _ text: String) {

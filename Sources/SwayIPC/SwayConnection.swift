@@ -10,7 +10,7 @@ public import Loop
 /// come back in the order the messages were sent; events (the type's high
 /// bit set) go to `onEvent`. Confined to the loop.
 public final class SwayConnection {
-    /// Message types undod sends (`RUN_COMMAND`, `SUBSCRIBE`, `GET_TREE`, `GET_VERSION`).
+    /// Message types undod sends (`RUN_COMMAND`, `SUBSCRIBE`, `GET_TREE`).
     public enum Request: UInt32, Sendable {
         /// Runs sway commands; answers `[{"success": …}]`.
         case runCommand = 0
@@ -18,8 +18,6 @@ public final class SwayConnection {
         case subscribe = 2
         /// The layout tree, with the focused view.
         case getTree = 4
-        /// sway's version.
-        case getVersion = 7
     }
 
     /// Event types (without the high bit) undod listens to.
@@ -34,8 +32,6 @@ public final class SwayConnection {
         case shutdown = 6
     }
 
-    /// The socket's path.
-    public let path: String
     /// Called with each event sway sends.
     public var onEvent: ((Event, JSONValue) -> Void)?
     /// Called once when sway closes the connection (or it fails).
@@ -55,7 +51,6 @@ public final class SwayConnection {
 
     /// Connects to the socket at `path`.
     public init(path: String, loop: EventLoop) throws(SwayError) {
-        self.path = path
         self.loop = loop
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw SwayError("cannot make a socket (\(String(cString: strerror(errno))))") }
@@ -80,7 +75,7 @@ public final class SwayConnection {
             Glibc.close(fd)
             throw SwayError("cannot connect to \(path) (\(reason))")
         }
-        readToken = loop.watch(fd: fd, events: .readable) { [weak self] _ in self?.readAvailable() }
+        readToken = loop.watch(fd: fd, events: .readable) { [weak self] in self?.readAvailable() }
     }
 
     deinit { shut() }
@@ -127,7 +122,7 @@ public final class SwayConnection {
             if let writeToken { loop.remove(writeToken) }
             writeToken = nil
         } else if writeToken == nil, fd >= 0 {
-            writeToken = loop.watch(fd: fd, events: .writable) { [weak self] _ in self?.writePending() }
+            writeToken = loop.watch(fd: fd, events: .writable) { [weak self] in self?.writePending() }
         }
     }
 

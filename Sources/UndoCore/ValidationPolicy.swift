@@ -1,28 +1,20 @@
-/// The validation rules in force, in the order they are checked; the first
-/// failing rule's error is the answer.
+/// The rules a group must pass at `Push`/`PushGroup`, in the order they
+/// are checked; the first failing rule's error is the answer. (An app id is
+/// checked at `Register` by `AppIdRule` alone: no stack's settings apply
+/// to it yet.)
 public struct ValidationPolicy: Sendable {
-    /// The rules an app id must pass at `Register`.
-    public var appIdRules: [any ValidationRule<String>]
-    /// The rules a group must pass at `Push`/`PushGroup`.
+    /// The rules, in order.
     public var groupRules: [any ValidationRule<GroupCandidate>]
 
-    /// A policy made of the given rules.
-    public init(appIdRules: [any ValidationRule<String>], groupRules: [any ValidationRule<GroupCandidate>]) {
-        self.appIdRules = appIdRules
+    /// A policy made of the given rules: the place for rules of one's own.
+    public init(groupRules: [any ValidationRule<GroupCandidate>]) {
         self.groupRules = groupRules
     }
 
-    /// The wire contract's rules for a stack with these settings: the app id
-    /// rule; then the group's name, that it is not empty, and its size.
+    /// The wire contract's rules for a stack with these settings: the
+    /// group's name, that it is not empty, and its size.
     public init(settings: StackSettings) {
-        self.init(
-            appIdRules: [AppIdRule()],
-            groupRules: [GroupNameRule(), NonEmptyGroupRule(), PayloadSizeRule(maxBytes: settings.maxBytes)])
-    }
-
-    /// Throws the first failing app id rule's error.
-    public func validate(appId: String) throws(UndoError) {
-        for rule in appIdRules { try rule.validate(appId) }
+        self.init(groupRules: [GroupNameRule(), NonEmptyGroupRule(), PayloadSizeRule(maxBytes: settings.maxBytes)])
     }
 
     /// Throws the first failing group rule's error.

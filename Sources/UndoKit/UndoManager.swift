@@ -152,7 +152,7 @@ public final class UndoManager {
             redoTokens.removeAll()
             post(.synchronized)
         }
-        if open == nil { openGroup(depth: 0) }
+        if open == nil { openGroup() }
         open?.actions.append(action)
         if !groupsByEvent, open?.depth == 0 { closeGroup() }
     }
@@ -175,7 +175,7 @@ public final class UndoManager {
     /// Opens a group; groups opened inside it (or inside the group of this
     /// turn, with `groupsByEvent`) join the outermost one.
     public func beginUndoGrouping() {
-        if open == nil { openGroup(depth: 0) }
+        if open == nil { openGroup() }
         open?.depth += 1
     }
 
@@ -197,8 +197,10 @@ public final class UndoManager {
     /// Undoes one `disableUndoRegistration`.
     public func enableUndoRegistration() { disabled = max(0, disabled - 1) }
 
-    private func openGroup(depth: Int) {
-        open = OpenGroup(depth: depth, byEvent: groupsByEvent)
+    /// Opens the group that registrations outside any `beginUndoGrouping`
+    /// go into.
+    private func openGroup() {
+        open = OpenGroup(depth: 0, byEvent: groupsByEvent)
         if groupsByEvent { closeAtEndOfTurn() }
     }
 

@@ -81,29 +81,22 @@ extension HistoryDatabase {
 
     /// The actions of group `id` as `ActionCoding` encodes them (empty when
     /// there is no such group); throws a corruption naming the group when
-    /// they fail their checksum, and names it on any other failure too.
+    /// they fail their checksum.
     public func encodedActions(ofGroup id: UInt64) throws(StoreError) -> [UInt8] {
-        var (payload, checksum, file): ([UInt8], Int64?, String)
-        do {
-            (payload, checksum, file) = try reading { () throws(SQLiteError) in
-                // Schema 1 (only read as it is) has no checksums, schema 2 no files.
-                let rows = try schema < 2 ? database.statement("SELECT payload, NULL, '' FROM groups WHERE id = ?1")
-                    : schema < 3 ? database.statement("SELECT payload, checksum, '' FROM groups WHERE id = ?1")
-                    : database.statement("SELECT payload, checksum, file FROM groups WHERE id = ?1")
-                try rows.bind(.integer(Int64(bitPattern: id)))
-                guard try rows.step() else { return ([], nil, "") }
-                defer { rows.reset() }
-                return (rows.blob(0), rows.isNull(1) ? nil : rows.int64(1), rows.text(2))
-            }
-        } catch {
-            var named = error
-            named.group = id
-            throw named
+        var (payload, checksum, file) = try reading { () throws(SQLiteError) in
+            // Schema 1 (only read as it is) has no checksums, schema 2 no files.
+            let rows = try schema < 2 ? database.statement("SELECT payload, NULL, '' FROM groups WHERE id = ?1")
+                : schema < 3 ? database.statement("SELECT payload, checksum, '' FROM groups WHERE id = ?1")
+                : database.statement("SELECT payload, checksum, file FROM groups WHERE id = ?1")
+            try rows.bind(.integer(Int64(bitPattern: id)))
+            guard try rows.step() else { return ([UInt8](), Int64?.none, "") }
+            defer { rows.reset() }
+            return (rows.blob(0), rows.isNull(1) ? nil : rows.int64(1), rows.text(2))
         }
         if !file.isEmpty { payload = try payloadFiles.read(file, ofGroup: id) }
         if let checksum, Int64(PayloadChecksum.of(payload)) != checksum {
             throw StoreError("the payloads of group \(id) fail their checksum: the store is corrupt",
-                             corruption: true, group: id)
+                             corruption: true)
         }
         return payload
     }

@@ -124,18 +124,18 @@ public final class PayloadFiles: Sendable {
         let file = path(of: name)
         guard Self.isName(name) else {
             throw StoreError("group \(id) names a payload file undod never writes (\(name)); the store is corrupt",
-                             corruption: true, group: id)
+                             corruption: true)
         }
         let fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else {
             throw StoreError("the payload file of group \(id) (\(file)) cannot be opened: "
-                + "\(String(cString: strerror(errno))); the store is corrupt", corruption: true, group: id)
+                + "\(String(cString: strerror(errno))); the store is corrupt", corruption: true)
         }
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size < 1 << 40 else {
             throw StoreError("the payload file of group \(id) (\(file)) is not a file undod wrote; the store is corrupt",
-                             corruption: true, group: id)
+                             corruption: true)
         }
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
         var done = 0
@@ -144,7 +144,7 @@ public final class PayloadFiles: Sendable {
             if count < 0, errno == EINTR { continue }
             guard count > 0 else {
                 throw StoreError("the payload file of group \(id) (\(file)) cannot be read whole; the store is corrupt",
-                                 corruption: true, group: id)
+                                 corruption: true)
             }
             done += count
         }

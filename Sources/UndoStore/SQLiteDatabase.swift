@@ -9,9 +9,6 @@ import Glibc
 final class SQLiteDatabase {
     private let handle: OpaquePointer
     private var statements: [UnsafeRawPointer: Statement] = [:]
-    /// The database file.
-    let path: String
-
     /// How a database is opened.
     enum Access {
         /// To read and write, creating it if needed.
@@ -41,7 +38,6 @@ final class SQLiteDatabase {
             throw SQLiteError(code: code, message: message)
         }
         handle = raw
-        self.path = path
         sqlite3_extended_result_codes(handle, 1)
     }
 

@@ -2,7 +2,7 @@ public import UndoCore
 
 /// One stack as the store keeps it: its row (identity, what the owner asked
 /// for, where its states stand) and its groups, whose actions stay on disk
-/// until `HistoryDatabase.actions(ofGroup:)` reads them.
+/// until `HistoryDatabase.encodedActions(ofGroup:)` reads them.
 public struct StoredStack: Sendable, Equatable {
     /// Everything but the groups.
     public var row: StackRow
@@ -95,19 +95,15 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether the state directory cannot be written at all (a read-only
     /// file system): undod can still run, keeping history in memory.
     public var isReadOnly: Bool
-    /// The group whose payloads could not be read, when that is what failed.
-    public var group: UInt64?
     /// Whether the store must be left exactly as it is (written by a newer
     /// undod, or a symbolic link in the store's place): undod then runs
     /// with history in memory only, and never touches it.
     public var isLeftAlone: Bool
     /// Makes an error.
-    public init(_ description: String, corruption: Bool = false, readOnly: Bool = false, group: UInt64? = nil,
-                leftAlone: Bool = false) {
+    public init(_ description: String, corruption: Bool = false, readOnly: Bool = false, leftAlone: Bool = false) {
         self.description = description
         self.isCorruption = corruption
         self.isReadOnly = readOnly
-        self.group = group
         self.isLeftAlone = leftAlone
     }
 }

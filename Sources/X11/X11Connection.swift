@@ -60,20 +60,6 @@ public final class X11Connection {
         let error: X11RequestError?
     }
 
-    /// Connects to `display` (nil: `$DISPLAY`) on another thread, running
-    /// `loop` meanwhile for at most `timeoutMilliseconds`: a server that
-    /// accepts the connection but never greets is given up on, not waited for.
-    /// For start-up only: an undod already serving connects with
-    /// `connect(display:loop:timeoutMilliseconds:then:)`.
-    public static func connect(display name: String, loop: EventLoop,
-                               timeoutMilliseconds: Int) throws(X11Error) -> X11Connection {
-        var outcome: Result<X11Connection, X11Error>?
-        connect(display: name, loop: loop, timeoutMilliseconds: timeoutMilliseconds) { outcome = $0 }
-        loop.run(until: { outcome != nil }, timeoutMilliseconds: timeoutMilliseconds + 1_000)
-        guard let outcome else { throw X11Error.noAnswer(name, milliseconds: timeoutMilliseconds) }
-        return try outcome.get()
-    }
-
     /// Connects to `display` on another thread and calls `done` on the loop
     /// with the connection, or the error (after `timeoutMilliseconds` at
     /// most); the loop goes on serving meanwhile.
@@ -144,7 +130,7 @@ public final class X11Connection {
         root = XWindow(screen.pointee.root)
         keycodes = setup.pointee.min_keycode...max(setup.pointee.min_keycode, setup.pointee.max_keycode)
         let fd = xcb_get_file_descriptor(connection)
-        watch = loop.watch(fd: fd, events: .readable) { [weak self] _ in self?.dispatch(reading: true) }
+        watch = loop.watch(fd: fd, events: .readable) { [weak self] in self?.dispatch(reading: true) }
     }
 
     deinit { teardown() }

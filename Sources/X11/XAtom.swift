@@ -10,8 +10,6 @@ public struct XAtom: Hashable, Sendable {
     public static let window = XAtom(33)
     /// `CARDINAL`, the type of number-valued properties.
     public static let cardinal = XAtom(6)
-    /// `STRING`, the type of Latin-1 text properties.
-    public static let string = XAtom(31)
     /// `WM_CLIENT_MACHINE`: the host a window's client runs on.
     public static let wmClientMachine = XAtom(36)
     /// `WM_TRANSIENT_FOR`: the window a dialog belongs to.

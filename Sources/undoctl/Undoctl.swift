@@ -64,10 +64,6 @@ enum Undoctl {
         }
         let parsed = try ArgumentParser.parse(rest, options: globalOptions + command.options,
                                               command: named ? command.name : nil)
-        if parsed.has("help") {
-            Output.line(named ? Help.text(for: command) : Help.overview)
-            return
-        }
         if parsed.has("version") {
             Output.line("undoctl \(version)")
             return
@@ -102,7 +98,7 @@ enum Undoctl {
     }
 
     private static func unknownCommand(_ word: String) -> CommandError {
-        let names = commands.filter { !$0.isHidden }.map { $0.name }
+        let names = commands.map { $0.name }
         // Close: one slip in a short word, two in a longer one (so "bogus"
         // does not suggest "focus", while "lsit" suggests "list").
         let close = names.filter { name in

@@ -174,7 +174,7 @@ extension Bench {
             let setup = Setup(undod: service, app: app, trigger: trigger, memoryStack: stacks.memory,
                               persistentStack: stacks.persistent, triggerStack: stacks.trigger)
             // Warm both sides up: code paths, allocator, the bus's caches.
-            _ = try CallRunner.sequential(app.connection, try pings(setup, scale.warmUp, from: app.connection),
+            _ = try CallRunner.sequential(app.connection, try pings(setup, scale.warmUp),
                                           what: "Ping", child: child)
             for stack in stacks.persistent == stacks.memory ? [stacks.memory] : [stacks.memory, stacks.persistent] {
                 _ = try CallRunner.sequential(app.connection, try pushes(stack, scale.warmUp), what: "Push",
@@ -187,7 +187,7 @@ extension Bench {
         }
     }
 
-    func pings(_ setup: Setup, _ count: Int, from connection: Connection) throws(BenchError) -> [Message] {
+    func pings(_ setup: Setup, _ count: Int) throws(BenchError) -> [Message] {
         try Calls.copies(of: try Calls.ping(setup.undod.uniqueName), count)
     }
 
@@ -225,7 +225,7 @@ extension Bench {
         let (push, ping) = try pairedRounds(
             scale.latencyRounds, setup.app.connection, child: setup.undod.process, what: ("Push", "Ping"),
             a: { () throws(BenchError) in try pushes(setup.memoryStack, n) },
-            b: { () throws(BenchError) in try pings(setup, n, from: setup.app.connection) })
+            b: { () throws(BenchError) in try pings(setup, n) })
         row.summary = Summary(zip(push, ping).map { $0 / $1 })
         let pushMedian = Summary(push).median, pingMedian = Summary(ping).median
         row.detail = "Push \(Report.format(pushMedian, digits: 1)) µs, Ping \(Report.format(pingMedian, digits: 1)) µs, "
@@ -235,7 +235,7 @@ extension Bench {
         let (daemonPing, busPing) = try pairedRounds(
             max(3, scale.latencyRounds / 3), setup.app.connection, child: setup.undod.process,
             what: ("Ping to undod", "Ping to the bus"),
-            a: { () throws(BenchError) in try pings(setup, n, from: setup.app.connection) },
+            a: { () throws(BenchError) in try pings(setup, n) },
             b: { () throws(BenchError) in try Calls.copies(of: try Calls.pingBus(), n) })
         let daemonPingMedian = Summary(daemonPing).median, busPingMedian = Summary(busPing).median
         row.detail += "\n   Ping to undod \(Report.format(daemonPingMedian, digits: 1)) µs ÷ Ping to the bus "
@@ -298,7 +298,7 @@ extension Bench {
         let (push, ping) = try Rounds.interleave(scale.throughputRounds, { () throws(BenchError) in
             try side(try pushes(setup.memoryStack, n), "Push", &pushCPU, &pushUndod)
         }, { () throws(BenchError) in
-            try side(try pings(setup, n, from: app), "Ping", &pingCPU, &pingUndod)
+            try side(try pings(setup, n), "Ping", &pingCPU, &pingUndod)
         })
         row.summary = Summary(zip(push, ping).map { $0 / $1 })
         if cpuRow != nil {
@@ -339,7 +339,7 @@ extension Bench {
                 appliesBefore = setup.app.applies
                 return try Calls.copies(of: try Calls.undoFocused(), n)
             },
-            b: { () throws(BenchError) in try pings(setup, n, from: setup.trigger) },
+            b: { () throws(BenchError) in try pings(setup, n) },
             check: { (last: Message?) throws(BenchError) in
                 guard last?.arguments.first?.string == setup.triggerStack else {
                     throw BenchError("UndoFocused undid on \(last?.arguments.first?.string ?? "nothing"), "

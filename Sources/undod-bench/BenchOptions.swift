@@ -88,7 +88,8 @@ struct BenchOptions {
     static func parse(_ arguments: [String]) -> Result<BenchOptions, ExitRequest> {
         var options = BenchOptions()
         var index = 0
-        func value(_ flag: String) -> String? {
+        /// The argument after the flag, taken.
+        func value() -> String? {
             index += 1
             return index < arguments.count ? arguments[index] : nil
         }
@@ -99,25 +100,25 @@ struct BenchOptions {
             case "--json": options.json = true
             case "--no-pin": options.pin = false
             case "--undod":
-                guard let path = value(argument) else { return .failure(.usage("--undod needs a path")) }
+                guard let path = value() else { return .failure(.usage("--undod needs a path")) }
                 options.undod = path
             case "--dbus-daemon":
-                guard let path = value(argument) else { return .failure(.usage("--dbus-daemon needs a path")) }
+                guard let path = value() else { return .failure(.usage("--dbus-daemon needs a path")) }
                 options.dbusDaemon = path
             case "--only":
-                guard let list = value(argument) else { return .failure(.usage("--only needs a list like 1,3")) }
+                guard let list = value() else { return .failure(.usage("--only needs a list like 1,3")) }
                 let numbers = list.split(separator: ",").compactMap { Int($0) }
                 guard !numbers.isEmpty, numbers.allSatisfy((1...8).contains) else {
                     return .failure(.usage("--only takes row numbers 1 to 8, like 1,3"))
                 }
                 options.only = Set(numbers)
             case "--time-limit":
-                guard let text = value(argument), let seconds = Int(text), seconds > 0 else {
+                guard let text = value(), let seconds = Int(text), seconds > 0 else {
                     return .failure(.usage("--time-limit needs a number of seconds"))
                 }
                 options.timeLimit = seconds
             case "--floor-service":
-                guard let address = value(argument) else {
+                guard let address = value() else {
                     return .failure(.usage("--floor-service needs a bus address"))
                 }
                 options.floorService = address

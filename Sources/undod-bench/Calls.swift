@@ -32,11 +32,6 @@ enum Calls {
         try make("Register") { () throws(DBusError) in try Undo1Call.register(appId: appId, options: options) }
     }
 
-    /// `org.freedesktop.DBus.GetNameOwner`.
-    static func nameOwner(_ name: String) throws(BenchError) -> Message {
-        try make("GetNameOwner") { () throws(DBusError) in try Undo1Call.nameOwner(name) }
-    }
-
     /// `ObjectManager.GetManagedObjects` on the manager.
     static func managedObjects() throws(BenchError) -> Message {
         try make("GetManagedObjects") { () throws(DBusError) in try Undo1Call.managedObjects() }

@@ -48,11 +48,6 @@ final class ChildProcess {
         return false
     }
 
-    /// Sends `signal`, if it still runs.
-    func signal(_ signal: Int32) {
-        if isRunning { Glibc.kill(pid, signal) }
-    }
-
     /// Waits at most `milliseconds` for it to end; returns whether it has.
     @discardableResult
     func wait(milliseconds: Int) -> Bool {

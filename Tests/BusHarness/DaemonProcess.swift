@@ -81,7 +81,7 @@ public final class DaemonProcess {
         _ = fcntl(errorPipe.fileHandleForWriting.fileDescriptor, F_SETFL, O_NONBLOCK)
         _ = fcntl(readEnd, F_SETFL, O_NONBLOCK)
         process.standardError = errorPipe
-        errorWatch = loop.watch(fd: readEnd, events: .readable) { [weak self] _ in self?.drainErrors() }
+        errorWatch = loop.watch(fd: readEnd, events: .readable) { [weak self] in self?.drainErrors() }
         process.standardOutput = FileHandle.nullDevice
         // No desktop but the test's own: the user's display and Wayland stay out.
         var env = ProcessInfo.processInfo.environment

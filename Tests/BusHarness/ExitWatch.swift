@@ -51,7 +51,7 @@ public final class ExitWatch {
         // until then, so the watch may be dropped on any thread: the loop
         // is never touched but from its own.
         let watching = WatchToken()
-        watching.token = loop.watch(fd: descriptor.fd, events: .readable) { [weak loop, descriptor] _ in
+        watching.token = loop.watch(fd: descriptor.fd, events: .readable) { [weak loop, descriptor] in
             _ = descriptor
             guard let loop, let token = watching.token else { return }
             watching.token = nil

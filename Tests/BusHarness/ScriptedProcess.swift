@@ -52,7 +52,7 @@ public final class ScriptedProcess {
         }
         exitWatch = try ExitWatch(running: process, waking: loop)
         ChildReaper.watch(process.processIdentifier)
-        watch = loop.watch(fd: output.fileHandleForReading.fileDescriptor, events: .readable) { [weak self] _ in
+        watch = loop.watch(fd: output.fileHandleForReading.fileDescriptor, events: .readable) { [weak self] in
             self?.readLines()
         }
     }

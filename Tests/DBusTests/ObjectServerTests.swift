@@ -79,7 +79,7 @@ import Testing
                                     interface: "org.freedesktop.DBus.Peer", member: "Ping")
         subscribed = true
         counter.value = 9
-        f.objects.propertiesChanged(path: "/counter", interface: "test.Counter", names: ["Total"])
+        f.objects.propertiesChanged(path: "/counter", interface: "test.Counter", values: ["Total": .uint32(counter.value)])
         #expect(subscribed && f.wait { !seen.isEmpty })
         #expect(seen.first == .string("test.Counter"))
         #expect(seen.dropFirst().first?.stringDictionary?["Total"] == .uint32(9))

@@ -36,16 +36,6 @@ import Testing
         #expect(lines.all.suffix(2) == ["undod: … the last 2 lines repeated 998 times\n", "undod: stopped.\n"])
     }
 
-    @Test func flushCountsWhatWasHeldBackAndAFreshLineStartsAgain() {
-        let (log, lines) = Self.log()
-        log.warning("a")
-        log.warning("a")
-        log.flush()
-        log.flush()
-        log.warning("a")
-        #expect(lines.all == ["undod: a\n", "undod: … repeated 1 time\n", "undod: a\n"])
-    }
-
     @Test func theSameTextAtAnotherLevelIsAnotherLine() {
         let (log, lines) = Self.log(verbose: true)
         log.notice("x")

@@ -8,7 +8,6 @@ struct ValidationTests {
     ])
     func validAppId(id: String) throws {
         try AppIdRule().validate(id)
-        try ValidationPolicy(settings: .defaults).validate(appId: id)
     }
 
     @Test("invalid app ids fail with InvalidAppId", arguments: [
@@ -16,7 +15,6 @@ struct ValidationTests {
     ])
     func invalidAppId(id: String) {
         #expect(undoError { () throws(UndoError) in try AppIdRule().validate(id) } == .invalidAppId(id))
-        #expect(undoError { () throws(UndoError) in try ValidationPolicy(settings: .defaults).validate(appId: id) } == .invalidAppId(id))
     }
 
     /// A candidate named `name` with one action of 2 bytes.
@@ -90,8 +88,7 @@ struct ValidationTests {
 
     @Test("a policy composes custom rules in order")
     func customPolicy() throws {
-        let policy = ValidationPolicy(appIdRules: [], groupRules: [NoShouting(), NonEmptyGroupRule()])
-        try policy.validate(appId: "any thing")
+        let policy = ValidationPolicy(groupRules: [NoShouting(), NonEmptyGroupRule()])
         try policy.validate(GroupCandidate(name: "calm", actionCount: 1, bytes: 0))
         #expect(undoError { () throws(UndoError) in
             try policy.validate(GroupCandidate(name: "LOUD", actionCount: 0, bytes: 0))

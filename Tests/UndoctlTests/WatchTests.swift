@@ -249,7 +249,7 @@ final class WatchProcess {
         exitWatch = try ExitWatch(running: process, waking: loop)
         let fd = pipe.fileHandleForReading.fileDescriptor
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        token = loop.watch(fd: fd, events: .readable) { [unowned self] _ in self.readAvailable(fd) }
+        token = loop.watch(fd: fd, events: .readable) { [unowned self] in self.readAvailable(fd) }
     }
 
     private func readAvailable(_ fd: Int32) {

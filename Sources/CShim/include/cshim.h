@@ -9,9 +9,6 @@
 /// (non-blocking), and unblocks it in the calling thread. Returns 0 or -1.
 int cshim_route_signal_to_fd(int signo, int fd);
 
-/// Restores the default disposition of `signo`. Returns 0 or -1.
-int cshim_restore_signal(int signo);
-
 /// Makes a pipe whose two ends are non-blocking and close-on-exec
 /// (`pipe2` needs _GNU_SOURCE, which Swift's Glibc does not define).
 /// Returns 0 or -1.

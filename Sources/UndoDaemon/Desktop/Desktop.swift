@@ -229,7 +229,7 @@ final class Desktop {
         } else if wayland, !compositorBindsKeys {
             let portal = PortalShortcutTrigger(connection: connection, undo: config.hotkeyUndo,
                                                redo: config.hotkeyRedo, log: log)
-            portal.start(on: loop, fire: fire)
+            portal.start(fire: fire)
             self.portal = portal
         } else if let session, session.isLive {
             grabKeys(on: session, fire: fire)
@@ -239,7 +239,7 @@ final class Desktop {
     /// Grabs the configured keys on the X display of `session`, firing `fire`.
     private func grabKeys(on session: X11Session, fire: @escaping (Direction, String) -> Void) {
         let hotkey = HotkeyTrigger(session: session, undo: config.hotkeyUndo, redo: config.hotkeyRedo, log: log)
-        hotkey.start(on: loop, fire: fire)
+        hotkey.start(fire: fire)
         self.hotkey = hotkey
     }
 

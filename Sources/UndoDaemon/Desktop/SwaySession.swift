@@ -25,8 +25,6 @@ final class SwaySession: FrontWindowSource {
     var onChange: (() -> Void)?
     /// Called with `undo` or `redo` when one of undod's bindings runs.
     var onBinding: ((String) -> Void)?
-    /// Called when sway comes or goes.
-    var onLiveChange: (() -> Void)?
 
     private let loop: EventLoop
     private let log: Log
@@ -50,12 +48,6 @@ final class SwaySession: FrontWindowSource {
         self.log = log
         connect()
     }
-
-    /// Whether sway answers now.
-    var isLive: Bool { connection?.isOpen == true }
-
-    /// The socket undod talks to.
-    var path: String { socketPath }
 
     /// Why there is no view in front.
     var silence: NoFocus {
@@ -103,7 +95,6 @@ final class SwaySession: FrontWindowSource {
             addBindings(on: connection)
             readTree(on: connection)
             log.notice("sway answers at \(path): focus follows its focused view\(bindings.isEmpty ? "" : ", and the global keys are sway bindings").")
-            onLiveChange?()
             return
         }
         retry = loop.schedule(afterMilliseconds: Self.retryMilliseconds) { [weak self] in self?.connect() }
@@ -138,7 +129,6 @@ final class SwaySession: FrontWindowSource {
         let waiting = refreshing
         refreshing.removeAll()
         for done in waiting { done() }
-        onLiveChange?()
         retry = loop.schedule(afterMilliseconds: Self.retryMilliseconds) { [weak self] in self?.connect() }
     }
 

@@ -60,10 +60,10 @@ final class AutoFocus: FocusStrategy {
 
     /// Tells every strategy (the window strategies learn owners' processes
     /// even while another is in effect).
-    func noteActivity(of record: StackRecord, in registry: StackRegistry) {
-        recent.noteActivity(of: record, in: registry)
-        x11?.noteActivity(of: record, in: registry)
-        for strategy in windows { strategy.noteActivity(of: record, in: registry) }
+    func noteActivity(of record: StackRecord) {
+        recent.noteActivity(of: record)
+        x11?.noteActivity(of: record)
+        for strategy in windows { strategy.noteActivity(of: record) }
     }
 
     /// Settles the strategy in effect.

@@ -37,8 +37,8 @@ final class FocusSwitch: FocusStrategy {
     /// Pins in the current strategy.
     func pin(_ record: StackRecord) { current.pin(record) }
     /// Tells the current strategy.
-    func noteActivity(of record: StackRecord, in registry: StackRegistry) {
-        current.noteActivity(of: record, in: registry)
+    func noteActivity(of record: StackRecord) {
+        current.noteActivity(of: record)
     }
     /// Settles the current strategy.
     func settle(then done: @escaping () -> Void) { current.settle(then: done) }

@@ -64,7 +64,7 @@ final class WindowFocus: FocusStrategy {
     }
 
     /// Learns the owner's process (activity only orders one process's stacks).
-    func noteActivity(of record: StackRecord, in registry: StackRegistry) {
+    func noteActivity(of record: StackRecord) {
         processes.lookUp(record.owner)
     }
 

@@ -107,7 +107,7 @@ final class X11Focus: FocusStrategy {
     /// Learns the owner's process and watches its declared windows;
     /// activity in the application in front ends a pin (activity elsewhere
     /// moves nothing).
-    func noteActivity(of record: StackRecord, in registry: StackRegistry) {
+    func noteActivity(of record: StackRecord) {
         processes.lookUp(record.owner)
         watchWindows(of: record)
         guard pinned != nil, record.isFocusable, let active else { return }

@@ -11,7 +11,7 @@ import X11
 /// shifted level takes Shift. A key another program holds already
 /// (BadAccess) is reported in one line, and undod goes on without it.
 /// Confined to the loop.
-final class HotkeyTrigger: TriggerSource {
+final class HotkeyTrigger {
     /// One key and what it does.
     private struct Binding: Equatable {
         /// Undo or redo.
@@ -73,7 +73,7 @@ final class HotkeyTrigger: TriggerSource {
     }
 
     /// Grabs the keys; each press calls `fire`.
-    func start(on loop: EventLoop, fire: @escaping (Direction, String) -> Void) {
+    func start(fire: @escaping (Direction, String) -> Void) {
         self.fire = fire
         grab()
     }

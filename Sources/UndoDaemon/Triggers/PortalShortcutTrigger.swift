@@ -10,7 +10,7 @@ import X11
 /// may ask the user), and undoes or redoes on each `Activated` signal. Where
 /// no portal answers, one log line says how to bind `undoctl undo` in the
 /// compositor instead. Confined to the loop.
-final class PortalShortcutTrigger: TriggerSource {
+final class PortalShortcutTrigger {
     /// The portal's bus name, object and interfaces.
     private enum Portal {
         static let name = "org.freedesktop.portal.Desktop"
@@ -39,7 +39,7 @@ final class PortalShortcutTrigger: TriggerSource {
     }
 
     /// Opens the portal session and binds the shortcuts.
-    func start(on loop: EventLoop, fire: @escaping (Direction, String) -> Void) {
+    func start(fire: @escaping (Direction, String) -> Void) {
         guard undo != nil || redo != nil else { return }
         self.fire = fire
         connection.subscribe(SignalMatch(sender: Portal.name, path: Portal.path, interface: Portal.shortcuts,

@@ -6,7 +6,7 @@ package import Loop
 package import UndoCore
 
 /// `SIGUSR1` undoes and `SIGUSR2` redoes on the focused stack.
-package final class SignalTrigger: TriggerSource {
+package final class SignalTrigger {
     /// A trigger on SIGUSR1 and SIGUSR2.
     package init() {}
 

@@ -69,10 +69,7 @@ struct StepRunner {
                 // The stack as this step left it (JSON readers get the new top names).
                 let stack = try? client.stack(at: step.stack)
                 let focused = (try? client.managerState().focusedPath) == step.stack
-                done.append(.object([
-                    "group": .uint(step.group), "name": .string(step.name),
-                    "stack": stack?.json(focused: focused) ?? .object(["path": .string(step.stack)]),
-                ]))
+                done.append(step.json(stack: stack?.json(focused: focused) ?? .object(["path": .string(step.stack)])))
             } else {
                 if titles[step.stack] == nil { titles[step.stack] = (try? client.stack(at: step.stack))?.displayTitle }
                 let place = titles[step.stack] ?? "stack \(StackPath(step.stack).map { $0.number }.map(String.init) ?? step.stack)"

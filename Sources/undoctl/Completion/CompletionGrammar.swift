@@ -23,11 +23,10 @@ struct CompletionGrammar {
 
     /// The grammar of this build of undoctl.
     init() {
-        let visible = Undoctl.commands.filter { !$0.isHidden }
-        commands = visible.map { command in
+        commands = Undoctl.commands.map { command in
             var words: [String] = []
             if command.name == CompletionCommand.name { words = CompletionCommand.shells }
-            if command.name == HelpCommand.name { words = visible.map { $0.name } }
+            if command.name == HelpCommand.name { words = Undoctl.commands.map { $0.name } }
             return Entry(name: command.name, summary: command.summary, options: command.options,
                          takesTarget: command.takesTarget, words: words)
         }

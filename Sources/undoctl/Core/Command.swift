@@ -16,8 +16,6 @@ protocol Command: Sendable {
     static var examples: [Example] { get }
     /// Whether TARGET means something to it (help explains TARGET then).
     static var takesTarget: Bool { get }
-    /// Whether it stays out of `undoctl --help`'s list.
-    static var isHidden: Bool { get }
 
     /// Reads the parsed command line; a usage error throws (exit 2).
     init(_ arguments: ParsedArguments) throws(CommandError)
@@ -28,5 +26,4 @@ protocol Command: Sendable {
 
 extension Command {
     static var takesTarget: Bool { false }
-    static var isHidden: Bool { false }
 }

@@ -31,8 +31,7 @@ enum Help {
         out += wrap("Undo and redo in any application that uses undod, read undo histories and follow "
             + "undo activity. Without a COMMAND, undoctl runs `status`.", indent: 2)
         out += ["", "COMMANDS"]
-        let visible = Undoctl.commands.filter { !$0.isHidden }
-        out += twoColumns(visible.map { (($0.name + " " + $0.usage).trimmed, $0.summary) })
+        out += twoColumns(Undoctl.commands.map { (($0.name + " " + $0.usage).trimmed, $0.summary) })
         out += ["", "TARGET"] + wrap(targetText, indent: 2)
         out += ["", "OPTIONS"] + twoColumns(Undoctl.globalOptions.map { ($0.synopsis, $0.help) })
         out += ["", "EXIT STATUS"] + twoColumns(exitStatusRows)

@@ -100,7 +100,7 @@ final class WatchSession {
             connection.subscribe(match) { [unowned self] message in self.received(message) }
         }
         // undod sends the stacks' signals only while someone subscribes.
-        if let subscribe = try? Undo1Call.subscribe(destination: owner) {
+        if let subscribe = try? Undo1Call.subscribe(owner: owner) {
             connection.call(subscribe, timeoutMilliseconds: DaemonClient.callTimeoutMilliseconds) { _ in }
         }
     }
