@@ -30,6 +30,7 @@ packages=(
   sway               # the tests' Wayland compositor (headless, as an unprivileged user)
   wtype              # the tests' hand on sway: presses the global keys
   util-linux         # setpriv: the tests run sway as that user
+  strace             # the tests inject failures into undod's journal (FaultInjection)
   kwin-wayland       # the tests' KDE compositor (kwin_wayland --virtual), with undod's KWin script loaded
   gnome-shell        # the tests' GNOME compositor (--headless), with undod's Shell extension enabled
   meson              # builds libundod, the C/GObject client library

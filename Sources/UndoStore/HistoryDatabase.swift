@@ -260,14 +260,16 @@ public final class HistoryDatabase {
     /// what an older undod reads to leave the store alone.
     private static func open(_ path: String) throws(SQLiteError) -> (SQLiteDatabase, created: Bool) {
         let database = try SQLiteDatabase(path: path)
-        // auto_vacuum must be set before the first table of a new file.
-        try database.execute("PRAGMA auto_vacuum = INCREMENTAL; "
-            + "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF; "
-            + "PRAGMA secure_delete = FAST; PRAGMA journal_size_limit = 16777216;")
         let version = try database.integer("PRAGMA user_version")
         if version > schemaVersion {
             throw SQLiteError(code: 26 /* SQLITE_NOTADB */, message: "written by a newer undod (schema \(version))")
         }
+        // auto_vacuum must be set before the first table of a new file; set
+        // on a file that has it, it is a write all the same (SQLite stores
+        // it again), and opening a store writes nothing it need not.
+        if version < 1 { try database.execute("PRAGMA auto_vacuum = INCREMENTAL") }
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF; "
+            + "PRAGMA secure_delete = FAST; PRAGMA journal_size_limit = 16777216;")
         if version < 1 {
             try database.execute("""
                 BEGIN;

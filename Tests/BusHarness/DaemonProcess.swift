@@ -73,7 +73,8 @@ public final class DaemonProcess {
         } else {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             // "@STATE@" in the wrapper stands for the state directory.
-            process.arguments = wrapper.map { $0 == "@STATE@" ? self.stateDirectory.path : $0 } + command
+            process.arguments = wrapper.map { $0.replacingOccurrences(of: "@STATE@", with: self.stateDirectory.path) }
+                + command
         }
         // Non-blocking at both ends: undod never stalls on a full pipe (a
         // line is lost instead), and the loop reads whatever is there.

@@ -195,21 +195,22 @@ package final class Daemon {
         }
     }
 
-    /// The store for a state directory that cannot be written: what is
-    /// stored there is read once, and changes live in memory.
+    /// The store for a state directory that cannot be written, or whose
+    /// journal may not be written around: what is stored there is read
+    /// once, and changes live in memory.
     private static func readOnlyStore(_ directory: String, error: StoreError, log: Log) -> any HistoryStore {
-        let kept = "changes are kept in memory only until undod restarts with a writable one."
+        let kept = "changes are kept in memory only until undod restarts and can write there."
         do {
             guard let stored = try HistoryDatabase(readingOnly: directory) else {
-                log.error("the state directory \(directory) is read-only (\(error)): \(kept)")
+                log.error("the history store in \(directory) can only be read (\(error)): \(kept)")
                 return MemoryHistoryStore()
             }
-            log.error("the state directory \(directory) is read-only (\(error)): its stored history is read, "
+            log.error("the history store in \(directory) can only be read (\(error)): its stored history is read, "
                 + kept)
             for note in stored.journalNotes { log.error("the history store: \(note.text).") }
             return MemoryHistoryStore(startingFrom: stored)
         } catch {
-            log.error("the state directory \(directory) is read-only and its store cannot be read (\(error)); "
+            log.error("the history store in \(directory) can only be read, and cannot be read either (\(error)); "
                 + kept)
             return MemoryHistoryStore()
         }

@@ -1,0 +1,106 @@
+import BusHarness
+import DBus
+import Foundation
+import Testing
+
+/// The journal in front of SQLite (`history.journal`) meeting failures a
+/// test cannot cause by other means, injected into a real undod by strace
+/// on the calls that touch the journal alone (`FaultInjection`): a read
+/// that fails at start, and a kill in the middle of zeroing a history
+/// deleted for good. Either way nothing answered is lost. Where strace
+/// cannot trace, the suite is skipped and says why.
+@Suite(.enabled(if: FaultInjection.isAvailable, "needs strace, allowed to trace a child (ptrace)"))
+struct JournalFaultTests {
+    /// The journal's path in `f`'s state directory.
+    static func journal(_ f: DaemonFixture) -> URL {
+        f.daemon.stateDirectory.appendingPathComponent("history.journal")
+    }
+
+    /// The bytes of the store's files that a store only read must leave
+    /// alone: the database, its log and the journal.
+    static func storeFiles(_ f: DaemonFixture) -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in ["history.sqlite3", "history.sqlite3-wal", "history.journal"] {
+            files[name] = try? Data(contentsOf: f.daemon.stateDirectory.appendingPathComponent(name))
+        }
+        return files
+    }
+
+    /// undod's own process id (under strace, `DaemonProcess` holds strace's).
+    static func undodPID(_ f: DaemonFixture) throws -> Int32 {
+        let reply = try f.watcher.callAndWait(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                              interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID",
+                                              arguments: [.string(f.daemon.uniqueOwner)])
+        return Int32(reply.first?.uint32 ?? 0)
+    }
+
+    /// A journal a killed undod left, which the next undod cannot read
+    /// (every `pread` of it fails with EIO): it may hold answered changes
+    /// the database does not, so the store is only read, and the journal
+    /// and the database are left byte for byte, that undod's stop included.
+    /// An undod that can read it then applies it, and nothing is lost.
+    @Test func aJournalThatCannotBeReadLeavesTheStoreOnlyReadAndLosesNothing() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("org.example.Unread", pushing: ["One", "Two"])
+        let history = try f.stack(app.stack, "History")
+        f.daemon.crash(loop: f.loop, watcher: f.watcher)
+        app.quit()
+        let left = Self.storeFiles(f)
+        #expect((left["history.journal"]?.count ?? 0) > 16, "the changes wait in the journal")
+
+        let journal = Self.journal(f).path
+        f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher,
+                                     stateDirectory: f.daemon.stateDirectory,
+                                     wrapper: FaultInjection.wrapper(touching: journal, ["pread64:error=EIO"]))
+        let log = f.daemon.log
+        #expect(log.contains("cannot read \(journal)") && log.contains("only read"), "\(log)")
+        #expect(errorOf { () throws(DBusError) in try f.stack(app.stack, "History") } != nil,
+                "what only the journal holds is not in view")
+        kill(try Self.undodPID(f), SIGTERM)
+        #expect(f.daemon.waitForExit(loop: f.loop) == 0)
+        #expect(Self.storeFiles(f) == left, "the journal and the database are left byte for byte")
+
+        f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher,
+                                     stateDirectory: f.daemon.stateDirectory)
+        #expect(f.daemon.log.contains("that had not reached the database were applied"), "\(f.daemon.log)")
+        #expect(try f.stack(app.stack, "History") == history)
+    }
+
+    /// `Close(discard)` deletes a stack for good: SQLite takes the journal,
+    /// then the journal's records (which hold that history) are zeroed,
+    /// synced, and the journal starts over. undod killed at that sync: the
+    /// zeros are written, so no copy of the history is left in the journal;
+    /// the next undod finds a journal SQLite had taken already and applies
+    /// nothing twice; every answered change of the other stack is there;
+    /// and the close, never answered, did not happen: the stack is whole,
+    /// and closed again it goes.
+    @Test func undodKilledWhileZeroingAHistoryDeletedForGoodLosesNothingAnsweredAndLeavesNoCopyInTheJournal() throws {
+        let marker = Array("a secret typed into undod's journal".utf8)
+        let f = try DaemonFixture(wrapper: FaultInjection.wrapper(touching: "@STATE@/history.journal",
+                                                                  ["fdatasync:signal=KILL"]))
+        let kept = try f.app("org.example.Kept", pushing: ["One", "Two"])
+        let keptHistory = try f.stack(kept.stack, "History")
+        let secret = try f.app("org.example.Secret")
+        let secretGroup = try secret.push("Secret", undo: marker, redo: marker)
+        let journal = Self.journal(f)
+        #expect(try Data(contentsOf: journal).range(of: Data(marker)) != nil, "the history waits in the journal")
+
+        let close = errorOf { () throws(DBusError) in try secret.call("Close", [.bool(true)]) }
+        #expect(close != nil, "undod was killed before it answered")
+        _ = f.daemon.waitForExit(loop: f.loop)
+        #expect(try Data(contentsOf: journal).range(of: Data(marker)) == nil, "the journal's records were zeroed")
+        kept.quit()
+        secret.quit()
+
+        f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher,
+                                     stateDirectory: f.daemon.stateDirectory)
+        #expect(!f.daemon.log.contains("were applied"), "SQLite had taken the journal: \(f.daemon.log)")
+        #expect(try f.stack(kept.stack, "History") == keptHistory)
+        let returned = try f.app()
+        #expect(try returned.register("org.example.Secret") == secret.stack)
+        #expect(try returned.call("Undo") == [.uint64(secretGroup), .string("Secret")])
+        #expect(returned.applied.first?.payloads == [marker])
+        _ = try returned.call("Close", [.bool(true)])
+        #expect(errorOf { () throws(DBusError) in try f.stack(secret.stack, "History") } != nil, "closed for good")
+    }
+}
