@@ -26,14 +26,6 @@ struct JournalFaultTests {
         return files
     }
 
-    /// undod's own process id (under strace, `DaemonProcess` holds strace's).
-    static func undodPID(_ f: DaemonFixture) throws -> Int32 {
-        let reply = try f.watcher.callAndWait(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                              interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID",
-                                              arguments: [.string(f.daemon.uniqueOwner)])
-        return Int32(reply.first?.uint32 ?? 0)
-    }
-
     /// A journal a killed undod left, which the next undod cannot read
     /// (every `pread` of it fails with EIO): it may hold answered changes
     /// the database does not, so the store is only read, and the journal
@@ -56,7 +48,7 @@ struct JournalFaultTests {
         #expect(log.contains("cannot read \(journal)") && log.contains("only read"), "\(log)")
         #expect(errorOf { () throws(DBusError) in try f.stack(app.stack, "History") } != nil,
                 "what only the journal holds is not in view")
-        kill(try Self.undodPID(f), SIGTERM)
+        try FaultInjection.signal(SIGTERM, toUndodOf: f)
         #expect(f.daemon.waitForExit(loop: f.loop) == 0)
         #expect(Self.storeFiles(f) == left, "the journal and the database are left byte for byte")
 

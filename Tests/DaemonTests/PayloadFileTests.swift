@@ -121,6 +121,28 @@ import Testing
         #expect(f.daemon.log.contains("cannot be opened"), "\(f.daemon.log)")
     }
 
+    /// A file whose name cannot be made to last (strace fails every
+    /// `fsync` of `payloads/` with EIO): its actions go into the database
+    /// instead, the file is removed, and the push survives SIGKILL as any
+    /// other.
+    @Test(.enabled(if: FaultInjection.isAvailable, "needs strace, allowed to trace a child (ptrace)"))
+    func aFileWhoseNameCannotBeSyncedGoesIntoTheDatabaseInstead() throws {
+        let f = try DaemonFixture(wrapper: FaultInjection.wrapper(touching: "@STATE@/payloads", ["fsync:error=EIO"]))
+        let app = try f.app("org.example.Big", pushing: ["Small"])
+        let group = try app.push("Big", undo: Self.big, redo: [9])
+        #expect(Self.names(f).isEmpty, "no file is left: \(Self.names(f))")
+        app.quit()
+        try FaultInjection.signal(SIGKILL, toUndodOf: f)
+        _ = f.daemon.waitForExit(loop: f.loop)
+        f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher, stateDirectory: f.daemon.stateDirectory)
+        let row = try Self.row(f, group: group).split(separator: " ")
+        #expect(row.count == 1 && (Int(row.first ?? "") ?? 0) > Self.big.count, "the actions in the row, no file named: \(row)")
+        let back = try f.app()
+        try back.register("org.example.Big")
+        _ = try back.call("Undo")
+        #expect(back.applied.first?.payloads == [Self.big], "the bytes come back exactly")
+    }
+
     @Test func aLinkInThePayloadsPlaceIsNeverWrittenThrough() throws {
         let f = try DaemonFixture()
         let app = try f.app("org.example.Big", pushing: ["Small"])
