@@ -132,8 +132,8 @@ public final class HistoryDatabase {
         defer { umask(previous) }
         lockDescriptor = Glibc.open(base + "lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lockDescriptor >= 0 else {
-            throw StoreError("cannot create \(base)lock: \(String(cString: strerror(errno)))",
-                             readOnly: errno == EROFS)
+            // Read-only, no permission, full: nothing can be written there.
+            throw StoreError("cannot create \(base)lock: \(String(cString: strerror(errno)))", readOnly: true)
         }
         guard flock(lockDescriptor, LOCK_EX | LOCK_NB) == 0 else {
             Glibc.close(lockDescriptor)
@@ -155,13 +155,16 @@ public final class HistoryDatabase {
         do {
             (database, created) = try Self.open(path)
         } catch {
-            guard error.meansCorrupt else { throw StoreError("cannot open \(path): \(error)") }
+            // Not a damaged file (a disk that fails, say): it is read if it can be.
+            guard error.meansCorrupt else { throw StoreError("cannot open \(path): \(error)", readOnly: true) }
             corruption = error.description
             movedAside = Self.moveAside(path, journalPath, with: payloadFiles, now: now)
             do {
                 (database, created) = try Self.open(path)
             } catch {
-                throw StoreError("cannot create a fresh store at \(path): \(error)")
+                let aside = movedAside.map { ", moved aside as \($0)" } ?? ""
+                throw StoreError("the store was corrupt (\(corruption ?? "")\(aside)), and a fresh one cannot be "
+                    + "created at \(path): \(error)", readOnly: true)
             }
         }
         for suffix in ["", "-wal", "-shm"] { _ = chmod(path + suffix, 0o600) }

@@ -11,7 +11,9 @@ public enum StateDirectory {
         var info = stat()
         if stat(path, &info) != 0 {
             try create(path)
-            guard stat(path, &info) == 0 else { throw StoreError("cannot create the state directory \(path)") }
+            guard stat(path, &info) == 0 else {
+                throw StoreError("cannot create the state directory \(path)", readOnly: true)
+            }
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
             throw StoreError("the state path \(path) is not a directory")
@@ -33,8 +35,9 @@ public enum StateDirectory {
             let isLast = prefix.hasSuffix(String(path.split(separator: "/").last ?? ""))
                 && prefix.split(separator: "/").count == path.split(separator: "/").count
             if mkdir(prefix, isLast ? 0o700 : 0o755) != 0, errno != EEXIST {
+                // Read-only, no permission, full: there is no store to read, and none can be made.
                 throw StoreError("cannot create the state directory \(path): \(String(cString: strerror(errno)))",
-                                 readOnly: errno == EROFS)
+                                 readOnly: true)
             }
         }
         _ = chmod(path, 0o700)

@@ -92,8 +92,10 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether the store itself is damaged (rather than, say, the disk full
     /// or busy): such a store is moved aside.
     public var isCorruption: Bool
-    /// Whether the state directory cannot be written at all (a read-only
-    /// file system): undod can still run, keeping history in memory.
+    /// Whether the store cannot be opened for writing at all (a read-only
+    /// file system, a directory the user may not write, a disk that fails
+    /// as the store opens) or must not be written around (its journal):
+    /// undod still runs, reading what it can and keeping changes in memory.
     public var isReadOnly: Bool
     /// Whether the store must be left exactly as it is (written by a newer
     /// undod, or a symbolic link in the store's place): undod then runs

@@ -3,14 +3,15 @@ import DBus
 import Foundation
 import Testing
 
-/// The journal in front of SQLite (`history.journal`) meeting failures a
-/// test cannot cause by other means, injected into a real undod by strace
-/// on the calls that touch the journal alone (`FaultInjection`): a read
-/// that fails at start, and a kill in the middle of zeroing a history
-/// deleted for good. Either way nothing answered is lost. Where strace
-/// cannot trace, the suite is skipped and says why.
+/// The store meeting failures a test cannot cause by other means, injected
+/// into a real undod by strace on the calls that touch one of its files
+/// alone (`FaultInjection`): a directory undod may not write, a disk that
+/// fails as the store opens, a journal that cannot be read, a kill in the
+/// middle of zeroing a history deleted for good. Either way undod serves,
+/// and nothing answered is lost. Where strace cannot trace, the suite is
+/// skipped and says why.
 @Suite(.enabled(if: FaultInjection.isAvailable, "needs strace, allowed to trace a child (ptrace)"))
-struct JournalFaultTests {
+struct StoreFaultTests {
     /// The journal's path in `f`'s state directory.
     static func journal(_ f: DaemonFixture) -> URL {
         f.daemon.stateDirectory.appendingPathComponent("history.journal")
@@ -24,6 +25,49 @@ struct JournalFaultTests {
             files[name] = try? Data(contentsOf: f.daemon.stateDirectory.appendingPathComponent(name))
         }
         return files
+    }
+
+    /// Stops `f`'s undod cleanly (strace or not) and starts it again under `wrapper`.
+    static func restart(_ f: DaemonFixture, wrapper: [String]) throws {
+        try FaultInjection.signal(SIGTERM, toUndodOf: f)
+        #expect(f.daemon.waitForExit(loop: f.loop) == 0)
+        f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher,
+                                     stateDirectory: f.daemon.stateDirectory, wrapper: wrapper)
+    }
+
+    /// A state directory undod may not write (its lock file cannot be
+    /// created: EACCES, as for a directory of mode 0500): undod serves, the
+    /// stored stacks are read and exported, and changes live in memory.
+    @Test func aStateDirectoryUndodMayNotWriteIsReadAndChangesLiveInMemory() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("org.example.Stored", pushing: ["One", "Two"])
+        let history = try f.stack(app.stack, "History")
+        app.quit()
+        try Self.restart(f, wrapper: FaultInjection.wrapper(touching: "@STATE@/lock", ["openat:error=EACCES"]))
+        let log = f.daemon.log
+        #expect(log.contains("can only be read (cannot create") && log.contains("Permission denied")
+                && log.contains("stored history is read"), "\(log)")
+        #expect(try f.stack(app.stack, "History") == history, "the stored stack is exported as it was")
+        let other = try f.app("org.example.New", pushing: ["Fresh"])
+        #expect(try other.property("Persistent") == .bool(false), "no stack claims to be on disk")
+    }
+
+    /// A disk that fails as the store opens (every `pread` of the database
+    /// fails with EIO): undod serves all the same, with history in memory,
+    /// and says why; the store is untouched, and the next undod reads it.
+    @Test func aStoreTheDiskFailsToOpenLeavesUndodServingFromMemory() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("org.example.Stored", pushing: ["One", "Two"])
+        let history = try f.stack(app.stack, "History")
+        app.quit()
+        try Self.restart(f, wrapper: FaultInjection.wrapper(touching: "@STATE@/history.sqlite3", ["pread64:error=EIO"]))
+        let log = f.daemon.log
+        #expect(log.contains("disk I/O error") && log.contains("memory only"), "\(log)")
+        let other = try f.app("org.example.New", pushing: ["Fresh"])
+        #expect(try other.property("Persistent") == .bool(false))
+        #expect(try other.call("Undo").last == .string("Fresh"), "undo works from memory")
+        try Self.restart(f, wrapper: [])
+        #expect(try f.stack(app.stack, "History") == history, "the store was left as it was")
     }
 
     /// A journal a killed undod left, which the next undod cannot read
