@@ -70,6 +70,40 @@ struct StoreFaultTests {
         #expect(try f.stack(app.stack, "History") == history, "the store was left as it was")
     }
 
+    /// One record the journal cannot take (its sixth `pwritev` fails with
+    /// EIO): that push is refused with StorageFailed, naming the journal,
+    /// and not made; the pushes after it are answered and kept, the log
+    /// says when saving failed and when it works again, and a killed undod
+    /// loses none of what it answered.
+    @Test func aPushWhoseRecordCannotBeWrittenIsRefusedAndTheOnesAfterItAreKept() throws {
+        let f = try DaemonFixture(wrapper: FaultInjection.wrapper(touching: "@STATE@/history.journal",
+                                                                  ["pwritev:error=EIO:when=6"]))
+        let app = try f.app("org.example.Failing")
+        var kept: [DBusValue] = []
+        var refused: [DBusError] = []
+        for index in 0..<8 {
+            do throws(DBusError) {
+                try app.push("Edit \(index)")
+                kept.insert(.string("Edit \(index)"), at: 0)
+            } catch {
+                refused.append(error)
+            }
+        }
+        #expect(refused.count == 1 && refused.first?.name == undodError("StorageFailed"), "\(refused)")
+        #expect(refused.first?.message.contains("history.journal: Input/output error") == true
+                && refused.first?.message.contains("the change was not made") == true, "\(refused)")
+        let names = { () throws(DBusError) -> [DBusValue] in
+            (try f.stack(app.stack, "History").first?.elements ?? []).compactMap { $0.fields?[1] }
+        }
+        #expect(try names() == kept)
+        #expect(f.daemon.log.contains("could not save") && f.daemon.log.contains("saves again"), "\(f.daemon.log)")
+        app.quit()
+        try FaultInjection.signal(SIGKILL, toUndodOf: f)
+        _ = f.daemon.waitForExit(loop: f.loop)
+        f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher, stateDirectory: f.daemon.stateDirectory)
+        #expect(try names() == kept, "every answered push survived the kill")
+    }
+
     /// A journal a killed undod left, which the next undod cannot read
     /// (every `pread` of it fails with EIO): it may hold answered changes
     /// the database does not, so the store is only read, and the journal
