@@ -27,6 +27,17 @@ struct StoreFaultTests {
         return files
     }
 
+    /// A stored stack (its path and history: "One", "Two"), whose app left;
+    /// then undod stopped cleanly and started again under `wrapper`.
+    static func storedStack(_ f: DaemonFixture, thenRestartUnder wrapper: [String]) throws
+        -> (path: String, history: [DBusValue]) {
+        let app = try f.app("org.example.Stored", pushing: ["One", "Two"])
+        let history = try f.stack(app.stack, "History")
+        app.quit()
+        try restart(f, wrapper: wrapper)
+        return (app.stack, history)
+    }
+
     /// Stops `f`'s undod cleanly (strace or not) and starts it again under `wrapper`.
     static func restart(_ f: DaemonFixture, wrapper: [String]) throws {
         try FaultInjection.signal(SIGTERM, toUndodOf: f)
@@ -40,14 +51,12 @@ struct StoreFaultTests {
     /// stored stacks are read and exported, and changes live in memory.
     @Test func aStateDirectoryUndodMayNotWriteIsReadAndChangesLiveInMemory() throws {
         let f = try DaemonFixture()
-        let app = try f.app("org.example.Stored", pushing: ["One", "Two"])
-        let history = try f.stack(app.stack, "History")
-        app.quit()
-        try Self.restart(f, wrapper: FaultInjection.wrapper(touching: "@STATE@/lock", ["openat:error=EACCES"]))
+        let stored = try Self.storedStack(f, thenRestartUnder: FaultInjection.wrapper(touching: "@STATE@/lock",
+                                                                                      ["openat:error=EACCES"]))
         let log = f.daemon.log
         #expect(log.contains("can only be read (cannot create") && log.contains("Permission denied")
                 && log.contains("stored history is read"), "\(log)")
-        #expect(try f.stack(app.stack, "History") == history, "the stored stack is exported as it was")
+        #expect(try f.stack(stored.path, "History") == stored.history, "the stored stack is exported as it was")
         let other = try f.app("org.example.New", pushing: ["Fresh"])
         #expect(try other.property("Persistent") == .bool(false), "no stack claims to be on disk")
     }
@@ -57,17 +66,15 @@ struct StoreFaultTests {
     /// and says why; the store is untouched, and the next undod reads it.
     @Test func aStoreTheDiskFailsToOpenLeavesUndodServingFromMemory() throws {
         let f = try DaemonFixture()
-        let app = try f.app("org.example.Stored", pushing: ["One", "Two"])
-        let history = try f.stack(app.stack, "History")
-        app.quit()
-        try Self.restart(f, wrapper: FaultInjection.wrapper(touching: "@STATE@/history.sqlite3", ["pread64:error=EIO"]))
+        let stored = try Self.storedStack(f, thenRestartUnder: FaultInjection.wrapper(touching: "@STATE@/history.sqlite3",
+                                                                                      ["pread64:error=EIO"]))
         let log = f.daemon.log
         #expect(log.contains("disk I/O error") && log.contains("memory only"), "\(log)")
         let other = try f.app("org.example.New", pushing: ["Fresh"])
         #expect(try other.property("Persistent") == .bool(false))
         #expect(try other.call("Undo").last == .string("Fresh"), "undo works from memory")
         try Self.restart(f, wrapper: [])
-        #expect(try f.stack(app.stack, "History") == history, "the store was left as it was")
+        #expect(try f.stack(stored.path, "History") == stored.history, "the store was left as it was")
     }
 
     /// One record the journal cannot take (its sixth `pwritev` fails with
