@@ -77,6 +77,12 @@ package final class SQLiteHistoryStore: HistoryStore {
         database.whenCaughtUp(body)
     }
 
+    /// Calls `body`, on another thread, when the store's log cannot be
+    /// folded back into the database (with why), and when it can again (nil).
+    package func whenFoldingBackFails(_ body: @escaping @Sendable (String?) -> Void) {
+        database.whenFoldingBackFails(body)
+    }
+
     package func budgetChanged(to bytes: UInt64) {
         database.budget = bytes
     }
@@ -376,19 +382,5 @@ package final class SQLiteHistoryStore: HistoryStore {
             globalTrigger: record.globalTrigger, detachedSince: record.isAttached ? nil : record.detachedSince,
             baseStateID: record.stack.baseStateID, baseStateTag: record.stack.baseStateTag,
             clean: record.stack.cleanState, topIsMergeable: record.stack.topIsMergeable)
-    }
-}
-
-extension StoredStack {
-    /// Leaves out the groups at or below the bottom state (trimmed, their
-    /// rows not yet deleted); returns their ids.
-    mutating func skipTrimmed() -> [UInt64] {
-        let base = row.baseStateID
-        let gone = (undo + redo).filter { $0.id <= base }.map(\.id)
-        if !gone.isEmpty {
-            undo.removeAll { $0.id <= base }
-            redo.removeAll { $0.id <= base }
-        }
-        return gone
     }
 }

@@ -19,6 +19,7 @@ extension HistoryDatabase {
         pagesAtLastRequest = 0
         pagesAtLastCommit = 0
         if let onCaughtUp { checkpointer.onRestarted(onCaughtUp) }
+        if let onFoldBackTrouble { checkpointer.onTrouble(onFoldBackTrouble) }
         database.waitForLocks(milliseconds: 5_000)
         database.onCommit { [unowned self] pages in
             logPages = pages
@@ -68,6 +69,15 @@ extension HistoryDatabase {
     public func whenCaughtUp(_ body: @escaping @Sendable () -> Void) {
         onCaughtUp = body
         checkpointer?.onRestarted(body)
+    }
+
+    /// Calls `body`, on the checkpointer's thread, when the log cannot be
+    /// folded back into the database (with why: the disk cannot sync it,
+    /// say), and when it can again (nil). Meanwhile nothing is lost: the
+    /// log keeps every commit, and grows.
+    public func whenFoldingBackFails(_ body: @escaping @Sendable (String?) -> Void) {
+        onFoldBackTrouble = body
+        checkpointer?.onTrouble(body)
     }
 
     /// How long the log may grow before commits ask for it to start over:

@@ -98,6 +98,8 @@ public final class HistoryDatabase {
     package internal(set) var checkpointsAsked = 0
     /// What `whenCaughtUp` registered, for each checkpointer attached.
     var onCaughtUp: (@Sendable () -> Void)?
+    /// Told when the log cannot be folded back, and when it can again.
+    var onFoldBackTrouble: (@Sendable (String?) -> Void)?
     /// The database's page size in bytes.
     var pageSize: Int64 = 4_096
     /// The history's budget (`limits.max_total_bytes`): the files stay

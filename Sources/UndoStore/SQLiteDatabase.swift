@@ -315,5 +315,12 @@ struct SQLiteError: Error, CustomStringConvertible {
         return primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB || primary == SQLITE_CANTOPEN
     }
 
+    /// Whether another connection held a lock the call needed: a moment
+    /// later it may go through.
+    var meansBusy: Bool {
+        let primary = code & 0xFF
+        return primary == SQLITE_BUSY || primary == SQLITE_LOCKED
+    }
+
     var description: String { "\(message) (SQLite error \(code))" }
 }

@@ -28,12 +28,18 @@ import Locking
 /// `unlockedPasses` passes does a RESTART checkpoint take the writer's lock
 /// (a commit waits for it) to copy what they wrote. Either way
 /// `onRestarted` tells the loop to go on.
+///
+/// A pass that fails (the disk cannot sync the database) leaves the log as
+/// it is, so nothing is lost; the log then grows until a pass succeeds.
+/// `onTrouble` hears when passes start failing, and when they work again.
 final class WALCheckpointer: @unchecked Sendable {
-    // @unchecked: `connection` is touched only on `queue`.
+    // @unchecked: `connection` and `trouble` are touched only on `queue`.
     private let path: String
     private let queue = DispatchQueue(label: "org.undod.checkpoint")
     private let requests: any DispatchSourceUserDataOr
     private var connection: SQLiteDatabase?
+    /// Why the last pass failed; nil once one succeeds.
+    private var trouble: String?
     /// What the loop and the checkpointer's thread share.
     private struct Shared {
         /// Whether the loop asked for the log to start over, until the
@@ -41,6 +47,9 @@ final class WALCheckpointer: @unchecked Sendable {
         var restartWanted = false
         /// Called on the checkpointer's thread once it has been tried.
         var onRestarted: (@Sendable () -> Void)?
+        /// Called on the checkpointer's thread when passes start failing
+        /// (with why) and when they work again (nil).
+        var onTrouble: (@Sendable (String?) -> Void)?
     }
     private let shared = Lock(Shared())
 
@@ -90,6 +99,12 @@ final class WALCheckpointer: @unchecked Sendable {
         shared.withLock { $0.onRestarted = body }
     }
 
+    /// Calls `body` (on the checkpointer's thread) when passes start
+    /// failing, with why, and when they work again, with nil.
+    func onTrouble(_ body: @escaping @Sendable (String?) -> Void) {
+        shared.withLock { $0.onTrouble = body }
+    }
+
     /// Waits until a checkpoint under way (if any) has finished.
     func waitForCheckpoint() {
         queue.sync {}
@@ -108,7 +123,11 @@ final class WALCheckpointer: @unchecked Sendable {
         defer { restartTried() }
         guard !requests.isCancelled else { return }
         if connection == nil {
-            connection = try? SQLiteDatabase(path: path)
+            do {
+                connection = try SQLiteDatabase(path: path)
+            } catch {
+                return note("cannot open the database a second time: \(error)")
+            }
             connection?.waitForLocks(milliseconds: Self.restartWaitMilliseconds)
         }
         guard let connection else { return }
@@ -116,13 +135,34 @@ final class WALCheckpointer: @unchecked Sendable {
         // go on while that was more than `settledFrames`.
         var frames: Int64 = 0
         for _ in 0..<Self.passesPerRequest {
-            guard !requests.isCancelled, let pass = try? connection.checkpoint(.passive), !pass.busy else { break }
+            guard !requests.isCancelled, let pass = pass(connection, .passive), !pass.busy else { break }
             let grown = pass.logFrames - frames  // under 0: the log started over
             frames = pass.logFrames
             guard grown > Self.settledFrames else { break }
         }
         guard !requests.isCancelled, isRestarting, !foldsBackUnlocked(connection) else { return }
-        _ = try? connection.checkpoint(.restart)
+        _ = pass(connection, .restart)
+    }
+
+    /// One checkpoint pass; nil when it failed (noted for `onTrouble`, but
+    /// for a lock another connection held, which is no trouble).
+    private func pass(_ connection: SQLiteDatabase,
+                      _ mode: SQLiteDatabase.CheckpointMode) -> (busy: Bool, logFrames: Int64, checkpointed: Int64)? {
+        do {
+            let result = try connection.checkpoint(mode)
+            note(nil)
+            return result
+        } catch {
+            if !error.meansBusy { note("\(error)") }
+            return nil
+        }
+    }
+
+    /// Tells `onTrouble` when passes start failing, or work again.
+    private func note(_ problem: String?) {
+        guard problem != trouble else { return }
+        trouble = problem
+        shared.withLock { $0.onTrouble }?(problem)
     }
 
     /// Large writes wait from the moment a restart is asked for, so only
@@ -136,7 +176,7 @@ final class WALCheckpointer: @unchecked Sendable {
         var frames: Int64 = -1  // no pass yet
         for _ in 0..<Self.unlockedPasses {
             guard !requests.isCancelled else { return false }
-            guard let pass = try? connection.checkpoint(.passive), !pass.busy else {
+            guard let pass = pass(connection, .passive), !pass.busy else {
                 // The log is being started over or checkpointed by the loop: a moment later.
                 usleep(500)
                 continue

@@ -111,6 +111,31 @@ struct StoreFaultTests {
         #expect(try names() == kept, "every answered push survived the kill")
     }
 
+    /// A disk that cannot sync the database (every `fdatasync` of it fails
+    /// with EIO, after it was made), so the log cannot be folded back into
+    /// it: the log says
+    /// so once, every push is answered, and a killed undod loses none of
+    /// them (the log kept them).
+    @Test func aLogThatCannotBeFoldedBackIsSaidAndLosesNothing() throws {
+        let f = try DaemonFixture()
+        _ = try Self.storedStack(f, thenRestartUnder: FaultInjection.wrapper(touching: "@STATE@/history.sqlite3",
+                                                                             ["fdatasync:error=EIO"]))
+        let app = try f.app("org.example.Growing")
+        #expect(try app.property("Persistent") == .bool(true), "the store opened as it was: \(f.daemon.log)")
+        // 3 MiB of pushes: a checkpoint is asked for every MiB the log grows.
+        let payload = [UInt8](repeating: 7, count: 8 << 10)
+        for index in 0..<384 { try app.push("Edit \(index)", undo: payload, redo: [1]) }
+        #expect(f.wait { f.daemon.log.contains("log cannot be folded back into the database (") },
+                "\(f.daemon.log)")
+        #expect(f.daemon.log.components(separatedBy: "cannot be folded back").count == 2, "said once")
+        let history = try f.stack(app.stack, "History")
+        app.quit()
+        try FaultInjection.signal(SIGKILL, toUndodOf: f)
+        _ = f.daemon.waitForExit(loop: f.loop)
+        f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher, stateDirectory: f.daemon.stateDirectory)
+        #expect(try f.stack(app.stack, "History") == history)
+    }
+
     /// A journal a killed undod left, which the next undod cannot read
     /// (every `pread` of it fails with EIO): it may hold answered changes
     /// the database does not, so the store is only read, and the journal

@@ -92,6 +92,14 @@ package final class Daemon {
             let loopHandle = loop.handle
             database.whenCaughtUp { loopHandle.perform {} }
             connection.mayHandleLargeCall = { [unowned database] in !database.isCatchingUp }
+            database.whenFoldingBackFails { [log] problem in
+                if let problem {
+                    log.error("the history store's log cannot be folded back into the database (\(problem)): it keeps "
+                        + "every change and grows until it can.")
+                } else {
+                    log.notice("the history store's log is folded back into the database again.")
+                }
+            }
         }
         let registry = StackRegistry()
         let desktop = Desktop(config: outcome.config, environment: environment, loop: loop, connection: connection, registry: registry, log: log)
