@@ -103,18 +103,10 @@ final class HistoryJournal {
     /// the next open finds taken already, and empties.) On failure the
     /// journal takes no more records (`isBroken`) until a reset succeeds.
     func reset(epoch: UInt64, zeroing: Bool = false) throws(StoreError) {
-        if zeroing, length > Int64(Self.headerBytes) {
-            let zeros = [UInt8](repeating: 0, count: 64 << 10)
-            var offset = Int64(Self.headerBytes)
-            while offset < length {
-                let count = Int(min(Int64(zeros.count), length - offset))
-                guard zeros.withUnsafeBytes({ pwrite(descriptor, $0.baseAddress, count, off_t(offset)) }) == count else {
-                    isBroken = true
-                    throw StoreError("cannot zero \(path): \(Self.lastError())")
-                }
-                offset += Int64(count)
-            }
-            _ = fdatasync(descriptor)
+        if zeroing, length > Int64(Self.headerBytes),
+           !FileZeroing.overwrite(descriptor, from: Int64(Self.headerBytes), to: length) {
+            isBroken = true
+            throw StoreError("cannot zero \(path): \(Self.lastError())")
         }
         var header = Self.magic
         withUnsafeBytes(of: epoch.littleEndian) { header.append(contentsOf: $0) }

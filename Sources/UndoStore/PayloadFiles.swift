@@ -213,15 +213,6 @@ public final class PayloadFiles: Sendable {
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return }
-        let zeros = [UInt8](repeating: 0, count: 1 << 20)
-        var offset: Int64 = 0
-        while offset < Int64(status.st_size) {
-            let length = Int(min(Int64(zeros.count), Int64(status.st_size) - offset))
-            let count = zeros.withUnsafeBytes { pwrite(fd, $0.baseAddress, length, off_t(offset)) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return }
-            offset += Int64(count)
-        }
-        fdatasync(fd)
+        _ = FileZeroing.overwrite(fd, from: 0, to: Int64(status.st_size))
     }
 }
