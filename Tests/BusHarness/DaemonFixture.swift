@@ -24,8 +24,9 @@ public final class DaemonFixture {
     }
 
     /// Stops undod (SIGTERM, or SIGKILL when `crash`) and starts a new one on
-    /// the same bus and state directory.
-    public func restart(crash: Bool = false, config: String? = nil) throws {
+    /// the same bus and state directory (under `wrapper`, as `DaemonProcess`
+    /// takes one).
+    public func restart(crash: Bool = false, config: String? = nil, wrapper: [String] = []) throws {
         if crash {
             daemon.crash(loop: loop, watcher: watcher)
         } else {
@@ -36,7 +37,7 @@ public final class DaemonFixture {
         }
         let text = try config ?? String(contentsOf: daemon.configFile, encoding: .utf8)
         daemon = try DaemonProcess(bus: bus, loop: loop, watcher: watcher, config: text,
-                                   stateDirectory: daemon.stateDirectory, environment: environment)
+                                   stateDirectory: daemon.stateDirectory, wrapper: wrapper, environment: environment)
     }
 
     deinit {

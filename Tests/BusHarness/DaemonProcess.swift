@@ -23,6 +23,10 @@ public final class DaemonProcess {
     private var errorWatch: EventLoop.Token?
     /// undod's unique name on the bus.
     public private(set) var uniqueOwner = ""
+    /// undod's own process id, as the bus knows it: the process started is
+    /// a wrapper's where there is one (strace stays; a killed strace leaves
+    /// undod running), so signals go here.
+    public private(set) var pid: Int32 = 0
 
     /// The built `undod` next to the test binary (or `$UNDOD_BIN`).
     public static var binary: URL {
@@ -103,6 +107,9 @@ public final class DaemonProcess {
             throw HarnessError("undod did not take its name: \(log)")
         }
         uniqueOwner = try watcher.callAndWait(Undo1Call.nameOwner()).arguments.first?.string ?? ""
+        pid = Int32(bitPattern: try watcher.callAndWait(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "GetConnectionUnixProcessID", arguments: [.string(uniqueOwner)]).first?.uint32 ?? 0)
     }
 
     /// What undod wrote to stderr so far.
@@ -121,9 +128,9 @@ public final class DaemonProcess {
         }
     }
 
-    /// Sends `signal` to undod.
+    /// Sends `signal` to undod itself.
     public func signal(_ signal: Int32) {
-        kill(process.processIdentifier, signal)
+        kill(pid > 0 ? pid : process.processIdentifier, signal)
     }
 
     /// Waits (at most `timeout` ms) for undod to exit while `loop` runs;
@@ -165,8 +172,9 @@ public final class DaemonProcess {
         loop.run(until: { gone }, timeoutMilliseconds: TestTime.milliseconds(10_000))
     }
 
-    /// Kills undod (SIGKILL) if it still runs.
+    /// Kills undod (SIGKILL) if it still runs, and the wrapper it runs in.
     public func stop() {
+        if pid > 0, exitWatch?.hasExited == false { kill(pid, SIGKILL) }
         exitWatch?.kill()
         ChildReaper.forget(process.processIdentifier)
         if let errorWatch {

@@ -1,5 +1,4 @@
 public import Foundation
-import DBus
 
 /// System calls made to fail, or to kill the process that makes them, by
 /// strace's fault injection (`-e inject=`), and only those that touch one
@@ -31,16 +30,5 @@ public enum FaultInjection {
         return ["/usr/bin/strace", "-f", "-qq", "-o", "/dev/null", "-P", path,
                 "-e", "trace=" + Set(calls).sorted().joined(separator: ",")]
             + injections.flatMap { ["-e", "inject=" + $0] }
-    }
-
-    /// Sends `signal` to `f`'s undod itself (its process id as the bus
-    /// knows it): under strace, `DaemonProcess` holds strace's, and a
-    /// killed strace leaves its tracee running.
-    public static func signal(_ signal: Int32, toUndodOf f: DaemonFixture) throws {
-        let reply = try f.watcher.callAndWait(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                              interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID",
-                                              arguments: [.string(f.daemon.uniqueOwner)])
-        guard let pid = reply.first?.uint32, pid > 0 else { throw HarnessError("the bus knows no process for undod") }
-        kill(Int32(pid), signal)
     }
 }

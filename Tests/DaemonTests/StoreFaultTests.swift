@@ -34,16 +34,8 @@ struct StoreFaultTests {
         let app = try f.app("org.example.Stored", pushing: ["One", "Two"])
         let history = try f.stack(app.stack, "History")
         app.quit()
-        try restart(f, wrapper: wrapper)
+        try f.restart(wrapper: wrapper)
         return (app.stack, history)
-    }
-
-    /// Stops `f`'s undod cleanly (strace or not) and starts it again under `wrapper`.
-    static func restart(_ f: DaemonFixture, wrapper: [String]) throws {
-        try FaultInjection.signal(SIGTERM, toUndodOf: f)
-        #expect(f.daemon.waitForExit(loop: f.loop) == 0)
-        f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher,
-                                     stateDirectory: f.daemon.stateDirectory, wrapper: wrapper)
     }
 
     /// A state directory undod may not write (its lock file cannot be
@@ -73,7 +65,7 @@ struct StoreFaultTests {
         let other = try f.app("org.example.New", pushing: ["Fresh"])
         #expect(try other.property("Persistent") == .bool(false))
         #expect(try other.call("Undo").last == .string("Fresh"), "undo works from memory")
-        try Self.restart(f, wrapper: [])
+        try f.restart()
         #expect(try f.stack(stored.path, "History") == stored.history, "the store was left as it was")
     }
 
@@ -105,9 +97,7 @@ struct StoreFaultTests {
         #expect(try names() == kept)
         #expect(f.daemon.log.contains("could not save") && f.daemon.log.contains("saves again"), "\(f.daemon.log)")
         app.quit()
-        try FaultInjection.signal(SIGKILL, toUndodOf: f)
-        _ = f.daemon.waitForExit(loop: f.loop)
-        f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher, stateDirectory: f.daemon.stateDirectory)
+        try f.restart(crash: true)
         #expect(try names() == kept, "every answered push survived the kill")
     }
 
@@ -130,9 +120,7 @@ struct StoreFaultTests {
         #expect(f.daemon.log.components(separatedBy: "cannot be folded back").count == 2, "said once")
         let history = try f.stack(app.stack, "History")
         app.quit()
-        try FaultInjection.signal(SIGKILL, toUndodOf: f)
-        _ = f.daemon.waitForExit(loop: f.loop)
-        f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher, stateDirectory: f.daemon.stateDirectory)
+        try f.restart(crash: true)
         #expect(try f.stack(app.stack, "History") == history)
     }
 
@@ -158,7 +146,7 @@ struct StoreFaultTests {
         #expect(log.contains("cannot read \(journal)") && log.contains("only read"), "\(log)")
         #expect(errorOf { () throws(DBusError) in try f.stack(app.stack, "History") } != nil,
                 "what only the journal holds is not in view")
-        try FaultInjection.signal(SIGTERM, toUndodOf: f)
+        f.daemon.signal(SIGTERM)
         #expect(f.daemon.waitForExit(loop: f.loop) == 0)
         #expect(Self.storeFiles(f) == left, "the journal and the database are left byte for byte")
 
