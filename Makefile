@@ -42,8 +42,14 @@ N          ?= 100000
 LIBUNDOD_BUILD ?= .build/libundod
 UNDOD_QT_BUILD ?= .build/undod-qt
 SEED       ?= $(shell date +%s)
+# The Debian releases whose GNOME Shell, KWin and sway the compositor suites
+# run on: the host's (bookworm) and, from roots built once and cached
+# (scripts/desktop-root.sh), Debian 13 and Debian testing.
+DESKTOP_SUITES ?= bookworm trixie forky
+# What `make test-desktops` runs them on (e.g. SUITES=sid).
+SUITES ?= sid
 
-.PHONY: all deps build release static run demo test libundod undod-qt coverage bench soak profile sanitize fuzz install uninstall deb deb-libundod deb-undod-qt clean
+.PHONY: all deps build release static run demo test test-desktops desktop-roots libundod undod-qt coverage bench soak profile sanitize fuzz install uninstall deb deb-libundod deb-undod-qt clean
 
 all: build
 
@@ -76,16 +82,30 @@ demo: release
 ## Builds and passes every test, each suite on its own private bus.
 test: deps
 	/usr/bin/python3 scripts/check-layers.py
+	$(MAKE) --no-print-directory desktop-roots
 	$(SWIFT) build --build-tests
 	bash scripts/check-links.sh "$$($(SWIFT) build --show-bin-path)"
 	$(MAKE) --no-print-directory libundod undod-qt
-	GLIBC_TUNABLES=$(TEST_TUNABLES) $(SWIFT) test --skip-build
+	UNDOD_DESKTOP_SUITES="$(DESKTOP_SUITES)" GLIBC_TUNABLES=$(TEST_TUNABLES) $(SWIFT) test --skip-build
 	meson test -C "$(LIBUNDOD_BUILD)" --print-errorlogs
 	ctest --test-dir "$(UNDOD_QT_BUILD)" --output-on-failure
 	bash scripts/run-test.sh "$$($(SWIFT) build --show-bin-path)"
 	bash scripts/package-test.sh
 	bash scripts/package-test-libundod.sh
 	bash scripts/package-test-undod-qt.sh
+
+## Builds (once) or unpacks the roots of newer Debians' desktops that the
+## compositor suites run in: DESKTOP_SUITES less the host's.
+desktop-roots: deps
+	@for suite in $(filter-out bookworm,$(DESKTOP_SUITES)); do bash scripts/desktop-root.sh "$$suite" >/dev/null; done
+
+## The compositor suites (GNOME Shell, KWin, sway) on the desktops of
+## SUITES (default sid: Debian unstable), from roots built on demand.
+test-desktops: deps
+	$(MAKE) --no-print-directory desktop-roots DESKTOP_SUITES="$(SUITES)"
+	$(SWIFT) build --build-tests
+	UNDOD_DESKTOP_SUITES="$(SUITES)" GLIBC_TUNABLES=$(TEST_TUNABLES) \
+	  $(SWIFT) test --skip-build --filter 'GnomeShellTests|KWinTests|SwayTests/.*release'
 
 ## Builds libundod, the C/GObject client library, and its typelib
 ## (Undod-1.0) with meson in $(LIBUNDOD_BUILD); its tests run the debug undod.

@@ -33,6 +33,8 @@ packages=(
   strace             # the tests inject failures into undod's journal (FaultInjection)
   kwin-wayland       # the tests' KDE compositor (kwin_wayland --virtual), with undod's KWin script loaded
   gnome-shell        # the tests' GNOME compositor (--headless), with undod's Shell extension enabled
+  mmdebstrap         # builds the roots of newer Debians' desktops the compositor suites also run on
+  bubblewrap         # bwrap: runs a newer Debian's compositor in its root, unprivileged
   meson              # builds libundod, the C/GObject client library
   ninja-build        # meson's backend
   libglib2.0-dev     # GLib, GObject and GIO (GDBus), libundod's ground

@@ -5,8 +5,10 @@
 public enum PrivateBusConfig {
     /// The `busconfig` text for a bus listening in `socketDirectory`; with
     /// `serviceDirectory`, the bus starts services on demand from the
-    /// `.service` files there (and from nowhere else).
-    public static func text(socketDirectory: String, serviceDirectory: String? = nil) -> String {
+    /// `.service` files there (and from nowhere else); with `everyUser`,
+    /// processes of any user may connect (the tests' compositors run as
+    /// an unprivileged user), not only the bus's own.
+    public static func text(socketDirectory: String, serviceDirectory: String? = nil, everyUser: Bool = false) -> String {
         """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -14,7 +16,7 @@ public enum PrivateBusConfig {
           <type>session</type>
           <listen>unix:dir=\(socketDirectory)</listen>
           <auth>EXTERNAL</auth>\(serviceDirectory.map { "\n  <servicedir>\($0)</servicedir>" } ?? "")
-          <policy context="default">
+          <policy context="default">\(everyUser ? "\n    <allow user=\"*\"/>" : "")
             <allow send_destination="*" eavesdrop="true"/>
             <allow eavesdrop="true"/>
             <allow own="*"/>

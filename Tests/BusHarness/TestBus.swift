@@ -2,7 +2,8 @@ public import Foundation
 import Rig
 
 /// A private `dbus-daemon` for one test: started on a socket in its own
-/// temporary directory, never the user's bus, and killed by `stop`.
+/// temporary directory, never the user's bus, and killed by `stop`. Any
+/// user may connect: a newer Debian's compositor runs as the test user.
 public final class TestBus: @unchecked Sendable {
     // @unchecked: immutable after init except through `stop`, which is idempotent.
 
@@ -21,7 +22,7 @@ public final class TestBus: @unchecked Sendable {
             .appendingPathComponent("undod-test-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let config = directory.appendingPathComponent("bus.conf")
-        try PrivateBusConfig.text(socketDirectory: directory.path, serviceDirectory: services?.path)
+        try PrivateBusConfig.text(socketDirectory: directory.path, serviceDirectory: services?.path, everyUser: true)
             .write(to: config, atomically: false, encoding: .utf8)
         let output = Pipe()
         process = Process()

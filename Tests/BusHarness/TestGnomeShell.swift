@@ -12,14 +12,20 @@ import Rig
 /// remote-desktop interface presses them. Never the user's session; `stop`
 /// kills it.
 public final class TestGnomeShell {
-    /// Whether GNOME Shell 43 or 44 (the tests' hand is written for their
-    /// extension format), gdbus and glib-compile-schemas are installed.
-    public static var isAvailable: Bool {
-        guard ["/usr/bin/gnome-shell", "/usr/bin/gdbus", "/usr/bin/glib-compile-schemas"]
-            .allSatisfy(FileManager.default.isExecutableFile(atPath:)),
-            let version = try? runTool(["gnome-shell", "--version"]).output else { return false }
+    /// Whether a GNOME Shell of `release` can run here: on the host,
+    /// GNOME Shell 43 or 44 with gdbus and glib-compile-schemas installed;
+    /// a newer Debian's from its root (`DesktopRelease`).
+    public static func isAvailable(on release: DesktopRelease) -> Bool {
+        guard ["/usr/bin/gdbus", "/usr/bin/glib-compile-schemas"].allSatisfy(FileManager.default.isExecutableFile(atPath:))
+        else { return false }
+        guard release.isHost else { return release.canRun }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/gnome-shell"),
+              let version = try? runTool(["gnome-shell", "--version"]).output else { return false }
         return version.hasPrefix("GNOME Shell 43") || version.hasPrefix("GNOME Shell 44")
     }
+
+    /// The releases whose GNOME Shell the suites run here.
+    public static var releases: [DesktopRelease] { DesktopRelease.tested.filter(isAvailable(on:)) }
 
     /// The folder holding the Shell's runtime directory and home.
     public let directory: URL
@@ -36,10 +42,15 @@ public final class TestGnomeShell {
     private var server: ExitWatch?
     private let systemBus: TestBus
     private var busAddress = ""
+    /// Whose GNOME Shell this is.
+    public let release: DesktopRelease
 
-    /// Makes the Shell's folder with both extensions installed and enabled;
-    /// `start` runs it.
-    public init() throws {
+    /// Makes the Shell's folder with both extensions installed and enabled,
+    /// in the format `release`'s Shell loads (43: GNOME Shell 43 and 44; 45:
+    /// ES modules, 45 and later); `start` runs it.
+    public init(release: DesktopRelease = .host) throws {
+        self.release = release
+        let format = release.isHost ? "43" : "45"
         directory = URL(fileURLWithPath: "/tmp/undod-gnome-\(UUID().uuidString.prefix(8))")
         let extensions = directory.appendingPathComponent("home/.local/share/gnome-shell/extensions")
         let settings = directory.appendingPathComponent("home/.config/glib-2.0/settings")
@@ -47,17 +58,17 @@ public final class TestGnomeShell {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         }
-        let made = try runTool(["bash", Repository.file("scripts/gnome-extension.sh").path, extensions.path, "43"])
+        let made = try runTool(["bash", Repository.file("scripts/gnome-extension.sh").path, extensions.path, format])
         guard made.status == 0 else { throw HarnessError("cannot put undod's extension together: \(made.errors)") }
-        let hand = "undod-test@undod.test"
-        try FileManager.default.copyItem(at: Repository.file("Tests/Clients/gnome-shell/\(hand)"),
+        try FileManager.default.copyItem(at: Repository.file("Tests/Clients/gnome-shell/\(format)/\(hand)"),
                                          to: extensions.appendingPathComponent(hand))
         // No key repeat: a Shell slow to see a key's release would repeat
         // the press (one press must be one undo).
-        try ("[org/gnome/shell]\nenabled-extensions=['undod@undod.org', '\(hand)']\n\n"
+        try ("[org/gnome/shell]\nenabled-extensions=['\(hand)', 'undod@undod.org']\n\n"
             + "[org/gnome/desktop/peripherals/keyboard]\nrepeat=false\n")
             .write(to: settings.appendingPathComponent("keyfile"), atomically: false, encoding: .utf8)
         systemBus = try TestBus()
+        try release.giveToUser(directory.path)
     }
 
     deinit {
@@ -71,8 +82,8 @@ public final class TestGnomeShell {
     public func start(busAddress: String, loop: EventLoop) throws {
         self.busAddress = busAddress
         server = try CompositorLaunch.start(
-            "GNOME Shell", command: ["/usr/bin/gnome-shell", "--headless", "--virtual-monitor", "1024x768", "--wayland",
-                                     "--no-x11", "--wayland-display", socketName],
+            "GNOME Shell", command: try release.command(["/usr/bin/gnome-shell", "--headless", "--virtual-monitor", "1024x768", "--wayland",
+                                     "--no-x11", "--wayland-display", socketName]),
             environment: ["XDG_RUNTIME_DIR=\(runtime.path)", "HOME=\(home.path)",
                           "DBUS_SYSTEM_BUS_ADDRESS=\(systemBus.address)", "GSETTINGS_BACKEND=keyfile",
                           "XDG_CURRENT_DESKTOP=GNOME"],
@@ -81,14 +92,52 @@ public final class TestGnomeShell {
 
     /// Waits (at most 30 s) until the Shell has finished starting: keys
     /// pressed before then are dropped (its extensions are enabled, and
-    /// report, earlier).
+    /// report, earlier). GNOME Shell 45 and later load extensions one by
+    /// one, asynchronously: the hand may come after undod's has reported.
     public func waitUntilStarted(loop: EventLoop) throws {
+        let active = try waitForExtension(hand, state: 1, loop: loop)
+        guard active else { throw HarnessError("the tests' hand never became active: \(try extensionInfo(hand))") }
         let seconds = TestTime.milliseconds(30_000) / 1_000
         let result = try runTool(["busctl", "--address=\(busAddress)", "--timeout=\(seconds)", "call", "org.gnome.Shell",
                                   "/org/undod/Test/Shell", "org.undod.Test.Shell", "Started"],
                                  loop: loop, timeout: Double(seconds + 30))
         guard result.status == 0 else { throw HarnessError("GNOME Shell did not finish starting: \(result.errors)") }
     }
+
+    /// Extension `uuid`'s state as the Shell gives it (`GetExtensionInfo`:
+    /// 1 active, 2 inactive, 3 error or still loading, 4 out of date, …),
+    /// nil when the Shell does not answer or knows no such extension.
+    public func extensionState(_ uuid: String) throws -> Int? {
+        let result = try runTool(["busctl", "--address=\(busAddress)", "--json=short", "call", "org.gnome.Shell",
+                                  "/org/gnome/Shell", "org.gnome.Shell.Extensions", "GetExtensionInfo", "s", uuid])
+        guard result.status == 0,
+              let reply = try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any],
+              let info = (reply["data"] as? [Any])?.first as? [String: Any],
+              let state = (info["state"] as? [String: Any])?["data"] as? Double else { return nil }
+        return Int(state)
+    }
+
+    /// Waits (at most 30 s) until extension `uuid` is in `state`, asking
+    /// the Shell every 100 ms (its state changes have no signal the
+    /// harness follows); whether it came to be.
+    public func waitForExtension(_ uuid: String, state: Int, loop: EventLoop) throws -> Bool {
+        let deadline = Date().addingTimeInterval(Double(TestTime.milliseconds(30_000)) / 1_000)
+        while Date() < deadline {
+            if try extensionState(uuid) == state { return true }
+            _ = loop.run(until: { false }, timeoutMilliseconds: 100)
+        }
+        return false
+    }
+
+    /// What the Shell says of extension `uuid` (`GetExtensionInfo`), as busctl prints it.
+    public func extensionInfo(_ uuid: String) throws -> String {
+        let result = try runTool(["busctl", "--address=\(busAddress)", "call", "org.gnome.Shell", "/org/gnome/Shell",
+                                  "org.gnome.Shell.Extensions", "GetExtensionInfo", "s", uuid])
+        return result.output + result.errors
+    }
+
+    /// The tests' hand, an extension of the Shell.
+    private let hand = "undod-test@undod.test"
 
     /// Kills the Shell (SIGKILL, as a crash would), and the input method
     /// daemon it started, which outlives it and ignores SIGTERM.

@@ -13,11 +13,15 @@ import Rig
 /// KWin script that activates a window (`focus`) and KDE's own
 /// `invokeShortcut` (`press`). Never the user's session; `stop` kills it.
 public final class TestKWin {
-    /// Whether KWin, gdbus and busctl are installed: the tests that need
-    /// KWin run only then.
-    public static var isAvailable: Bool {
-        ["/usr/bin/kwin_wayland", "/usr/bin/gdbus", "/usr/bin/busctl"].allSatisfy(FileManager.default.isExecutableFile(atPath:))
+    /// Whether a KWin of `release` can run here: gdbus and busctl, and on
+    /// the host KWin installed, or a newer Debian's root (`DesktopRelease`).
+    public static func isAvailable(on release: DesktopRelease) -> Bool {
+        ["/usr/bin/gdbus", "/usr/bin/busctl"].allSatisfy(FileManager.default.isExecutableFile(atPath:))
+            && (release.isHost ? FileManager.default.isExecutableFile(atPath: "/usr/bin/kwin_wayland") : release.canRun)
     }
+
+    /// The releases whose KWin the suites run here.
+    public static var releases: [DesktopRelease] { DesktopRelease.tested.filter(isAvailable(on:)) }
 
     /// The folder holding KWin's runtime directory, home and data directory.
     public let directory: URL
@@ -40,19 +44,24 @@ public final class TestKWin {
     private var server: ExitWatch?
     private var busAddress = ""
     private var scripts = 0
+    /// Whose KWin this is.
+    public let release: DesktopRelease
     /// Held while the binary is copied (tests run side by side in one process).
     private static let copying = NSLock()
 
     /// Makes KWin's folder; `start` runs it.
-    public init() throws {
+    public init(release: DesktopRelease = .host) throws {
+        self.release = release
         directory = URL(fileURLWithPath: "/tmp/undod-kwin-\(UUID().uuidString.prefix(8))")
         let scriptDirectory = data.appendingPathComponent("kwin/scripts")
         for folder in [runtime, directory.appendingPathComponent("home"), scriptDirectory] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         }
-        try FileManager.default.createSymbolicLink(at: scriptDirectory.appendingPathComponent("undod"),
-                                                   withDestinationURL: Repository.file("Service/kwin/undod"))
+        // A copy, not a link: a root's KWin sees /tmp, not the repository.
+        try FileManager.default.copyItem(at: Repository.file("Service/kwin/undod"),
+                                         to: scriptDirectory.appendingPathComponent("undod"))
+        try release.giveToUser(directory.path)
     }
 
     deinit {
@@ -65,8 +74,8 @@ public final class TestKWin {
     public func start(busAddress: String, loop: EventLoop) throws {
         self.busAddress = busAddress
         server = try CompositorLaunch.start(
-            "KWin", command: [try Self.binary(), "--virtual", "--socket", socketName, "--no-lockscreen",
-                              "--no-global-shortcuts"],
+            "KWin", command: try release.command([release.isHost ? try Self.binary() : "/usr/bin/kwin_wayland", "--virtual", "--socket", socketName, "--no-lockscreen",
+                              "--no-global-shortcuts"]),
             environment: ["XDG_RUNTIME_DIR=\(runtime.path)", "HOME=\(directory.appendingPathComponent("home").path)",
                           "QT_QPA_PLATFORM=wayland"],
             busName: "org.kde.KWin", busAddress: busAddress, logVariable: "UNDOD_KWIN_LOG", loop: loop)

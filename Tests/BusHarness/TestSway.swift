@@ -11,14 +11,22 @@ import Rig
 /// when the instance does.
 public final class TestSway {
     /// The user sway runs as.
-    public static let user = "undodtest"
+    public static let user = DesktopRelease.user
 
-    /// Whether sway, swaymsg and wtype are installed and this process may
-    /// run sway as another user (root): the tests that need sway run only then.
-    public static var isAvailable: Bool {
-        getuid() == 0 && ["/usr/bin/sway", "/usr/bin/swaymsg", "/usr/bin/wtype", "/usr/bin/setpriv"]
+    /// Whether a sway of `release` can run here: the host's swaymsg and
+    /// wtype (the tests' hand), root (to run sway as another user), and sway
+    /// itself on the host or a newer Debian's root (`DesktopRelease`).
+    public static func isAvailable(on release: DesktopRelease) -> Bool {
+        getuid() == 0 && ["/usr/bin/swaymsg", "/usr/bin/wtype", "/usr/bin/setpriv"]
             .allSatisfy(FileManager.default.isExecutableFile(atPath:))
+            && (release.isHost ? FileManager.default.isExecutableFile(atPath: "/usr/bin/sway") : release.canRun)
     }
+
+    /// The releases whose sway the suites run here.
+    public static var releases: [DesktopRelease] { DesktopRelease.tested.filter(isAvailable(on:)) }
+
+    /// Whose sway this is.
+    public let release: DesktopRelease
 
     /// The runtime directory holding sway's sockets.
     public let directory: URL
@@ -36,12 +44,11 @@ public final class TestSway {
 
     /// Starts sway and waits (at most 20 s) until it has run its config's
     /// `exec`, by which time its sockets accept clients.
-    public init() throws {
+    public init(release: DesktopRelease = .host) throws {
+        self.release = release
         directory = URL(fileURLWithPath: "/tmp/undod-sway-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
-        let made = try runTool(["sh", "-c", "id -u \(Self.user) >/dev/null 2>&1 || useradd --system --no-create-home "
-                                   + "--shell /usr/sbin/nologin \(Self.user)"])
-        guard made.status == 0 else { throw HarnessError("cannot make the user \(Self.user): \(made.errors)") }
+        try DesktopRelease.makeUser()
         let owned = try runTool(["chown", Self.user, directory.path])
         guard owned.status == 0 else { throw HarnessError("cannot give \(directory.path) to \(Self.user): \(owned.errors)") }
         try start()
@@ -105,12 +112,15 @@ public final class TestSway {
         let readEnd = open(ready.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard readEnd >= 0 else { throw HarnessError("cannot open the fifo \(ready.path)") }
         defer { close(readEnd) }
+        let command = ["/usr/bin/env", "-i", "XDG_RUNTIME_DIR=\(directory.path)", "HOME=\(directory.path)",
+                       "WLR_BACKENDS=headless", "WLR_LIBINPUT_NO_DEVICES=1", "WLR_RENDERER=pixman",
+                       "PATH=/usr/bin:/bin", "/usr/bin/sway", "-c", config.path]
+        let launch = release.isHost
+            ? ["/usr/bin/setpriv", "--reuid=\(Self.user)", "--regid=\(Self.user)", "--init-groups", "--"] + command
+            : try release.command(command)
         let sway = Process()
-        sway.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        sway.arguments = ["--reuid=\(Self.user)", "--regid=\(Self.user)", "--init-groups", "--",
-                          "/usr/bin/env", "-i", "XDG_RUNTIME_DIR=\(directory.path)", "HOME=\(directory.path)",
-                          "WLR_BACKENDS=headless", "WLR_LIBINPUT_NO_DEVICES=1", "WLR_RENDERER=pixman",
-                          "PATH=/usr/bin:/bin", "/usr/bin/sway", "-c", config.path]
+        sway.executableURL = URL(fileURLWithPath: launch[0])
+        sway.arguments = Array(launch.dropFirst())
         sway.standardOutput = FileHandle.nullDevice
         sway.standardError = FileHandle(forWritingAtPath: "/dev/null")
         if let log = ProcessInfo.processInfo.environment["UNDOD_SWAY_LOG"] {

@@ -10,11 +10,14 @@ import Testing
 /// puts it down and enabled, and applications in processes of their own,
 /// each with a GTK window on the Shell's Wayland display. The tests' own
 /// extension activates windows (as a click would); mutter's remote-desktop
-/// interface presses the keys: the trigger undoes only in the application
+/// interface presses the keys. Each test runs on every release of
+/// `TestGnomeShell.releases`: the host's GNOME Shell 43 and newer Debians'
+/// (48, 50, …) from their roots: the trigger undoes only in the application
 /// the Shell has in front, never in one behind, and never in one that only
 /// calls itself by another's app id. One Shell at a time: each costs a core
 /// while it starts.
-@Suite(.serialized, .enabled(if: TestGnomeShell.isAvailable, "needs GNOME Shell 43 or 44, gdbus and glib-compile-schemas"))
+@Suite(.serialized, .enabled(if: !TestGnomeShell.releases.isEmpty,
+                             "needs GNOME Shell 43 or 44 on the host, or a newer Debian's root, gdbus and glib-compile-schemas"))
 struct GnomeShellTests {
     /// A GNOME Shell and an undod that follows it (`auto` on a desktop named
     /// GNOME, as a GNOME session's would be), started before the Shell as
@@ -27,8 +30,8 @@ struct GnomeShellTests {
         let signals: SignalLog
         var loop: EventLoop { daemon.loop }
 
-        init() throws {
-            shell = try TestGnomeShell()
+        init(_ release: DesktopRelease) throws {
+            shell = try TestGnomeShell(release: release)
             daemon = try DaemonFixture(environment: shell.environment)
             signals = try daemon.recordSignals(subscribe: false)
             try startShell()
@@ -67,20 +70,24 @@ struct GnomeShellTests {
         func pressRedo() throws { try shell.press(TestGnomeShell.redoKeys, loop: loop) }
     }
 
-    @Test func focusFollowsTheShellsFocusWindowAndTheTriggerUndoesOnlyThere() throws {
-        try Fixture().focusFollowsTheWindowInFrontAndTheTriggerUndoesOnlyThere()
+    @Test(arguments: TestGnomeShell.releases)
+    func focusFollowsTheShellsFocusWindowAndTheTriggerUndoesOnlyThere(release: DesktopRelease) throws {
+        try Fixture(release).focusFollowsTheWindowInFrontAndTheTriggerUndoesOnlyThere()
     }
 
-    @Test func aWindowCallingItselfByAnotherAppsIdGetsNothing() throws {
-        try Fixture().aWindowCallingItselfByAnotherAppsIdGetsNothing()
+    @Test(arguments: TestGnomeShell.releases)
+    func aWindowCallingItselfByAnotherAppsIdGetsNothing(release: DesktopRelease) throws {
+        try Fixture(release).aWindowCallingItselfByAnotherAppsIdGetsNothing()
     }
 
-    @Test func theExtensionsKeysUndoAndRedoInTheWindowInFront() throws {
-        try Fixture().theKeysUndoAndRedoInTheWindowInFront()
+    @Test(arguments: TestGnomeShell.releases)
+    func theExtensionsKeysUndoAndRedoInTheWindowInFront(release: DesktopRelease) throws {
+        try Fixture(release).theKeysUndoAndRedoInTheWindowInFront()
     }
 
-    @Test func undodKilledAndStartedAgainFollowsTheShellAtOnceAndOnePressIsOneUndo() throws {
-        let f = try Fixture()
+    @Test(arguments: TestGnomeShell.releases)
+    func undodKilledAndStartedAgainFollowsTheShellAtOnceAndOnePressIsOneUndo(release: DesktopRelease) throws {
+        let f = try Fixture(release)
         let a = try f.app("org.example.A", title: "Alpha", pushes: 3)
         #expect(try f.focus(a.pid, expecting: a.stack))
         try f.daemon.restart(crash: true)
@@ -94,8 +101,9 @@ struct GnomeShellTests {
         #expect(try f.daemon.manager("UndoFocused").last?.string == "Edit 2")
     }
 
-    @Test func theShellRestartedUnderARunningUndodBringsFocusAndTheKeysBack() throws {
-        let f = try Fixture()
+    @Test(arguments: TestGnomeShell.releases)
+    func theShellRestartedUnderARunningUndodBringsFocusAndTheKeysBack(release: DesktopRelease) throws {
+        let f = try Fixture(release)
         let before = try f.app("org.example.A", title: "Alpha", pushes: 1)
         #expect(try f.focus(before.pid, expecting: before.stack))
         before.process.stop()

@@ -13,7 +13,7 @@ import Testing
 /// their keys would): the trigger undoes only in the application KWin has
 /// in front, never in one behind, and never in one that only calls itself
 /// by another's app id. One KWin at a time: each costs a core while it starts.
-@Suite(.serialized, .enabled(if: TestKWin.isAvailable, "needs kwin_wayland, gdbus and busctl"))
+@Suite(.serialized, .enabled(if: !TestKWin.releases.isEmpty, "needs kwin_wayland (or a newer Debian's root), gdbus and busctl"))
 struct KWinTests {
     /// A KWin and an undod that follows it (`auto` on a desktop named KDE,
     /// as a Plasma session's would be), started before KWin as at login.
@@ -25,8 +25,8 @@ struct KWinTests {
         let signals: SignalLog
         var loop: EventLoop { daemon.loop }
 
-        init() throws {
-            kwin = try TestKWin()
+        init(_ release: DesktopRelease) throws {
+            kwin = try TestKWin(release: release)
             daemon = try DaemonFixture(environment: kwin.undodEnvironment)
             signals = try daemon.recordSignals(subscribe: false)
             try startKWin()
@@ -65,20 +65,24 @@ struct KWinTests {
         func pressRedo() throws { try kwin.press("undod-redo", loop: loop) }
     }
 
-    @Test func focusFollowsKWinsActiveWindowAndTheTriggerUndoesOnlyThere() throws {
-        try Fixture().focusFollowsTheWindowInFrontAndTheTriggerUndoesOnlyThere()
+    @Test(arguments: TestKWin.releases)
+    func focusFollowsKWinsActiveWindowAndTheTriggerUndoesOnlyThere(release: DesktopRelease) throws {
+        try Fixture(release).focusFollowsTheWindowInFrontAndTheTriggerUndoesOnlyThere()
     }
 
-    @Test func aWindowCallingItselfByAnotherAppsIdGetsNothing() throws {
-        try Fixture().aWindowCallingItselfByAnotherAppsIdGetsNothing()
+    @Test(arguments: TestKWin.releases)
+    func aWindowCallingItselfByAnotherAppsIdGetsNothing(release: DesktopRelease) throws {
+        try Fixture(release).aWindowCallingItselfByAnotherAppsIdGetsNothing()
     }
 
-    @Test func theScriptsShortcutsUndoAndRedoInTheWindowInFront() throws {
-        try Fixture().theKeysUndoAndRedoInTheWindowInFront()
+    @Test(arguments: TestKWin.releases)
+    func theScriptsShortcutsUndoAndRedoInTheWindowInFront(release: DesktopRelease) throws {
+        try Fixture(release).theKeysUndoAndRedoInTheWindowInFront()
     }
 
-    @Test func undodKilledAndStartedAgainLoadsItsScriptOnceAndUnloadsItWhenItStops() throws {
-        let f = try Fixture()
+    @Test(arguments: TestKWin.releases)
+    func undodKilledAndStartedAgainLoadsItsScriptOnceAndUnloadsItWhenItStops(release: DesktopRelease) throws {
+        let f = try Fixture(release)
         let a = try f.app("org.example.A", title: "Alpha", pushes: 3)
         // A killed undod leaves its script in KWin; the next one replaces it.
         try f.daemon.restart(crash: true)
@@ -96,8 +100,9 @@ struct KWinTests {
         #expect(try f.kwin.isScriptLoaded("undod", loop: f.loop) == false)
     }
 
-    @Test func kwinRestartedUnderARunningUndodBringsFocusAndTheKeysBack() throws {
-        let f = try Fixture()
+    @Test(arguments: TestKWin.releases)
+    func kwinRestartedUnderARunningUndodBringsFocusAndTheKeysBack(release: DesktopRelease) throws {
+        let f = try Fixture(release)
         let before = try f.app("org.example.A", title: "Alpha", pushes: 1)
         #expect(try f.focus(before.pid, expecting: before.stack))
         before.process.stop()

@@ -16,7 +16,7 @@ extension SwayTests {
     @Test func theGtk4EditorUndoesOnlyWhenItsViewIsInFront() throws {
         let typelib = Repository.root.appendingPathComponent(".build/libundod/undod-gtk/UndodGtk-1.0.typelib")
         try #require(FileManager.default.fileExists(atPath: typelib.path), "run `make libundod` (make test does)")
-        let f = try Fixture()
+        let f = try Fixture(.host)
         let (editor, textStack) = try f.example(
             ["/usr/bin/python3", Repository.root.appendingPathComponent("Examples/gtk4-editor.py").path,
              "--address", f.daemon.bus.address, "--trace"], environment: Fixture.gtkEnvironment)
@@ -57,7 +57,7 @@ extension SwayTests {
     @Test func theQtAppUndoesOnlyWhenItsViewIsInFront() throws {
         let binary = Repository.root.appendingPathComponent(".build/undod-qt/qt-shapes")
         try #require(FileManager.default.fileExists(atPath: binary.path), "run `make undod-qt` (make test does)")
-        let f = try Fixture()
+        let f = try Fixture(.host)
         let (shapes, listStack) = try f.example([binary.path, "--trace"], environment: [
             "QT_QPA_PLATFORM": "wayland", "DBUS_SESSION_BUS_ADDRESS": f.daemon.bus.address,
         ])
@@ -86,7 +86,7 @@ extension SwayTests {
     @Test func theGtk3EditorUndoesOnlyWhenItsViewIsInFront() throws {
         let binary = Repository.root.appendingPathComponent(".build/libundod/examples/gtk3-sourceview")
         try #require(FileManager.default.fileExists(atPath: binary.path), "run `make libundod` (make test does)")
-        let f = try Fixture()
+        let f = try Fixture(.host)
         let (editor, stack) = try f.example([binary.path, "--trace"], environment: Fixture.gtkEnvironment.merging([
             "DBUS_SESSION_BUS_ADDRESS": f.daemon.bus.address,
         ]) { $1 })

@@ -10,7 +10,7 @@ import Testing
 /// Wayland display, and `swaymsg`/`wtype` as the user's hand: the trigger
 /// undoes only in the application whose view sway has focused, never in one
 /// behind, and never in one that only calls itself by another's app id.
-@Suite(.enabled(if: TestSway.isAvailable, "needs root (to run sway as another user), sway, wtype and setpriv"))
+@Suite(.enabled(if: !TestSway.releases.isEmpty, "needs root (to run sway as another user), sway, wtype and setpriv"))
 struct SwayTests {
     /// A sway and an undod that follows it (`auto`, as a user's would be).
     final class Fixture: CompositorFixture {
@@ -25,8 +25,8 @@ struct SwayTests {
 
         /// A sway, and an undod told of it at start (`knowingSway`) or not
         /// (started before the desktop, as by D-Bus activation at login).
-        init(knowingSway: Bool = true) throws {
-            sway = try TestSway()
+        init(_ release: DesktopRelease, knowingSway: Bool = true) throws {
+            sway = try TestSway(release: release)
             daemon = try DaemonFixture(environment: knowingSway ? sway.environment : [:])
             windows = try Self.windowEvents(of: sway, loop: daemon.loop)
             signals = try daemon.recordSignals(subscribe: false)
@@ -89,20 +89,24 @@ struct SwayTests {
         }
     }
 
-    @Test func focusFollowsSwaysFocusedViewAndTheTriggerUndoesOnlyThere() throws {
-        try Fixture().focusFollowsTheWindowInFrontAndTheTriggerUndoesOnlyThere()
+    @Test(arguments: TestSway.releases)
+    func focusFollowsSwaysFocusedViewAndTheTriggerUndoesOnlyThere(release: DesktopRelease) throws {
+        try Fixture(release).focusFollowsTheWindowInFrontAndTheTriggerUndoesOnlyThere()
     }
 
-    @Test func aWindowCallingItselfByAnotherAppsIdGetsNothing() throws {
-        try Fixture().aWindowCallingItselfByAnotherAppsIdGetsNothing()
+    @Test(arguments: TestSway.releases)
+    func aWindowCallingItselfByAnotherAppsIdGetsNothing(release: DesktopRelease) throws {
+        try Fixture(release).aWindowCallingItselfByAnotherAppsIdGetsNothing()
     }
 
-    @Test func theKeysAreSwayBindingsAndUndoAndRedoInTheViewInFront() throws {
-        try Fixture().theKeysUndoAndRedoInTheWindowInFront()
+    @Test(arguments: TestSway.releases)
+    func theKeysAreSwayBindingsAndUndoAndRedoInTheViewInFront(release: DesktopRelease) throws {
+        try Fixture(release).theKeysUndoAndRedoInTheWindowInFront()
     }
 
-    @Test func swayRestartedUnderARunningUndodBringsFocusAndTheKeyBack() throws {
-        let f = try Fixture()
+    @Test(arguments: TestSway.releases)
+    func swayRestartedUnderARunningUndodBringsFocusAndTheKeyBack(release: DesktopRelease) throws {
+        let f = try Fixture(release)
         let before = try f.app("org.example.A", title: "Alpha", pushes: 1)
         #expect(try f.focus(before.pid, expecting: before.stack))
         try f.restartSway()
@@ -114,8 +118,9 @@ struct SwayTests {
         #expect(applied?.payloads == ["u2"], "\(f.daemon.daemon.log)")
     }
 
-    @Test func undodKilledAndStartedAgainBindsTheKeyOnce() throws {
-        let f = try Fixture()
+    @Test(arguments: TestSway.releases)
+    func undodKilledAndStartedAgainBindsTheKeyOnce(release: DesktopRelease) throws {
+        let f = try Fixture(release)
         let a = try f.app("org.example.A", title: "Alpha", pushes: 3)
         try f.daemon.restart(crash: true)
         // The app registers again with the new undod (as UndoKit does).
@@ -130,8 +135,9 @@ struct SwayTests {
     /// Steps of the randomized walk (UNDOD_WALK_STEPS, default 200).
     static let walkSteps = Int(ProcessInfo.processInfo.environment["UNDOD_WALK_STEPS"] ?? "") ?? 200
 
-    @Test func anUndodStartedBeforeTheDesktopTakesUpSwayWhenTheSessionNamesIt() throws {
-        let f = try Fixture(knowingSway: false)
+    @Test(arguments: TestSway.releases)
+    func anUndodStartedBeforeTheDesktopTakesUpSwayWhenTheSessionNamesIt(release: DesktopRelease) throws {
+        let f = try Fixture(release, knowingSway: false)
         #expect(try f.daemon.managerProperty("FocusStrategy")?.string == "recent")
         // A stand-in for the systemd user manager, whose environment the
         // session fills at login (dbus-update-activation-environment --systemd).
@@ -156,8 +162,9 @@ struct SwayTests {
         #expect(try a.process.nextApply().payloads == ["u1"], "the key is bound too")
     }
 
-    @Test func aRandomizedFocusWalkNeverUndoesBehindTheViewInFront() throws {
-        let f = try Fixture()
+    @Test(arguments: TestSway.releases)
+    func aRandomizedFocusWalkNeverUndoesBehindTheViewInFront(release: DesktopRelease) throws {
+        let f = try Fixture(release)
         var random = SplitMix64(seed: 20_261_203)
         var apps: [(process: ScriptedProcess, pid: Int32, stack: String, pushed: Int)] = []
         for index in 0..<3 {
