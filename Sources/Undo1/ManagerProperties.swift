@@ -4,10 +4,14 @@ public import DBus
 public struct ManagerProperties: Sendable, Equatable {
     /// `FocusedStack`: nil when it is `/` (no stack has the focus).
     public var focusedStack: StackPath?
-    /// `FocusStrategy`: `recent` or `x11`.
+    /// `FocusStrategy`: `recent`, `x11`, `sway`, `kwin` or `gnome`.
     public var focusStrategy: String
     /// `Version`.
     public var version: String
+    /// `KeyProblem`: why the global key cannot work on this desktop now,
+    /// with the command that fixes it; "" while it can (or from an undod
+    /// too old to say).
+    public var keyProblem: String
 
     /// The property `FocusedStack`.
     public static let focusedStackName = "FocusedStack"
@@ -15,6 +19,8 @@ public struct ManagerProperties: Sendable, Equatable {
     public static let focusStrategyName = "FocusStrategy"
     /// The property `Version`.
     public static let versionName = "Version"
+    /// The property `KeyProblem`.
+    public static let keyProblemName = "KeyProblem"
     /// What `FocusedStack` holds when no stack has the focus.
     public static let noStack = "/"
 
@@ -23,5 +29,6 @@ public struct ManagerProperties: Sendable, Equatable {
         focusedStack = (values[Self.focusedStackName]?.string).flatMap(StackPath.init)
         focusStrategy = values[Self.focusStrategyName]?.string ?? ""
         version = values[Self.versionName]?.string ?? ""
+        keyProblem = values[Self.keyProblemName]?.string ?? ""
     }
 }

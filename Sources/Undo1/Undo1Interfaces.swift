@@ -34,6 +34,8 @@ public enum Undo1Interfaces {
             Interface.declare(property: "FocusedStack", "o", doc: "The focused stack, or / when none."),
             Interface.declare(property: "FocusStrategy", "s", doc: "The focus strategy in effect: recent, x11, sway, kwin or gnome."),
             Interface.declare(property: "Version", "s", doc: "The daemon's version."),
+            Interface.declare(property: "KeyProblem", "s",
+                              doc: "Why the global undo key cannot work on this desktop now, with the command that fixes it; empty while it can."),
         ]) }
 
     /// `ReportFocus`, which also takes the pid as `i` or `d`: KWin's script

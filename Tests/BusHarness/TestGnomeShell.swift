@@ -40,15 +40,30 @@ public final class TestGnomeShell {
     private var runtime: URL { directory.appendingPathComponent("runtime") }
     private var home: URL { directory.appendingPathComponent("home") }
     private var server: ExitWatch?
+    private var notifications: ExitWatch?
     private let systemBus: TestBus
     private var busAddress = ""
     /// Whose GNOME Shell this is.
     public let release: DesktopRelease
 
-    /// Makes the Shell's folder with both extensions installed and enabled,
-    /// in the format `release`'s Shell loads (43: GNOME Shell 43 and 44; 45:
-    /// ES modules, 45 and later); `start` runs it.
-    public init(release: DesktopRelease = .host) throws {
+    /// How undod's extension is put down for a test.
+    public enum UndodExtension: Sendable {
+        /// Installed and enabled, as a user who followed README has it.
+        case enabled
+        /// Installed, not enabled.
+        case disabled
+        /// Not installed.
+        case missing
+        /// Installed and enabled, declaring only a GNOME Shell long gone
+        /// (the Shell marks it OUT OF DATE and never loads it).
+        case outOfDate
+    }
+
+    /// Makes the Shell's folder with the tests' hand and undod's extension
+    /// (as `undodExtension` says), in the format `release`'s Shell loads
+    /// (43: GNOME Shell 43 and 44; 45: ES modules, 45 and later); `start`
+    /// runs it.
+    public init(release: DesktopRelease = .host, undodExtension: UndodExtension = .enabled) throws {
         self.release = release
         let format = release.isHost ? "43" : "45"
         directory = URL(fileURLWithPath: "/tmp/undod-gnome-\(UUID().uuidString.prefix(8))")
@@ -58,13 +73,25 @@ public final class TestGnomeShell {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         }
-        let made = try runTool(["bash", Repository.file("scripts/gnome-extension.sh").path, extensions.path, format])
-        guard made.status == 0 else { throw HarnessError("cannot put undod's extension together: \(made.errors)") }
+        if undodExtension != .missing {
+            let made = try runTool(["bash", Repository.file("scripts/gnome-extension.sh").path, extensions.path, format])
+            guard made.status == 0 else { throw HarnessError("cannot put undod's extension together: \(made.errors)") }
+        }
+        if undodExtension == .outOfDate {
+            let metadata = extensions.appendingPathComponent("undod@undod.org/metadata.json")
+            let text = try String(contentsOf: metadata, encoding: .utf8)
+            guard let versions = text.range(of: #""shell-version": \[[^\]]*\]"#, options: .regularExpression) else {
+                throw HarnessError("undod's metadata.json has no shell-version")
+            }
+            try text.replacingCharacters(in: versions, with: #""shell-version": ["3.38"]"#)
+                .write(to: metadata, atomically: false, encoding: .utf8)
+        }
+        let enabled = [hand] + (undodExtension == .enabled || undodExtension == .outOfDate ? ["undod@undod.org"] : [])
         try FileManager.default.copyItem(at: Repository.file("Tests/Clients/gnome-shell/\(format)/\(hand)"),
                                          to: extensions.appendingPathComponent(hand))
         // No key repeat: a Shell slow to see a key's release would repeat
         // the press (one press must be one undo).
-        try ("[org/gnome/shell]\nenabled-extensions=['\(hand)', 'undod@undod.org']\n\n"
+        try ("[org/gnome/shell]\nenabled-extensions=[\(enabled.map { "'\($0)'" }.joined(separator: ", "))]\n\n"
             + "[org/gnome/desktop/peripherals/keyboard]\nrepeat=false\n")
             .write(to: settings.appendingPathComponent("keyfile"), atomically: false, encoding: .utf8)
         systemBus = try TestBus()
@@ -88,6 +115,25 @@ public final class TestGnomeShell {
                           "DBUS_SYSTEM_BUS_ADDRESS=\(systemBus.address)", "GSETTINGS_BACKEND=keyfile",
                           "XDG_CURRENT_DESKTOP=GNOME"],
             busName: "org.gnome.Shell", busAddress: busAddress, logVariable: "UNDOD_GNOME_LOG", loop: loop)
+    }
+
+    /// Starts GNOME's notification service, as a session's D-Bus activation
+    /// would (`org.gnome.Shell.Notifications`: it owns
+    /// `org.freedesktop.Notifications` and hands each notification to the
+    /// Shell), and waits (at most 30 s) until it owns that name.
+    /// Its command is the release's own, from its D-Bus service file.
+    public func startNotifications(loop: EventLoop) throws {
+        let service = (release.isHost ? "" : try release.root())
+            + "/usr/share/dbus-1/services/org.gnome.Shell.Notifications.service"
+        guard let exec = try String(contentsOfFile: service, encoding: .utf8).split(separator: "\n")
+            .first(where: { $0.hasPrefix("Exec=") }) else { throw HarnessError("\(service) has no Exec line") }
+        notifications = try CompositorLaunch.start(
+            "GNOME's notification service",
+            command: try release.command(exec.dropFirst(5).split(separator: " ").map(String.init)),
+            environment: ["XDG_RUNTIME_DIR=\(runtime.path)", "HOME=\(home.path)", "XDG_CURRENT_DESKTOP=GNOME",
+                          "WAYLAND_DISPLAY=\(socketName)"],
+            busName: "org.freedesktop.Notifications", busAddress: busAddress, logVariable: "UNDOD_GNOME_LOG_NOTIFICATIONS",
+            loop: loop)
     }
 
     /// Waits (at most 30 s) until the Shell has finished starting: keys
@@ -143,6 +189,8 @@ public final class TestGnomeShell {
     /// daemon it started, which outlives it and ignores SIGTERM.
     public func stop() {
         guard let server else { return }
+        notifications.map(CompositorLaunch.stop)
+        notifications = nil
         CompositorLaunch.stop(server)
         CompositorLaunch.killLeftovers(home: home.path)
         self.server = nil

@@ -34,12 +34,33 @@ import Testing
         #expect(old == new, "Service/gnome-shell/43 and 45 differ beyond how they load: change both alike")
     }
 
-    @Test func bothFormatsDescribeTheSameExtensionForTheirOwnShells() throws {
-        func metadata(_ format: String) throws -> [String: Any] {
-            let data = Data(try Self.text(format, "metadata.json").utf8)
-            return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    static func metadata(_ format: String) throws -> [String: Any] {
+        let data = Data(try Self.text(format, "metadata.json").utf8)
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    }
+
+    /// The GNOME Shell releases the project says the extension works on
+    /// (README, Desktops): a Shell whose major version its metadata does
+    /// not list marks it OUT OF DATE and never loads it, and the key is
+    /// dead there (GNOME 48 did so to a metadata that stopped at 47).
+    static let claimed = 43...51
+
+    @Test func everyClaimedShellIsDeclaredByExactlyOneFormat() throws {
+        let old = try Self.metadata("43")["shell-version"] as? [String] ?? []
+        let new = try Self.metadata("45")["shell-version"] as? [String] ?? []
+        for version in Self.claimed.map(String.init) {
+            let formats = (old.contains(version) ? 1 : 0) + (new.contains(version) ? 1 : 0)
+            #expect(formats == 1, "GNOME Shell \(version) is claimed: exactly one format's metadata.json lists it")
         }
-        var old = try metadata("43"), new = try metadata("45")
+        #expect(old.allSatisfy { Int($0).map { $0 < 45 } == true }, "the 43 format is for Shells before 45")
+        #expect(new.allSatisfy { Int($0).map { $0 >= 45 } == true }, "the 45 format is for 45 and later")
+        let readme = try String(contentsOf: Repository.file("README.md"), encoding: .utf8)
+        #expect(readme.contains("GNOME Shell \(Self.claimed.lowerBound)–\(Self.claimed.upperBound)"),
+                "README names the GNOME Shells the extension claims")
+    }
+
+    @Test func bothFormatsDescribeTheSameExtensionForTheirOwnShells() throws {
+        var old = try Self.metadata("43"), new = try Self.metadata("45")
         #expect(old.removeValue(forKey: "shell-version") as? [String] == ["43", "44"])
         #expect((new.removeValue(forKey: "shell-version") as? [String])?.first == "45")
         #expect(NSDictionary(dictionary: old).isEqual(to: new), "metadata.json differs beyond shell-version")

@@ -9,8 +9,10 @@ import UndoCore
 /// typed arguments and their answers into replies or named errors.
 enum ManagerObject {
     /// The live interface for `service`; `UndoFocused`/`RedoFocused` go
-    /// through `triggers`, which notifies; `ReportFocus` goes to `reports`.
-    static func interface(for service: UndoService, triggers: TriggerHandler, reports: CompositorReports) -> Interface {
+    /// through `triggers`, which notifies; `ReportFocus` goes to `reports`;
+    /// `KeyProblem` is what `keyProblems` shows.
+    static func interface(for service: UndoService, triggers: TriggerHandler, reports: CompositorReports,
+                          keyProblems: KeyProblemReporter) -> Interface {
         Undo1Interfaces.manager.binding(methods: [
             "Register": { [unowned service] (call: MethodCall) in
                 let appId = call.arguments[0].string ?? ""
@@ -64,6 +66,7 @@ enum ManagerObject {
             ManagerProperties.focusedStackName: { [unowned service] in .objectPath(service.focusedPath) },
             ManagerProperties.focusStrategyName: { [unowned service] in .string(service.focus.name) },
             ManagerProperties.versionName: { [unowned service] in .string(service.version) },
+            ManagerProperties.keyProblemName: { [unowned keyProblems] in .string(keyProblems.current) },
         ])
     }
 

@@ -40,6 +40,10 @@ final class Desktop {
     private var kwinScript: KWinScript?
     /// The Wayland portal's shortcuts, when asked for.
     private var portal: PortalShortcutTrigger?
+    /// Whether undod's GNOME Shell extension is active, under GNOME on Wayland.
+    private var gnomeExtension: GnomeExtensionWatch?
+    /// Where the causes of a dead key are said, once the keys are started.
+    private var keyProblems: KeyProblemReporter?
     /// What start-up found, said by `reportStartup` once undod runs for sure.
     private var startupNotes: [(level: Log.Level, text: String)] = []
 
@@ -162,8 +166,10 @@ final class Desktop {
         if kwinScript == nil, Self.wantsKWinScript(strategy, newer) {
             let script = KWinScript(environment: newer, connection: connection, loop: loop, log: log)
             kwinScript = script
+            watchKeyProblems()
             if fire != nil { script.start(following: reports) }
         }
+        if fire != nil { watchKeyProblems() }
         let (chosen, notes) = makeStrategy()
         for note in notes { log.write(note.level, note.text) }
         focusSwitch.replace(with: chosen)
@@ -219,9 +225,12 @@ final class Desktop {
     }
 
     /// Starts the global keys: KWin's script (which reports focus too),
-    /// sway's bindings, the X11 grab, or on Wayland the portal.
-    func startKeys(fire: @escaping (Direction, String) -> Void) {
+    /// sway's bindings, the X11 grab, or on Wayland the portal; what keeps
+    /// them from working is told to `problems`.
+    func startKeys(fire: @escaping (Direction, String) -> Void, problems: KeyProblemReporter) {
         self.fire = fire
+        keyProblems = problems
+        watchKeyProblems()
         kwinScript?.start(following: reports)
         guard config.hotkeyUndo != nil || config.hotkeyRedo != nil else { return }
         if let sway {
@@ -233,6 +242,29 @@ final class Desktop {
             self.portal = portal
         } else if let session, session.isLive {
             grabKeys(on: session, fire: fire)
+        }
+    }
+
+    /// Follows what keeps the key from working on the desktop as it is now:
+    /// no display known; under GNOME on Wayland an extension the Shell says
+    /// is not active; under KDE on Wayland a KWin script that did not load.
+    private func watchKeyProblems() {
+        guard let keyProblems else { return }
+        let known = ["DISPLAY", "WAYLAND_DISPLAY", "SWAYSOCK"].contains { environment.nonEmpty($0) != nil }
+        keyProblems.update(.display, known ? nil : .noDisplay)
+        let gnome = strategy == .gnome
+            || (strategy == .auto && Compositor.gnome.isNamed(in: environment.value("XDG_CURRENT_DESKTOP")))
+        if gnomeExtension == nil, wayland, gnome {
+            let watch = GnomeExtensionWatch(connection: connection, loop: loop)
+            watch.onChange = { state in keyProblems.update(.gnome, state.map(KeyProblem.gnomeExtension)) }
+            watch.start(following: reports)
+            gnomeExtension = watch
+        }
+        if let kwinScript, kwinScript.onProblem == nil {
+            kwinScript.onProblem = { [weak self] why in
+                guard let self, self.wayland else { return }
+                keyProblems.update(.kwin, why.map { .kwinScript(why: $0) })
+            }
         }
     }
 

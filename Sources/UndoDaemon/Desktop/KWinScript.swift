@@ -29,6 +29,9 @@ final class KWinScript {
     private var retry: EventLoop.Token?
     private let loop: EventLoop
     private var started = false
+    /// Called with why the script is not running in KWin (a clause: "is
+    /// not installed …"), and with nil once it is.
+    var onProblem: ((String?) -> Void)?
 
     /// Looks for the script in the data directories of `environment`.
     init(environment: Environment, connection: Connection, loop: EventLoop, log: Log) {
@@ -49,6 +52,7 @@ final class KWinScript {
         guard let scriptPath else {
             log.warning("undod's KWin script is not installed (no \(Self.relativePath) under XDG_DATA_HOME or "
                 + "XDG_DATA_DIRS): KWin cannot tell undod which window is in front, and its keys are not bound.")
+            onProblem?("is not installed (no \(Self.relativePath) under XDG_DATA_HOME or XDG_DATA_DIRS)")
             return
         }
         log.debug("undod's KWin script is \(scriptPath).")
@@ -91,11 +95,13 @@ final class KWinScript {
                 switch answer {
                 case .success(let reply) where Self.isLoaded(reply.arguments.first):
                     self.connection.call(run, timeoutMilliseconds: 5_000) { [weak self] _ in
+                        self?.onProblem?(nil)
                         self?.log.notice("loaded undod's KWin script into KWin (\(owner)): focus follows its reports, "
                             + "and its shortcuts call undo and redo.")
                     }
                 case .success:
                     self.log.warning("KWin refused to load undod's KWin script \(scriptPath).")
+                    self.onProblem?("was refused by KWin (\(scriptPath))")
                 case .failure(let error):
                     self.tryAgain(into: owner, attempt: attempt, after: error)
                 }
@@ -108,6 +114,7 @@ final class KWinScript {
     private func tryAgain(into owner: String, attempt: Int, after error: DBusError) {
         guard attempt < Self.attempts else {
             log.warning("KWin did not load undod's KWin script after \(attempt) tries: \(error.message)")
+            onProblem?("did not load after \(attempt) tries (\(error.message))")
             return
         }
         retry = loop.schedule(afterMilliseconds: Self.retryMilliseconds) { [weak self] in

@@ -114,7 +114,15 @@ package final class Daemon {
         triggers.focusIsAGuess = { [unowned desktop, unowned service] in
             desktop.hasDisplay && service.focus.name == "recent"
         }
-        objects.export(path: Undo1.managerPath, interfaces: [ManagerObject.interface(for: service, triggers: triggers, reports: desktop.reports)])
+        let keyProblems = KeyProblemReporter(connection: connection, log: log) { [unowned triggers] in
+            triggers.config.notifyEnabled
+        }
+        keyProblems.onChange = { [unowned objects] problem in
+            objects.propertiesChanged(path: Undo1.managerPath, interface: Undo1.managerInterface,
+                                      values: [ManagerProperties.keyProblemName: .string(problem)])
+        }
+        objects.export(path: Undo1.managerPath, interfaces: [ManagerObject.interface(
+            for: service, triggers: triggers, reports: desktop.reports, keyProblems: keyProblems)])
         objects.enableObjectManager(at: Undo1.managerPath)
         connection.onNameOwnerChanged { name, _, newOwner in
             guard newOwner.isEmpty, name.hasPrefix(":") else { return }
@@ -157,7 +165,7 @@ package final class Daemon {
         session.refresh()
         let fire: (Direction, String) -> Void = { direction, source in triggers.fire(direction, source: source) }
         SignalTrigger().start(on: loop, fire: fire)
-        desktop.startKeys(fire: fire)
+        desktop.startKeys(fire: fire, problems: keyProblems)
         connection.onDisconnect = { [unowned self, log] in
             log.error("lost the connection to the bus; stopping.")
             self.exitCode = 1

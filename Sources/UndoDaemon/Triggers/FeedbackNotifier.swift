@@ -49,6 +49,8 @@ final class FeedbackNotifier<Offer> {
     var onClosed: ((Offer) -> Void)?
     /// Called when a notification with an offer could not be shown.
     var onUndelivered: ((Offer, DBusError) -> Void)?
+    /// Called when a notification server comes to the bus.
+    var onServerAppeared: (() -> Void)?
 
     private let connection: Connection
     private let log: Log
@@ -69,11 +71,17 @@ final class FeedbackNotifier<Offer> {
         self.connection = connection
         self.log = log
         connection.subscribe(.nameOwnerChanged(name: Self.serverName)) { [weak self] message in
-            self?.serverRuns = !(message.arguments.last?.string ?? "").isEmpty
+            self?.serverChanged(runs: !(message.arguments.last?.string ?? "").isEmpty)
         }
         ask("GetNameOwner", [.string(Self.serverName)]) { [weak self] reply in
-            if reply.first?.string?.isEmpty == false { self?.serverRuns = true }
+            if reply.first?.string?.isEmpty == false { self?.serverChanged(runs: true) }
         }
+    }
+
+    private func serverChanged(runs: Bool) {
+        let appeared = runs && !serverRuns
+        serverRuns = runs
+        if appeared { onServerAppeared?() }
     }
 
     /// Whether a notification can be shown at all.

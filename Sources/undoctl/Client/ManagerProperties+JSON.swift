@@ -8,6 +8,6 @@ extension ManagerProperties {
     /// The daemon's part of `status --json`.
     var json: JSONValue {
         .object(["version": .string(version), "focus_strategy": .string(focusStrategy),
-                 "focused_stack": focusedPath.map(JSONValue.string) ?? .null])
+                 "focused_stack": focusedPath.map(JSONValue.string) ?? .null, "key_problem": .string(keyProblem)])
     }
 }

@@ -13,7 +13,9 @@ struct StatusCommand: Command {
         Shows the focused stack, or TARGET: its title and app, the names of the \
         next undo and redo with how many steps each side holds, whether the \
         present state is the clean (saved) one, and whether an application owns \
-        it. With no stack focused it exits 1.
+        it; and, where the global undo key cannot work on this desktop, why and \
+        the command that fixes it. With no stack focused it says that too, and \
+        exits 1.
         """
     static let options: [OptionSpec] = []
     static let takesTarget = true
@@ -37,7 +39,11 @@ struct StatusCommand: Command {
         if let target {
             stack = try TargetResolver.resolve(target, among: client.stacks())
         } else {
-            guard let focused = manager.focusedPath else { throw CommandContext.noFocusedStack }
+            guard let focused = manager.focusedPath else {
+                // A dead key is most likely why nothing was undone: say it first.
+                if !manager.keyProblem.isEmpty { Output.error(manager.keyProblem) }
+                throw CommandContext.noFocusedStack
+            }
             stack = try client.stack(at: focused)
         }
         let focused = stack.path == manager.focusedPath
@@ -45,7 +51,8 @@ struct StatusCommand: Command {
             Output.line(JSONValue.object(["stack": stack.json(focused: focused), "daemon": manager.json]).text)
         } else {
             Output.lines(Self.describe(stack, focused: focused)
-                + ["  " + Format.padded("Focus:", 10) + Self.strategy(manager.focusStrategy, in: context.environment)])
+                + ["  " + Format.padded("Focus:", 10) + Self.strategy(manager.focusStrategy, in: context.environment)]
+                + (manager.keyProblem.isEmpty ? [] : ["  " + Format.padded("Key:", 10) + Format.safe(manager.keyProblem)]))
         }
     }
 

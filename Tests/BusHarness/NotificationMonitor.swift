@@ -1,0 +1,61 @@
+public import Foundation
+public import Loop
+
+/// What reaches the notification server, seen on the test's bus by a
+/// monitor (`busctl monitor`, the bus's own eavesdropping): each `Notify`
+/// call, with its summary, and undod's manager's `PropertiesChanged` — so a
+/// test can tell that a notification that would have come before a change
+/// of a property did not (undod's messages arrive in the order it sent them).
+public final class NotificationMonitor {
+    private let monitor: ScriptedProcess
+
+    /// Starts monitoring the bus at `address` and waits until the monitor is in place.
+    public init(address: String, loop: EventLoop) throws {
+        monitor = try ScriptedProcess([
+            "/usr/bin/busctl", "--address=\(address)", "monitor", "--json=short",
+            "--match", "type='method_call',interface='org.freedesktop.Notifications',member='Notify'",
+            "--match", "type='signal',path='/org/undod/Undo1',member='PropertiesChanged'",
+            "--match", "type='signal',member='UndodMonitorReady'",
+        ], loop: loop)
+        // A signal of our own, sent until the monitor shows it: then it sees everything after.
+        for attempt in 1...10 {
+            _ = try runTool(["busctl", "--address=\(address)", "emit", "/", "org.undod.Test", "UndodMonitorReady"])
+            do {
+                try monitor.next(timeout: TestTime.milliseconds(1_000), "the monitor's own signal") {
+                    ($0["member"] as? String) == "UndodMonitorReady"
+                }
+                return
+            } catch where attempt < 10 {
+                continue
+            }
+        }
+    }
+
+    deinit { monitor.stop() }
+
+    /// The summaries of the notifications asked for so far, in order: the
+    /// calls to the server's well-known name (GNOME's service passes each
+    /// on to the Shell by another name, which is not counted again).
+    public var summaries: [String] {
+        monitor.lines.compactMap { line in
+            guard line["member"] as? String == "Notify", line["destination"] as? String == "org.freedesktop.Notifications",
+                  let data = (line["payload"] as? [String: Any])?["data"] as? [Any], data.count > 3 else { return nil }
+            return data[3] as? String
+        }
+    }
+
+    /// The values undod's manager announced for property `name`, in order.
+    public func announced(_ name: String) -> [String] {
+        monitor.lines.compactMap { line in
+            guard line["member"] as? String == "PropertiesChanged",
+                  let data = (line["payload"] as? [String: Any])?["data"] as? [Any], data.count > 1,
+                  let changed = data[1] as? [String: Any], let value = changed[name] as? [String: Any] else { return nil }
+            return value["data"] as? String
+        }
+    }
+
+    /// Runs `loop` until `condition` holds over what was seen (at most `timeout` ms).
+    public func wait(loop: EventLoop, timeout: Int = 30_000, until condition: () -> Bool) -> Bool {
+        loop.run(until: condition, timeoutMilliseconds: TestTime.milliseconds(timeout))
+    }
+}
