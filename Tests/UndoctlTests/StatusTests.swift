@@ -89,6 +89,23 @@ import Testing
         #expect(daemon["version"] as? String == "0.1.0")
         #expect(daemon["focus_strategy"] as? String == "recent")
         #expect(daemon["focused_stack"] as? String == editor.stack)
+        #expect(daemon["key_problem"] as? String == "", "no desktop on this bus, so no key to lose")
+    }
+
+    /// A D-Bus activation that fails: the bus says only how undod ended, so
+    /// undoctl says that and where undod's own words went.
+    @Test func anActivationThatFailsSaysWhereUndodsReasonIs() throws {
+        let services = FileManager.default.temporaryDirectory.appendingPathComponent("undod-services-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: services) }
+        try "[D-BUS Service]\nName=org.undod.Undo1\nExec=/bin/false\n"
+            .write(to: services.appendingPathComponent("org.undod.Undo1.service"), atomically: false, encoding: .utf8)
+        let bus = try TestBus(services: services)
+        defer { bus.stop() }
+        let result = try runTool([CtlFixture.binary, "--address", bus.address, "status"])
+        #expect(result.status == 3, "\(result.errors)")
+        #expect(result.errors.contains("the bus could not start undod"), "\(result.errors)")
+        #expect(result.errors.contains("journalctl --user -u undod"), "\(result.errors)")
     }
 }
 

@@ -230,6 +230,9 @@ final class Desktop {
     func startKeys(fire: @escaping (Direction, String) -> Void, problems: KeyProblemReporter) {
         self.fire = fire
         keyProblems = problems
+        for compositor in Compositor.allCases {
+            reports.followOwner(of: compositor) { owner in problems.compositor(compositor, isPresent: owner != nil) }
+        }
         watchKeyProblems()
         kwinScript?.start(following: reports)
         guard config.hotkeyUndo != nil || config.hotkeyRedo != nil else { return }

@@ -153,7 +153,9 @@ final class DaemonClient {
             return .unreachable("lost the bus (\(reason))", errorName: error.name)
         default:
             if error.name.hasPrefix(base + "Spawn.") {
-                return .unreachable("the bus could not start undod (\(reason))", errorName: error.name)
+                // The bus says only how undod ended; undod's own sentence went to its log.
+                return .unreachable("the bus could not start undod (\(reason)); undod's log says why: "
+                    + "`journalctl --user -u undod -n 20`, or run `undod` in a terminal", errorName: error.name)
             }
             if error.name == Undo1ErrorName.noFocusedStack.rawValue {
                 // The daemon's sentence (why), with where to find a stack to name.
