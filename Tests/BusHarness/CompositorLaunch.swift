@@ -4,8 +4,14 @@ public import Loop
 /// How the KWin and GNOME Shell harnesses start their compositor: in an
 /// environment of exactly `environment` (`env -i`), its output discarded
 /// unless `logVariable` names a file to write its stderr to, and waited for
-/// (at most 30 s) until it owns `busName` on the bus at `busAddress`.
+/// (at most 90 s) until it owns `busName` on the bus at `busAddress`: a
+/// Shell or KWin starting costs a core, and several at once beside the rest
+/// of the suite (a newer Debian's from a root not yet in the page cache the
+/// slowest) took more than 30 s. (A lock making them start one at a time
+/// starved the test runner's few threads: the one waiting for its tool
+/// never heard it end.)
 enum CompositorLaunch {
+
     /// Starts `command` and waits for it to take `busName`; its watch.
     /// `what` names it in the error when it does not.
     static func start(_ what: String, command: [String], environment: [String], busName: String,
@@ -22,9 +28,9 @@ enum CompositorLaunch {
         }
         let watch = try ExitWatch(running: compositor, waking: nil)
         ChildReaper.watch(compositor.processIdentifier)
-        let waited = try runTool(["gdbus", "wait", "--session", "--timeout", "\(TestTime.milliseconds(30_000) / 1_000)",
+        let waited = try runTool(["gdbus", "wait", "--session", "--timeout", "\(TestTime.milliseconds(90_000) / 1_000)",
                                   busName], loop: loop, environment: ["DBUS_SESSION_BUS_ADDRESS": busAddress],
-                                 timeout: 60)
+                                 timeout: 150)
         guard waited.status == 0, !watch.hasExited else {
             stop(watch)
             throw HarnessError("\(what) did not start (it never took \(busName)): \(waited.errors)")

@@ -59,6 +59,20 @@ import Testing
                 "README names the GNOME Shells the extension claims")
     }
 
+    /// The tests' hand comes in both formats too: what it does for a test
+    /// (`Focus`, `Windows`, `Started`) is the same code in each.
+    @Test func theTestsHandDoesTheSameInBothFormats() throws {
+        func methods(_ format: String) throws -> String {
+            let text = try String(contentsOf: Repository.file(
+                "Tests/Clients/gnome-shell/\(format)/undod-test@undod.test/extension.js"), encoding: .utf8)
+            guard let start = text.range(of: "    Focus(pid) {"),
+                  let end = text.range(of: "\n}\n", range: start.upperBound..<text.endIndex) else { return "" }
+            return String(text[start.lowerBound..<end.lowerBound])
+        }
+        let old = try methods("43"), new = try methods("45")
+        #expect(!old.isEmpty && old == new, "Tests/Clients/gnome-shell/43 and 45 differ in what the hand does")
+    }
+
     @Test func bothFormatsDescribeTheSameExtensionForTheirOwnShells() throws {
         var old = try Self.metadata("43"), new = try Self.metadata("45")
         #expect(old.removeValue(forKey: "shell-version") as? [String] == ["43", "44"])
