@@ -238,7 +238,7 @@ final class Desktop {
         guard config.hotkeyUndo != nil || config.hotkeyRedo != nil else { return }
         if let sway {
             bindSwayKeys(sway, fire: fire)
-        } else if wayland, !compositorBindsKeys {
+        } else if wayland, !compositorBindsKeys, portal == nil {
             let portal = PortalShortcutTrigger(connection: connection, undo: config.hotkeyUndo,
                                                redo: config.hotkeyRedo, log: log)
             portal.start(fire: fire)
@@ -259,7 +259,10 @@ final class Desktop {
             || (strategy == .auto && Compositor.gnome.isNamed(in: environment.value("XDG_CURRENT_DESKTOP")))
         if gnomeExtension == nil, wayland, gnome {
             let watch = GnomeExtensionWatch(connection: connection, loop: loop)
-            watch.onChange = { state in keyProblems.update(.gnome, state.map(KeyProblem.gnomeExtension)) }
+            watch.onChange = { [weak self] state in
+                keyProblems.update(.gnome, state.map(KeyProblem.gnomeExtension))
+                self?.fallBackToPortal(state != nil, because: "undod's GNOME Shell extension is not active")
+            }
             watch.start(following: reports)
             gnomeExtension = watch
         }
@@ -267,7 +270,29 @@ final class Desktop {
             kwinScript.onProblem = { [weak self] why in
                 guard let self, self.wayland else { return }
                 keyProblems.update(.kwin, why.map { .kwinScript(why: $0) })
+                self.fallBackToPortal(why != nil, because: "undod's KWin script is not running")
             }
+        }
+    }
+
+    /// Where the compositor would bind the keys (GNOME's extension, KDE's
+    /// script) and does not: the GlobalShortcuts portal binds them while
+    /// that lasts, where the desktop's portal implements it (focus is then
+    /// a guess, and `notify.confirm = auto` asks first); its session is
+    /// closed when the compositor's own binding comes, so one press stays
+    /// one undo.
+    private func fallBackToPortal(_ wanted: Bool, because reason: String) {
+        guard let fire, config.hotkeyUndo != nil || config.hotkeyRedo != nil, sway == nil else { return }
+        if wanted, portal == nil {
+            log.notice("\(reason): undod asks the GlobalShortcuts portal for the global keys meanwhile.")
+            let portal = PortalShortcutTrigger(connection: connection, undo: config.hotkeyUndo,
+                                               redo: config.hotkeyRedo, log: log)
+            portal.start(fire: fire)
+            self.portal = portal
+        } else if !wanted, let portal {
+            log.notice("the compositor binds the global keys again: undod closes its GlobalShortcuts portal session.")
+            portal.stop()
+            self.portal = nil
         }
     }
 

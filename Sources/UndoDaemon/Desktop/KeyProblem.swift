@@ -23,9 +23,9 @@ enum KeyProblem: Equatable {
     var sentence: String {
         switch self {
         case .gnomeExtension(let state):
-            "The global undo key does nothing on this GNOME desktop: " + state.clause
+            "The global undo key cannot reach the window in front on this GNOME desktop: " + state.clause
         case .kwinScript(let why):
-            "The global undo key does nothing on this KDE desktop: undod's KWin script \(why); "
+            "The global undo key cannot reach the window in front on this KDE desktop: undod's KWin script \(why); "
                 + "reinstall undod (its package, or `make install`) and run `systemctl --user restart undod`."
         case .noDisplay:
             "The global undo key does nothing: undod was started without the session's display (no DISPLAY, "

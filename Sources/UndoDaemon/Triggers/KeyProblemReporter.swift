@@ -78,7 +78,7 @@ final class KeyProblemReporter {
     private func notifyOnce(_ problem: KeyProblem) {
         guard !notified, notifies(), notifier.isAvailable else { return }
         notified = true
-        notifier.show(.init(summary: "The undo key does nothing here", body: problem.sentence, icon: "dialog-warning",
+        notifier.show(.init(summary: "The undo key is not set up here", body: problem.sentence, icon: "dialog-warning",
                             urgency: 1))
     }
 }

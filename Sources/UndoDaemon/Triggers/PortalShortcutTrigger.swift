@@ -17,6 +17,7 @@ final class PortalShortcutTrigger {
         static let path = "/org/freedesktop/portal/desktop"
         static let shortcuts = "org.freedesktop.portal.GlobalShortcuts"
         static let request = "org.freedesktop.portal.Request"
+        static let session = "org.freedesktop.portal.Session"
     }
 
     private let connection: Connection
@@ -54,6 +55,15 @@ final class PortalShortcutTrigger {
             }
         }
         whoIsThePortal { [weak self] in self?.openSession() }
+    }
+
+    /// Closes the portal session (its shortcuts go with it); no key fires after.
+    func stop() {
+        fire = nil
+        guard let session, let close = try? Message.methodCall(
+            destination: portal ?? Portal.name, path: session, interface: Portal.session, member: "Close") else { return }
+        self.session = nil
+        connection.call(close, timeoutMilliseconds: 5_000) { _ in }
     }
 
     /// Learns the portal's unique name (GetNameOwner); where none owns the
