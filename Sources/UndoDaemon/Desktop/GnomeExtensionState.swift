@@ -16,14 +16,20 @@ enum GnomeExtensionState: Equatable {
 
     /// Reads the Shell's answer: nil while the extension is active, or
     /// still loading (GNOME Shell 45 and later say ERROR with no error
-    /// until an asynchronous load ends), or in a state of no concern.
+    /// until an asynchronous load ends, then INACTIVE while enabled), or in
+    /// a state of no concern.
     init?(info: [String: DBusValue]) {
         guard let state = info["state"].flatMap(Self.number) else {
             self = .notInstalled
             return
         }
         switch state {
-        case 2, 6: self = .disabled
+        case 2, 6:
+            // GNOME Shell 46 and later say whether the user enabled it: one
+            // enabled and INACTIVE is on its way to ACTIVE (50 passes
+            // through it at every start).
+            guard info["enabled"]?.bool != true else { return nil }
+            self = .disabled
         case 3:
             let error = info["error"]?.string ?? ""
             guard !error.isEmpty else { return nil }
