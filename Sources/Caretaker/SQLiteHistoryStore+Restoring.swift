@@ -14,6 +14,7 @@ extension SQLiteHistoryStore {
             requestedLevels: row.requestedLevels, requestedMaxBytes: row.requestedMaxBytes, persistent: persistent,
             globalTrigger: row.globalTrigger, stack: try restore(stored, mergeWindow: settings.mergeWindowMilliseconds))
         record.detachedSince = row.detachedSince ?? now
+        record.origin = StackOrigin(key: row.origin)
         return record
     }
 

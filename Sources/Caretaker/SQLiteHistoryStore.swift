@@ -381,6 +381,7 @@ package final class SQLiteHistoryStore: HistoryStore {
             requestedLevels: record.requestedLevels, requestedMaxBytes: record.requestedMaxBytes,
             globalTrigger: record.globalTrigger, detachedSince: record.isAttached ? nil : record.detachedSince,
             baseStateID: record.stack.baseStateID, baseStateTag: record.stack.baseStateTag,
-            clean: record.stack.cleanState, topIsMergeable: record.stack.topIsMergeable)
+            clean: record.stack.cleanState, topIsMergeable: record.stack.topIsMergeable,
+            origin: record.origin?.key ?? "")
     }
 }

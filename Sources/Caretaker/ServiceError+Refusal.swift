@@ -78,6 +78,13 @@ extension ServiceError {
         case .notAllowed(let caller):
             return named(.notAllowed, "Only the compositor (the owner of org.kde.KWin or org.gnome.Shell) may report "
                 + "the window in front, and \(caller) is not: applications say they are active with Activate.")
+        case .foreignOrigin(let made, let caller):
+            return named(.notAllowed, "\(subject) was made by \(made), and only that program may take it back"
+                + "\(caller.map { "; this is \($0)" } ?? ""): if the program moved or was reinstalled, "
+                + "register with the document's state tag, or delete the old history with undoctl forget.")
+        case .sandboxedAppId(let appId, let sandbox):
+            return named(.invalidAppId, "The Flatpak app \(sandbox) may register only its own app id or names "
+                + "beneath it (\(sandbox).Something), not \(CallerText.quoted(appId)).")
         case .invalidArgs(let reason):
             return named(.invalidArgs, "\(reason) (for \(subject)).")
         }

@@ -48,6 +48,11 @@ package enum ServiceError: Error, Sendable, Equatable {
     case awaitingLateAnswer(Direction, name: String)
     /// `ReportFocus` from a connection that owns no compositor's name.
     case notAllowed(caller: String)
+    /// `Register` would adopt a detached stack that another program made
+    /// (`made`, for a sentence; `caller` the caller's, where known).
+    case foreignOrigin(made: String, caller: String?)
+    /// A sandboxed app registered an app id outside its sandbox's.
+    case sandboxedAppId(String, sandbox: String)
     /// An option or hint of the wrong type.
     case invalidArgs(String)
 }

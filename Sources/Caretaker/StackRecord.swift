@@ -14,6 +14,10 @@ package final class StackRecord {
     package let document: String
     /// The human name shown by `undoctl` and in notifications.
     package var title: String
+    /// The program that made the stack (or last adopted it), which alone
+    /// may adopt it when detached; nil for a stack stored before undod kept
+    /// origins, until its next adoption (see `StackOrigin`).
+    package var origin: StackOrigin?
     /// Who owns the stack, nil when detached; changed only by
     /// `StackRegistry`, which keeps its index by owner. An owner that left
     /// the bus stays here until the record catches up (`hasDepartedOwner`).

@@ -65,6 +65,30 @@ extension UndoService {
         detached(record)
     }
 
+    /// Refuses the adoption of detached `record` by a program of another
+    /// origin than the one that made it (`NotAllowed`, naming that
+    /// program): its payloads are that program's data. Allowed all the
+    /// same when the caller proves it holds the document, by the state tag
+    /// the history is at (`stateTag`, not empty), and for a stack stored
+    /// before undod kept origins, or where undod cannot tell (nil): such a
+    /// stack takes its adopter's origin.
+    func requireAdoptable(_ record: StackRecord, by origin: StackOrigin?, stateTag: String?) throws(ServiceError) {
+        guard let made = record.origin, made != origin else { return }
+        if let stateTag, !stateTag.isEmpty, stateTag == record.stack.presentStateTag { return }
+        log.notice("\(record.displayName): adoption by \(origin?.description ?? "an unknown program") refused; "
+            + "it belongs to \(made.description).")
+        throw .foreignOrigin(made: made.description, caller: origin?.description)
+    }
+
+    /// Refuses an app id a sandboxed caller may not use: a Flatpak app
+    /// registers only its own application id or names beneath it
+    /// (`InvalidAppId`).
+    static func requireSandboxAllows(_ appId: String, origin: StackOrigin?) throws(ServiceError) {
+        guard let origin, origin.kind == .flatpak else { return }
+        guard appId != origin.program, !appId.hasPrefix(origin.program + ".") else { return }
+        throw .sandboxedAppId(appId, sandbox: origin.program)
+    }
+
     /// Gives a detached stack to `caller`; returns the groups a mismatching
     /// state tag discarded.
     func adopt(_ record: StackRecord, caller: String, stateTag: String?) -> [GroupChange] {

@@ -1,6 +1,6 @@
 package import Loop
 import SafeText
-package import Undo1
+import Undo1
 package import UndoCore
 package import UndoStore
 
@@ -14,7 +14,8 @@ package import UndoStore
 /// journal has stored it. Confined to the loop.
 ///
 /// The operations are here; the focus (the focused stack, `UndoFocused`,
-/// `SetFocus`, its announcement) in `UndoService+Focus.swift`; lifetimes
+/// `SetFocus`, its announcement) in `UndoService+Focus.swift`; `Register`
+/// in `UndoService+Register.swift`; lifetimes
 /// (adoption, detaching, expiry) in `UndoService+Lifetime.swift`, limits and settings in
 /// `UndoService+Limits.swift`, the applier's and the journal's side in
 /// `UndoService+Applies.swift` and `UndoService+Turn.swift`.
@@ -99,60 +100,6 @@ package final class UndoService {
     }
 
     // MARK: Manager
-
-    /// `Register`: opens, re-opens or adopts the caller's stack; answers with it.
-    package func register(caller: String, appId: String, options: RegistrationOptions,
-                         reply: @escaping (Result<StackRecord, ServiceError>) -> Void) {
-        answer(.bookkeeping, reply) { () throws(ServiceError) in
-            try register(caller: caller, appId: appId, options: options)
-        }
-    }
-
-    private func register(caller: String, appId: String, options: RegistrationOptions) throws(ServiceError) -> StackRecord {
-        do { try AppIdRule().validate(appId) } catch { throw .model(error) }
-        try OptionRules.check(options)
-        let document = options.document ?? ""
-        let record: StackRecord
-        var changes: [GroupChange] = []
-        var isNew = false
-        if let existing = registry.stack(appId: appId, document: document) {
-            if existing.isAttached, existing.owner != caller { throw .alreadyOwned(owner: existing.owner) }
-            if !existing.isAttached { try requireRoomForOneMore(caller) }
-            if let inFlight = existing.stack.inFlight, options.changesSomething {
-                throw .model(.busy(inFlight.direction))
-            }
-            if existing.persistent, options.persist == false {
-                // Leaving the disk: every payload must be in memory first.
-                do { try store.loadAllActions(of: existing) } catch { throw .storageFailed(error.description) }
-            }
-            if !existing.isAttached {
-                changes = adopt(existing, caller: caller, stateTag: options.stateTag)
-            }
-            record = existing
-        } else {
-            try requireRoomForOneMore(caller)
-            try requireReserved(stacks: 1, groups: 0)
-            record = StackRecord(
-                number: registry.takeNumber(), appId: appId, document: document, title: appId,
-                requestedLevels: 0, requestedMaxBytes: 0, persistent: canPersist && settings.persist, globalTrigger: true,
-                stack: UndoStack(baseStateTag: options.stateTag ?? ""))
-            registry.add(record, owner: caller)
-            isNew = true
-        }
-        if let title = options.title { record.title = title.isEmpty ? appId : title }
-        if let limit = options.limit { record.requestedLevels = limit }
-        if let maxBytes = options.maxBytes { record.requestedMaxBytes = maxBytes }
-        if let persist = options.persist { record.persistent = canPersist && persist }
-        if let globalTrigger = options.globalTrigger { record.globalTrigger = globalTrigger }
-        if let windows = options.windowIDs { record.windows = windows }
-        changes += applySettings(to: record).map { GroupChange(id: $0) }
-        noteActivity(of: record)
-        // Published once complete: what InterfacesAdded shows is the stack as registered.
-        if isNew { publish(record) }
-        changed(record, groups: changes)
-        log.debug("\(caller) registered \(record.displayName) for \(appId)\(document.isEmpty ? "" : ":\(CallerText.escaped(document))").")
-        return record
-    }
 
     /// `Subscribe`: `caller` gets the stacks' signals from now on.
     package func subscribe(caller: String) {
@@ -343,7 +290,7 @@ package final class UndoService {
 
     /// Runs `body` now; its answer goes to `reply` once what it reports is
     /// stored (see `TurnJournal.hold` and `end`), a refusal at once.
-    private func answer<T>(_ durability: TurnJournal.Durability, _ reply: @escaping (Result<T, ServiceError>) -> Void,
+    func answer<T>(_ durability: TurnJournal.Durability, _ reply: @escaping (Result<T, ServiceError>) -> Void,
                            _ body: () throws(ServiceError) -> T) {
         do {
             let value = try body()
@@ -374,7 +321,7 @@ package final class UndoService {
 
     /// Marks `record` as the most recently active stack and tells the focus
     /// strategy; the focus may have moved to it.
-    private func noteActivity(of record: StackRecord) {
+    func noteActivity(of record: StackRecord) {
         record.isDeactivated = false
         registry.markActive(record)
         focus.noteActivity(of: record)

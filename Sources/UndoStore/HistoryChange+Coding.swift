@@ -9,12 +9,13 @@ extension HistoryChange {
     package func encode(into out: inout [UInt8]) {
         switch self {
         case .stack(let row):
-            out.append(1)
+            // Kind 1 is a row without its origin (before schema 5): read, never written.
+            out.append(9)
             Self.put(row.number, &out); Self.put(row.appId, &out); Self.put(row.document, &out)
             Self.put(row.title, &out); Self.put(UInt64(row.requestedLevels), &out)
             Self.put(row.requestedMaxBytes, &out); Self.put(row.globalTrigger, &out)
             Self.put(row.detachedSince, &out); Self.put(row.baseStateID, &out); Self.put(row.baseStateTag, &out)
-            Self.put(row.clean, &out); Self.put(row.topIsMergeable, &out)
+            Self.put(row.clean, &out); Self.put(row.topIsMergeable, &out); Self.put(row.origin, &out)
         case .detachedSince(let number, let since):
             out.append(2)
             Self.put(number, &out); Self.put(since, &out)
@@ -59,16 +60,17 @@ extension HistoryChange {
 
     private static func decode(_ r: inout Reader) -> HistoryChange? {
         switch r.byte() {
-        case 1:
+        case let kind where kind == 1 || kind == 9:
             guard let number = r.integer(), let appId = r.string(), let document = r.string(), let title = r.string(),
                   let levels = r.integer(), let maxBytes = r.integer(), let global = r.flag(),
                   let detached = r.optionalInteger(), let baseID = r.integer(), let baseTag = r.string(),
-                  let clean = r.clean(), let mergeable = r.flag() else { return nil }
+                  let clean = r.clean(), let mergeable = r.flag(),
+                  let origin = kind == 9 ? r.string() : "" else { return nil }
             return .stack(StackRow(
                 number: number, appId: appId, document: document, title: title,
                 requestedLevels: UInt32(clamping: levels), requestedMaxBytes: maxBytes, globalTrigger: global,
                 detachedSince: detached.map { Int64(bitPattern: $0) }, baseStateID: baseID, baseStateTag: baseTag,
-                clean: clean, topIsMergeable: mergeable))
+                clean: clean, topIsMergeable: mergeable, origin: origin))
         case 2:
             guard let number = r.integer(), let since = r.optionalInteger() else { return nil }
             return .detachedSince(stack: number, since: since.map { Int64(bitPattern: $0) })

@@ -41,14 +41,14 @@ package enum HistoryChange: Equatable {
         case .stack(let row):
             try database.statement("""
                 INSERT OR REPLACE INTO stacks (number, app_id, document, title, levels, max_bytes, global_trigger,
-                  detached_since, base_id, base_tag, clean_id, top_mergeable)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+                  detached_since, base_id, base_tag, clean_id, top_mergeable, origin)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
                 """).run(binding:
                     .integer(Int64(bitPattern: row.number)), .text(row.appId), .text(row.document), .text(row.title),
                     .integer(Int64(row.requestedLevels)), .integer(Int64(bitPattern: row.requestedMaxBytes)),
                     .integer(row.globalTrigger ? 1 : 0), row.detachedSince.map { .integer($0) } ?? .null,
                     .integer(Int64(bitPattern: row.baseStateID)), .text(row.baseStateTag), Self.value(of: row.clean),
-                    .integer(row.topIsMergeable ? 1 : 0))
+                    .integer(row.topIsMergeable ? 1 : 0), .text(row.origin))
         case .detachedSince(let number, let since):
             try database.statement("UPDATE stacks SET detached_since = ?2 WHERE number = ?1")
                 .run(binding: .integer(Int64(bitPattern: number)), since.map { .integer($0) } ?? .null)

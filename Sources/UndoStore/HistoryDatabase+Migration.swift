@@ -37,4 +37,16 @@ extension HistoryDatabase {
             COMMIT;
             """)
     }
+
+    /// Schema 4 → 5: each stack keeps the program that made it (`origin`);
+    /// stacks stored before have none, and gain the origin of whoever
+    /// adopts them next.
+    static func migrateToVersion5(_ database: SQLiteDatabase) throws(SQLiteError) {
+        try database.execute("""
+            BEGIN;
+            ALTER TABLE stacks ADD COLUMN origin TEXT NOT NULL DEFAULT '';
+            PRAGMA user_version = 5;
+            COMMIT;
+            """)
+    }
 }

@@ -29,14 +29,26 @@ extension HistoryDatabase {
     private func load(only number: UInt64?) throws(StoreError) -> [StoredStack] {
         try reading { () throws(SQLiteError) in
             var stacks: [UInt64: StoredStack] = [:]
-            // Two statements, each prepared once: the whole store, or one stack.
-            let rows = try number == nil ? database.statement("""
+            // Four statements, each prepared once: the whole store or one stack; schema 5
+            // added the origin, which an older store (only read as it is) lacks.
+            let rows = switch (number == nil, schema < 5) {
+            case (true, false): try database.statement("""
                 SELECT number, app_id, document, title, levels, max_bytes, global_trigger, detached_since,
-                       base_id, base_tag, clean_id, top_mergeable FROM stacks
-                """) : database.statement("""
-                SELECT number, app_id, document, title, levels, max_bytes, global_trigger, detached_since,
-                       base_id, base_tag, clean_id, top_mergeable FROM stacks WHERE number = ?1
+                       base_id, base_tag, clean_id, top_mergeable, origin FROM stacks
                 """)
+            case (false, false): try database.statement("""
+                SELECT number, app_id, document, title, levels, max_bytes, global_trigger, detached_since,
+                       base_id, base_tag, clean_id, top_mergeable, origin FROM stacks WHERE number = ?1
+                """)
+            case (true, true): try database.statement("""
+                SELECT number, app_id, document, title, levels, max_bytes, global_trigger, detached_since,
+                       base_id, base_tag, clean_id, top_mergeable, '' FROM stacks
+                """)
+            case (false, true): try database.statement("""
+                SELECT number, app_id, document, title, levels, max_bytes, global_trigger, detached_since,
+                       base_id, base_tag, clean_id, top_mergeable, '' FROM stacks WHERE number = ?1
+                """)
+            }
             if let number { try rows.bind(.integer(Int64(bitPattern: number))) }
             while try rows.step() {
                 let number = UInt64(bitPattern: rows.int64(0))
@@ -46,7 +58,7 @@ extension HistoryDatabase {
                     globalTrigger: rows.int64(6) != 0, detachedSince: rows.isNull(7) ? nil : rows.int64(7),
                     baseStateID: UInt64(bitPattern: rows.int64(8)), baseStateTag: rows.text(9),
                     clean: rows.isNull(10) ? .unreachable : .state(UInt64(bitPattern: rows.int64(10))),
-                    topIsMergeable: rows.int64(11) != 0)
+                    topIsMergeable: rows.int64(11) != 0, origin: rows.text(12))
                 stacks[number] = StoredStack(row: row, undo: [], redo: [])
             }
             // Schema 1 has no charged bytes: read as its payload bytes.

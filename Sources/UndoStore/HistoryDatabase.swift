@@ -33,11 +33,11 @@ import UndoCore
 ///
 /// Schema 2 added each group's `charged` bytes (what it counts for in the
 /// limits) and `checksum`, schema 3 `file`, schema 4 the journal (an
-/// undod before it would not read one); an older store is migrated on
-/// open.
+/// undod before it would not read one), schema 5 each stack's `origin`
+/// (the program that may adopt it); an older store is migrated on open.
 public final class HistoryDatabase {
     /// The current schema version.
-    static let schemaVersion: Int64 = 4
+    static let schemaVersion: Int64 = 5
     /// The database file.
     public let path: String
     /// The journal's file, beside the database.
@@ -283,19 +283,20 @@ public final class HistoryDatabase {
                   number INTEGER PRIMARY KEY, app_id TEXT NOT NULL, document TEXT NOT NULL, title TEXT NOT NULL,
                   levels INTEGER NOT NULL, max_bytes INTEGER NOT NULL, global_trigger INTEGER NOT NULL,
                   detached_since INTEGER, base_id INTEGER NOT NULL, base_tag TEXT NOT NULL,
-                  clean_id INTEGER, top_mergeable INTEGER NOT NULL);
+                  clean_id INTEGER, top_mergeable INTEGER NOT NULL, origin TEXT NOT NULL DEFAULT '');
                 CREATE TABLE groups (
                   id INTEGER PRIMARY KEY, stack INTEGER NOT NULL, redo INTEGER NOT NULL, name TEXT NOT NULL,
                   time INTEGER NOT NULL, merge_key TEXT NOT NULL, state_tag TEXT NOT NULL, bytes INTEGER NOT NULL,
                   payload BLOB NOT NULL, charged INTEGER NOT NULL, checksum INTEGER NOT NULL,
                   file TEXT NOT NULL DEFAULT '');
-                PRAGMA user_version = 4;
+                PRAGMA user_version = 5;
                 COMMIT;
                 """)
         } else {
             if version < 2 { try migrateToVersion2(database) }
             if version < 3 { try migrateToVersion3(database) }
             if version < 4 { try database.execute("PRAGMA user_version = 4") }
+            if version < 5 { try migrateToVersion5(database) }
         }
         if version < schemaVersion { try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
         // Reading the schema proves the file is a database we can use.

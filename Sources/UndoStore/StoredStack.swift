@@ -45,11 +45,14 @@ public struct StackRow: Sendable, Equatable {
     public var clean: CleanState
     /// Whether a push may merge into the top group.
     public var topIsMergeable: Bool
+    /// The program that made the stack, as the daemon writes it
+    /// (`StackOrigin.key`); `""` for a stack stored before schema 5.
+    public var origin: String
 
     /// Makes a row.
     public init(number: UInt64, appId: String, document: String, title: String, requestedLevels: UInt32,
                 requestedMaxBytes: UInt64, globalTrigger: Bool, detachedSince: Int64?, baseStateID: UInt64,
-                baseStateTag: String, clean: CleanState, topIsMergeable: Bool) {
+                baseStateTag: String, clean: CleanState, topIsMergeable: Bool, origin: String = "") {
         self.number = number
         self.appId = appId
         self.document = document
@@ -62,6 +65,7 @@ public struct StackRow: Sendable, Equatable {
         self.baseStateTag = baseStateTag
         self.clean = clean
         self.topIsMergeable = topIsMergeable
+        self.origin = origin
     }
 
     /// Whether `other` is this row with another `detachedSince` (and nothing else).

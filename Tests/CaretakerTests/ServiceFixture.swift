@@ -34,11 +34,11 @@ final class ServiceFixture {
         service.endTurn()
     }
 
-    /// Registers `appId` for `caller` and ends the turn.
-    func register(_ appId: String, caller: String = ":1.1", options: RegistrationOptions = RegistrationOptions())
-        throws(ServiceError) -> StackRecord {
+    /// Registers `appId` for `caller`, a program of `origin`, and ends the turn.
+    func register(_ appId: String, caller: String = ":1.1", options: RegistrationOptions = RegistrationOptions(),
+                  origin: StackOrigin? = nil) throws(ServiceError) -> StackRecord {
         let answer = ServiceAnswer<StackRecord>()
-        service.register(caller: caller, appId: appId, options: options, reply: answer.take)
+        service.register(caller: caller, appId: appId, options: options, origin: origin, reply: answer.take)
         endTurn()
         return try answer.get()
     }

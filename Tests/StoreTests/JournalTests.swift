@@ -188,7 +188,7 @@ import UndoStore
             let database = try HistoryDatabase(directory: directory, now: 0)
             let file = try #require(FileHandle(forReadingAtPath: database.path))
             let header = try #require(try file.read(upToCount: 64))
-            #expect(header.count == 64 && header[60..<64].reduce(0) { $0 << 8 | Int($1) } == 4,
+            #expect(header.count == 64 && header[60..<64].reduce(0) { $0 << 8 | Int($1) } == 5,
                     "an older undod reads the version from the header, not from the log")
         }
     }
@@ -235,7 +235,8 @@ import UndoStore
     @Test func everyChangeComesBackFromItsRecordAsItWasWritten() {
         let row = StackRow(number: 9, appId: "org.example.Zürich", document: "/tmp/ß.txt", title: "", requestedLevels: 100,
                            requestedMaxBytes: .max, globalTrigger: false, detachedSince: -5, baseStateID: 3,
-                           baseStateTag: "t", clean: .unreachable, topIsMergeable: true)
+                           baseStateTag: "t", clean: .unreachable, topIsMergeable: true,
+                           origin: "executable /usr/bin/python3.11 2049:17 /home/ann/my%20notes.py 2049:99")
         let changes: [HistoryChange] = [
             .stack(row),
             .stack(StackRow(number: 1, appId: "a", document: "", title: "T", requestedLevels: 0, requestedMaxBytes: 0,
@@ -259,6 +260,13 @@ import UndoStore
         #expect(HistoryChange.decodeAll(Array(body.dropLast())) == nil, "a field cut short")
         #expect(HistoryChange.decodeAll(body + [0]) == nil, "an unknown kind")
         #expect(HistoryChange.decodeAll([]) == [])
+        // A row as an undod before schema 5 wrote it (kind 1: no origin) reads back with none.
+        var plain = row
+        plain.origin = ""
+        var written: [UInt8] = []
+        HistoryChange.stack(plain).encode(into: &written)
+        #expect(written.first == 9 && written.suffix(4) == [0, 0, 0, 0])
+        #expect(HistoryChange.decodeAll([1] + written.dropFirst().dropLast(4)) == [.stack(plain)])
     }
 }
 

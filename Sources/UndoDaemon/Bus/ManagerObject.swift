@@ -11,16 +11,25 @@ enum ManagerObject {
     /// The live interface for `service`; `UndoFocused`/`RedoFocused` go
     /// through `triggers`, which notifies; `ReportFocus` goes to `reports`;
     /// `KeyProblem` is what `keyProblems` shows.
+    /// `Register` learns the caller's program from `origins` first.
     static func interface(for service: UndoService, triggers: TriggerHandler, reports: CompositorReports,
-                          keyProblems: KeyProblemReporter) -> Interface {
+                          keyProblems: KeyProblemReporter, origins: CallerOrigins) -> Interface {
         Undo1Interfaces.manager.binding(methods: [
-            "Register": { [unowned service] (call: MethodCall) in
+            "Register": { [unowned service, origins] (call: MethodCall) in
                 let appId = call.arguments[0].string ?? ""
                 let fallback = "the stack of \(CallerText.quoted(appId))"
                 guard let options = call.options(at: 1, stack: fallback, RegistrationOptions.init) else { return }
-                let subject = service.registry.stack(appId: appId, document: options.document ?? "")?.displayName
-                service.register(caller: call.sender, appId: appId, options: options) { result in
-                    call.answer(result, stack: subject ?? fallback) { [.objectPath($0.path)] }
+                origins.origin(of: call.sender) { answer in
+                    let origin: StackOrigin?
+                    switch answer {
+                    case .known(let known): origin = known
+                    case .unknown: origin = nil
+                    case .gone: return call.fail(.failed("\(call.sender) left the bus before its Register was served."))
+                    }
+                    let subject = service.registry.stack(appId: appId, document: options.document ?? "")?.displayName
+                    service.register(caller: call.sender, appId: appId, options: options, origin: origin) { result in
+                        call.answer(result, stack: subject ?? fallback) { [.objectPath($0.path)] }
+                    }
                 }
             },
             "UndoFocused": { [unowned triggers] (call: MethodCall) in focused(.undo, call, triggers) },

@@ -32,7 +32,7 @@ enum LocalProcess {
     }
 
     /// At most `limit` bytes of the file at `path`, or nil.
-    private static func read(_ path: String, limit: Int) -> [UInt8]? {
+    static func read(_ path: String, limit: Int) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

@@ -122,7 +122,8 @@ package final class Daemon {
                                       values: [ManagerProperties.keyProblemName: .string(problem)])
         }
         objects.export(path: Undo1.managerPath, interfaces: [ManagerObject.interface(
-            for: service, triggers: triggers, reports: desktop.reports, keyProblems: keyProblems)])
+            for: service, triggers: triggers, reports: desktop.reports, keyProblems: keyProblems,
+            origins: CallerOrigins(connection: connection))])
         objects.enableObjectManager(at: Undo1.managerPath)
         connection.onNameOwnerChanged { name, _, newOwner in
             guard newOwner.isEmpty, name.hasPrefix(":") else { return }

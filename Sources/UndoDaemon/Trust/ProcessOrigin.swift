@@ -1,0 +1,96 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Caretaker
+
+/// Reads a process's origin from `/proc` (the Trust section of
+/// `Docs/PROTOCOL.md`): its Flatpak application id or Snap label where it
+/// runs in a sandbox, else its executable (path and file) and, for an
+/// interpreter, the script it runs. A process that started after the call
+/// it is read for (its pid reused) has none, nor one that changes while it
+/// is read. Small files, read without blocking.
+enum ProcessOrigin {
+    /// The origin of process `pid`, which the bus labelled `securityLabel`
+    /// (`LinuxSecurityLabel`, empty where the bus has none), if it started
+    /// no later than `startedBy` (clock ticks since boot, as `/proc`
+    /// counts them); nil where it cannot be told.
+    static func of(pid: UInt32, securityLabel: [UInt8], startedBy: UInt64) -> StackOrigin? {
+        guard pid > 0, let started = startTime(pid), started <= startedBy else { return nil }
+        let origin = read(pid, securityLabel: securityLabel)
+        // The same process throughout: its start time unchanged.
+        guard startTime(pid) == started else { return nil }
+        return origin
+    }
+
+    /// Now, in clock ticks since boot (what `/proc/PID/stat` counts a
+    /// process's start in), rounded up.
+    static func now() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &spec)
+        let hertz = UInt64(max(sysconf(Int32(_SC_CLK_TCK)), 1))
+        return UInt64(spec.tv_sec) * hertz + (UInt64(spec.tv_nsec) * hertz + 999_999_999) / 1_000_000_000
+    }
+
+    private static func read(_ pid: UInt32, securityLabel: [UInt8]) -> StackOrigin? {
+        if let app = LocalProcess.sandboxAppID(pid) { return StackOrigin(kind: .flatpak, program: app) }
+        let label = String(decoding: securityLabel.prefix { $0 != 0 }, as: UTF8.self)
+        if label.hasPrefix("snap.") {
+            return StackOrigin(kind: .snap, program: String(label.prefix { $0 != " " }))
+        }
+        guard let program = link("/proc/\(pid)/exe"), let programFile = fileID("/proc/\(pid)/exe") else { return nil }
+        guard let interpreter = Interpreter(executable: program) else {
+            return StackOrigin(kind: .executable, program: program, programFile: programFile)
+        }
+        let arguments = commandLine(pid)
+        switch interpreter.script(in: arguments.dropFirst()) {
+        case .none:
+            return StackOrigin(kind: .executable, program: program, programFile: programFile)
+        case .inline(let how):
+            return StackOrigin(kind: .executable, program: program, programFile: programFile, script: how)
+        case .module(let name):
+            return StackOrigin(kind: .executable, program: program, programFile: programFile, script: "module " + name)
+        case .file(let path):
+            let seen = path.hasPrefix("/") ? "/proc/\(pid)/root" + path : "/proc/\(pid)/cwd/" + path
+            let absolute = path.hasPrefix("/") ? path : (link("/proc/\(pid)/cwd") ?? "") + "/" + path
+            return StackOrigin(kind: .executable, program: program, programFile: programFile,
+                               script: Self.normalized(absolute), scriptFile: fileID(seen) ?? "")
+        }
+    }
+
+    /// `/a/./b//c` → `/a/b/c` (no `..` resolved: a path is compared as written).
+    private static func normalized(_ path: String) -> String {
+        "/" + path.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
+    }
+
+    /// The process's start time (field 22 of `/proc/PID/stat`).
+    private static func startTime(_ pid: UInt32) -> UInt64? {
+        guard let bytes = LocalProcess.read("/proc/\(pid)/stat", limit: 4096),
+              let close = bytes.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        // Fields from the third (state) on, after the command name's parenthesis.
+        let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "))
+        guard fields.count > 19 else { return nil }
+        return UInt64(String(decoding: fields[fields.startIndex + 19], as: UTF8.self))
+    }
+
+    /// The arguments the process was started with.
+    private static func commandLine(_ pid: UInt32) -> [String] {
+        guard let bytes = LocalProcess.read("/proc/\(pid)/cmdline", limit: 64 << 10) else { return [] }
+        return bytes.split(separator: 0, omittingEmptySubsequences: false).dropLast()
+            .map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Where a symbolic link of `/proc` points.
+    private static func link(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// `device:inode` of the file at `path` (following links).
+    private static func fileID(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return "\(info.st_dev):\(info.st_ino)"
+    }
+}
