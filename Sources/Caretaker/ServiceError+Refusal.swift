@@ -85,6 +85,9 @@ extension ServiceError {
         case .sandboxedAppId(let appId, let sandbox):
             return named(.invalidAppId, "The Flatpak app \(sandbox) may register only its own app id or names "
                 + "beneath it (\(sandbox).Something), not \(CallerText.quoted(appId)).")
+        case .notYours(let sandbox):
+            return named(.notAllowed, "\(subject) belongs to another app, and \(sandbox) may read only the history "
+                + "of its own stacks (of others, only the app id and title).")
         case .invalidArgs(let reason):
             return named(.invalidArgs, "\(reason) (for \(subject)).")
         }

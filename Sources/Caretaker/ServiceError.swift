@@ -53,6 +53,8 @@ package enum ServiceError: Error, Sendable, Equatable {
     case foreignOrigin(made: String, caller: String?)
     /// A sandboxed app registered an app id outside its sandbox's.
     case sandboxedAppId(String, sandbox: String)
+    /// A sandboxed app asked for the history of a stack it did not make.
+    case notYours(sandbox: String)
     /// An option or hint of the wrong type.
     case invalidArgs(String)
 }

@@ -14,6 +14,8 @@ public final class ObjectServer {
     /// Introspection XML by interface declaration (`described`).
     private var descriptions: [String: String] = [:]
     private var managerPath: String?
+    /// What each caller may read of the properties; nil: everything.
+    public var readGate: (any ReadGate)?
 
     /// Starts answering every method call that arrives on `connection`.
     public init(connection: Connection) {
@@ -185,20 +187,30 @@ public final class ObjectServer {
         Interface(StandardInterface.properties, methods: [
             .init("Get", inputs: [.init("interface_name", "s"), .init("property_name", "s")],
                   outputs: [.init("value", "v")]) { [unowned self] call in
-                call.answer { () throws(DBusError) in
-                    let property = try self.property(path, call.arguments[0].string, call.arguments[1].string)
-                    return [.variant(property.get())]
+                self.withView(for: call) { view in
+                    call.answer { () throws(DBusError) in
+                        let property = try self.property(path, call.arguments[0].string, call.arguments[1].string)
+                        let interface = call.arguments[0].string ?? ""
+                        guard let value = view(path, interface, [property.name: property.get()])[property.name] else {
+                            throw DBusError(name: DBusError.Names.accessDenied,
+                                            message: "The property \(property.name) of \(CallerText.escaped(path)) "
+                                                + "is not for this caller to read.")
+                        }
+                        return [.variant(value)]
+                    }
                 }
             },
             .init("GetAll", inputs: [.init("interface_name", "s")],
                   outputs: [.init("properties", "a{sv}")]) { [unowned self] call in
-                call.answer { () throws(DBusError) in
-                    let name = call.arguments[0].string ?? ""
-                    guard let interface = self.allInterfaces(at: path).first(where: { $0.name == name }) else {
-                        throw DBusError(name: DBusError.Names.unknownInterface,
-                                        message: "The object at \(CallerText.escaped(path)) has no interface \(CallerText.quoted(name)).")
+                self.withView(for: call) { view in
+                    call.answer { () throws(DBusError) in
+                        let name = call.arguments[0].string ?? ""
+                        guard let interface = self.allInterfaces(at: path).first(where: { $0.name == name }) else {
+                            throw DBusError(name: DBusError.Names.unknownInterface,
+                                            message: "The object at \(CallerText.escaped(path)) has no interface \(CallerText.quoted(name)).")
+                        }
+                        return [.vardict(view(path, name, Self.values(of: interface)))]
                     }
-                    return [Self.values(of: interface)]
                 }
             },
             .init("Set", inputs: [.init("interface_name", "s"), .init("property_name", "s"), .init("value", "v")]) {
@@ -220,10 +232,12 @@ public final class ObjectServer {
     private func objectManager(_ path: String) -> Interface {
         Interface(StandardInterface.objectManager, methods: [
             .init("GetManagedObjects", outputs: [.init("objects", "a{oa{sa{sv}}}")]) { [unowned self] call in
-                let entries = self.objects.keys.filter { self.isBelow($0, path) }.sorted().map {
-                    DBusValue.DictEntry(.objectPath($0), self.interfacesAndProperties(of: $0))
+                self.withView(for: call) { view in
+                    let entries = self.objects.keys.filter { self.isBelow($0, path) }.sorted().map {
+                        DBusValue.DictEntry(.objectPath($0), self.interfacesAndProperties(of: $0, view: view))
+                    }
+                    call.reply([.dict(key: "o", value: "a{sa{sv}}", entries)])
                 }
-                call.reply([.dict(key: "o", value: "a{sa{sv}}", entries)])
             },
         ], signals: [
             .init("InterfacesAdded", arguments: [
@@ -249,14 +263,24 @@ public final class ObjectServer {
         return property
     }
 
-    private static func values(of interface: Interface) -> DBusValue {
+    private static func values(of interface: Interface) -> [String: DBusValue] {
         var values: [String: DBusValue] = [:]
         for property in interface.properties { values[property.name] = property.get() }
-        return .vardict(values)
+        return values
     }
 
-    private func interfacesAndProperties(of path: String) -> DBusValue {
-        let own = allInterfaces(at: path).map { DBusValue.DictEntry(.string($0.name), Self.values(of: $0)) }
+    /// Runs `body` with what `call`'s sender may read (`readGate`).
+    private func withView(for call: MethodCall, _ body: @escaping (PropertyView) -> Void) {
+        guard let readGate else { return body { _, _, values in values } }
+        readGate.view(for: call.sender, then: body)
+    }
+
+    /// Every interface of `path` with its properties, as `view` lets them be read.
+    private func interfacesAndProperties(of path: String,
+                                         view: PropertyView = { _, _, values in values }) -> DBusValue {
+        let own = allInterfaces(at: path).map {
+            DBusValue.DictEntry(.string($0.name), .vardict(view(path, $0.name, Self.values(of: $0))))
+        }
         let standard = StandardInterface.all.map { DBusValue.DictEntry(.string($0), .vardict([:])) }
         return .dict(key: "s", value: "a{sv}", own + standard)
     }

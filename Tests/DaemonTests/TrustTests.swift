@@ -122,4 +122,26 @@ import Testing
         let back = try Self.run(notes, ["org.example.Sandboxed", "--undo"], f, wrapper: sandbox)
         #expect(back["applied"] as? [String] == ["mine"])
     }
+
+    @Test func aSandboxedAppSeesOnlyTheAppIdAndTitleOfOthersStacks() throws {
+        let f = try DaemonFixture()
+        let notes = try Self.script("notes.py", in: f.bus.directory)
+        let sandbox = try Self.sandbox(in: f.bus.directory)
+        let others = try Self.run(notes, ["org.example.Bank", "--push", "transfer"], f)
+        let othersPath = try #require(others["path"] as? String)
+        let own = try Self.run(notes, ["org.example.Sandboxed", "--push", "mine"], f, wrapper: sandbox)
+        let ownPath = try #require(own["path"] as? String)
+
+        let inside = try Self.run(notes, ["--look", othersPath], f, wrapper: sandbox)
+        #expect(inside["properties"] as? [String] == ["AppId", "Title"])
+        #expect(inside["history_error"] as? String == undodError("NotAllowed"))
+        #expect(inside["undo_name_error"] as? String == "org.freedesktop.DBus.Error.AccessDenied")
+        let itsOwn = try Self.run(notes, ["--look", ownPath], f, wrapper: sandbox)
+        #expect((itsOwn["properties"] as? [String])?.count == 16)
+        #expect(itsOwn["history"] as? [String] == ["Change"])
+        #expect(itsOwn["undo_name"] as? String == "Change")
+        let outside = try Self.run(notes, ["--look", othersPath], f)
+        #expect((outside["properties"] as? [String])?.count == 16, "outside a sandbox, everything as before")
+        #expect(outside["history"] as? [String] == ["Change"])
+    }
 }

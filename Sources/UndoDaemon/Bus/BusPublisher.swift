@@ -7,13 +7,17 @@ import Undo1
 /// `PropertiesChanged`, `Pushed` and `Applied`.
 final class BusPublisher: StackPublisher {
     private let objects: ObjectServer
-    /// A publisher exporting through `objects`.
-    init(objects: ObjectServer) {
+    private let readers: SandboxedReaders
+    /// A publisher exporting through `objects`, whose stacks' history is
+    /// for `readers` to allow.
+    init(objects: ObjectServer, readers: SandboxedReaders) {
         self.objects = objects
+        self.readers = readers
     }
 
     func publish(_ record: StackRecord, of service: UndoService) {
-        objects.export(path: record.path, interfaces: [StackObject.interface(for: record, service: service)],
+        objects.export(path: record.path,
+                       interfaces: [StackObject.interface(for: record, service: service, readers: readers)],
                        announce: false)
     }
 

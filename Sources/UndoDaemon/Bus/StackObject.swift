@@ -9,7 +9,8 @@ import UndoStore
 /// typed arguments and its answer into a reply or a named error.
 enum StackObject {
     /// The live interface for `record`.
-    static func interface(for record: StackRecord, service: UndoService) -> Interface {
+    /// `History` is for `readers` to allow.
+    static func interface(for record: StackRecord, service: UndoService, readers: SandboxedReaders) -> Interface {
         var getters: [String: () -> DBusValue] = [:]
         for name in StackProperties.names {
             getters[name] = { [unowned record] in record.properties.value(name) ?? .string("") }
@@ -39,9 +40,16 @@ enum StackObject {
                     call.answer($0, stack: record.displayName, none)
                 }
             },
-            "History": { [unowned record] (call: MethodCall) in
-                let history = record.stack.history
-                call.reply([entries(history.undo), entries(history.redo)])
+            "History": { [unowned record, unowned readers] (call: MethodCall) in
+                readers.sandboxBarring(call.sender, from: record) { [weak record] sandbox in
+                    guard let record else { return }
+                    if let sandbox {
+                        return call.fail(ServiceError.notYours(sandbox: sandbox.description)
+                            .dbusError(stack: record.displayName))
+                    }
+                    let history = record.stack.history
+                    call.reply([entries(history.undo), entries(history.redo)])
+                }
             },
         ], properties: getters)
     }

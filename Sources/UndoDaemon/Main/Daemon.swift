@@ -105,7 +105,10 @@ package final class Daemon {
         let desktop = Desktop(config: outcome.config, environment: environment, loop: loop, connection: connection, registry: registry, log: log)
         let focus = desktop.focus
         let objects = ObjectServer(connection: connection)
-        let publisher = BusPublisher(objects: objects)
+        let origins = CallerOrigins(connection: connection)
+        let readers = SandboxedReaders(connection: connection, origins: origins, registry: registry)
+        objects.readGate = readers
+        let publisher = BusPublisher(objects: objects, readers: readers)
         let service = UndoService(settings: outcome.config.service, log: log, store: store, focus: focus, clock: clock,
                                   version: Self.version, canPersist: database != nil, registry: registry,
                                   publisher: publisher, transport: BusApplyTransport(connection: connection),
@@ -123,7 +126,7 @@ package final class Daemon {
         }
         objects.export(path: Undo1.managerPath, interfaces: [ManagerObject.interface(
             for: service, triggers: triggers, reports: desktop.reports, keyProblems: keyProblems,
-            origins: CallerOrigins(connection: connection))])
+            origins: origins)])
         objects.enableObjectManager(at: Undo1.managerPath)
         connection.onNameOwnerChanged { name, _, newOwner in
             guard newOwner.isEmpty, name.hasPrefix(":") else { return }
