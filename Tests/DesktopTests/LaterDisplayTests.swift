@@ -53,6 +53,24 @@ import Testing
         #expect(try app.nextApply().payloads == ["u1"])
     }
 
+    @Test func aProcessPosingAsSystemdIsNotHeard() throws {
+        let desktop = try TestDesktop()
+        defer { desktop.stop() }
+        let f = try DaemonFixture(environment: ["DISPLAY": "", "WAYLAND_DISPLAY": "", "XDG_CURRENT_DESKTOP": "XFCE"])
+        #expect(try f.managerProperty("FocusStrategy")?.string == "recent")
+        // Not undod's parent and not systemd: python3 holding the name, offering a display.
+        let fake = try ScriptedProcess(["/usr/bin/python3", Repository.client("fake_systemd.py"), f.bus.address,
+                                        "DISPLAY=\(desktop.display)", "XDG_CURRENT_DESKTOP=GNOME"], loop: f.loop)
+        defer { fake.stop() }
+        try fake.next(event: "ready")
+        f.daemon.signal(SIGHUP)
+        #expect(f.wait { f.daemon.log.contains("ignored the environment offered by") }, "\(f.daemon.log)")
+        #expect(f.daemon.log.contains("python3"), "the sentence names the process")
+        #expect(try f.managerProperty("FocusStrategy")?.string == "recent")
+        #expect(!f.daemon.log.contains("took up the X display"))
+        #expect(f.daemon.log.components(separatedBy: "ignored the environment").count == 2, "said once")
+    }
+
     @Test func sighupTriesAgainADisplayWhoseServerWasNotUp() throws {
         let number = TestDesktop.freeDisplay()
         let f = try DaemonFixture(environment: ["DISPLAY": ":\(number)", "WAYLAND_DISPLAY": ""])

@@ -31,6 +31,19 @@ enum LocalProcess {
         return nil
     }
 
+    /// The path of the process's executable (`/proc/PID/exe`).
+    static func executable(_ pid: UInt32) -> String? {
+        link("/proc/\(pid)/exe")
+    }
+
+    /// Where a symbolic link of `/proc` points.
+    static func link(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// At most `limit` bytes of the file at `path`, or nil.
     static func read(_ path: String, limit: Int) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)

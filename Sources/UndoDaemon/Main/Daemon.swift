@@ -151,7 +151,7 @@ package final class Daemon {
         }
         // Before the name is ours: a SIGTERM from whoever started us as soon as
         // the name appears must find its handler.
-        let session = SessionEnvironment(connection: connection, base: environment)
+        let session = SessionEnvironment(connection: connection, base: environment, log: log)
         session.onChange = { [unowned desktop] in desktop.takeUp($0) }
         installSignals(loop: loop, service: service, triggers: triggers, loader: loader, desktop: desktop,
                        session: session)

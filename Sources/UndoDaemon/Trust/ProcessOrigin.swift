@@ -37,7 +37,7 @@ enum ProcessOrigin {
         if label.hasPrefix("snap.") {
             return StackOrigin(kind: .snap, program: String(label.prefix { $0 != " " }))
         }
-        guard let program = link("/proc/\(pid)/exe"), let programFile = fileID("/proc/\(pid)/exe") else { return nil }
+        guard let program = LocalProcess.executable(pid), let programFile = fileID("/proc/\(pid)/exe") else { return nil }
         guard let interpreter = Interpreter(executable: program) else {
             return StackOrigin(kind: .executable, program: program, programFile: programFile)
         }
@@ -51,7 +51,7 @@ enum ProcessOrigin {
             return StackOrigin(kind: .executable, program: program, programFile: programFile, script: "module " + name)
         case .file(let path):
             let seen = path.hasPrefix("/") ? "/proc/\(pid)/root" + path : "/proc/\(pid)/cwd/" + path
-            let absolute = path.hasPrefix("/") ? path : (link("/proc/\(pid)/cwd") ?? "") + "/" + path
+            let absolute = path.hasPrefix("/") ? path : (LocalProcess.link("/proc/\(pid)/cwd") ?? "") + "/" + path
             return StackOrigin(kind: .executable, program: program, programFile: programFile,
                                script: Self.normalized(absolute), scriptFile: fileID(seen) ?? "")
         }
@@ -77,14 +77,6 @@ enum ProcessOrigin {
         guard let bytes = LocalProcess.read("/proc/\(pid)/cmdline", limit: 64 << 10) else { return [] }
         return bytes.split(separator: 0, omittingEmptySubsequences: false).dropLast()
             .map { String(decoding: $0, as: UTF8.self) }
-    }
-
-    /// Where a symbolic link of `/proc` points.
-    private static func link(_ path: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink(path, &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// `device:inode` of the file at `path` (following links).
