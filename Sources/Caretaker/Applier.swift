@@ -82,6 +82,11 @@ final class Applier {
                 request.completion(.failure(.triggerDisabled))
                 continue
             }
+            // A trigger's request that waited behind another: focus may have moved meanwhile.
+            if request.followsFocus, !host.isFocused(record) {
+                request.completion(.failure(.noFocusedStack(.moved(from: record.displayName))))
+                continue
+            }
             if let expected = request.expectedGroup {
                 let next = request.direction == .undo ? record.stack.topUndoGroup : record.stack.topRedoGroup
                 guard next?.id == expected.id, next?.time == expected.time else {

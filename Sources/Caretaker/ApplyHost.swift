@@ -14,6 +14,9 @@ protocol ApplyHost: AnyObject {
     func applied(_ record: StackRecord, _ move: CompletedMove)
     /// The group in flight was obsolete and is gone.
     func droppedObsolete(_ record: StackRecord, group: UInt64)
+    /// Whether `record` is the focused stack now (a trigger's request
+    /// that waited its turn goes ahead only then).
+    func isFocused(_ record: StackRecord) -> Bool
     /// The apply in flight ended: settings that waited for it apply now.
     func settleSettings(of record: StackRecord)
 }

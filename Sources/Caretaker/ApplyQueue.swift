@@ -19,6 +19,9 @@ package final class ApplyQueue {
         /// offered (a notification's button): its id, and its time, which a
         /// merge moves on. nil for whatever is next.
         var expectedGroup: ExpectedGroup? = nil
+        /// Whether it was asked of the focused stack (`UndoFocused`, a key):
+        /// it goes ahead only if the stack is still focused at its turn.
+        var followsFocus = false
     }
 
     /// The request whose `Apply` is out, and how to recognise its answer.

@@ -8,6 +8,11 @@ extension UndoService: ApplyHost {
     /// `apply.timeout_ms`.
     var applyTimeoutMilliseconds: UInt32 { settings.applyTimeoutMilliseconds }
 
+    /// Whether `record` is the focused stack by the strategy, now.
+    func isFocused(_ record: StackRecord) -> Bool {
+        focus.focusedStack(in: registry) === record
+    }
+
     /// Brings the payloads of the next group `direction` applies from the
     /// store. Payloads that fail their checksum, or cannot be read, never
     /// go to an application: that group and every group beyond it on that

@@ -23,7 +23,7 @@ extension UndoService {
                              completion: @escaping (StackRecord?, Result<CompletedMove, ServiceError>) -> Void) {
         withFocusedStack { [self] record in
             guard let record else { return completion(nil, .failure(noFocusedStack)) }
-            apply(direction, on: record, caller: caller) { completion(record, $0) }
+            apply(direction, on: record, caller: caller, followsFocus: true) { completion(record, $0) }
         }
     }
 

@@ -210,7 +210,7 @@ package final class UndoService {
     /// may move (a notification's button names the group it offers); if
     /// another is next, nothing moves.
     package func apply(_ direction: Direction, on record: StackRecord, caller: String?,
-                      expecting group: ExpectedGroup? = nil,
+                      expecting group: ExpectedGroup? = nil, followsFocus: Bool = false,
                       completion: @escaping (Result<CompletedMove, ServiceError>) -> Void) {
         // A caller's request is logged here (a trigger's, by TriggerHandler).
         let completion = if log.writesDebug, let caller {
@@ -231,7 +231,7 @@ package final class UndoService {
             journal.hold(.applied(record), send: { completion(.success(outcome)) }, fail: { completion(.failure($0)) })
         }
         applier.enqueue(ApplyQueue.Request(direction: direction, caller: caller, completion: stored,
-                                           expectedGroup: group),
+                                           expectedGroup: group, followsFocus: followsFocus),
                         on: record, limit: settings.applyQueue)
     }
 

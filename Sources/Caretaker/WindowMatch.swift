@@ -62,6 +62,9 @@ package enum NoFocus: Error, Equatable, Sendable {
     case optedOut(String)
     /// The strategy cannot tell (it says why).
     case unknown(String)
+    /// A trigger waited behind another undo or redo of `from` (a stack's
+    /// display name), and meanwhile focus left that stack.
+    case moved(from: String)
 
     /// The reason as a clause: "the window in front, xterm (pid 4242), has no undo history".
     package var clause: String {
@@ -70,6 +73,8 @@ package enum NoFocus: Error, Equatable, Sendable {
         case .noHistory(let window): "the window in front, \(window), has no undo history"
         case .optedOut(let stack): "the stack in front, \(stack), does not allow undo from outside its application"
         case .unknown(let why): why
+        case .moved(let stack): "focus moved away from \(stack) while the request waited behind another undo or redo, "
+            + "so nothing was applied"
         }
     }
 }

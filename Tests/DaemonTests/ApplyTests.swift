@@ -25,6 +25,29 @@ import Testing
         #expect(try hung.property("UndoDepth") == .uint32(0))
     }
 
+    @Test func aQueuedKeyPressWhoseFocusMovedAppliesNothing() throws {
+        let f = try DaemonFixture()
+        let a = try f.app("app.a", pushing: ["a1", "a2"])
+        var held: [MethodCall] = []
+        a.behaviour = .custom { held.append($0) }
+        // Two presses of the key while A is in front: the second waits behind the first's Apply.
+        let first = try f.send(from: f.watcher, "/org/undod/Undo1", "org.undod.Undo1.Manager", "UndoFocused")
+        #expect(f.wait { held.count == 1 })
+        let second = try f.send(from: f.watcher, "/org/undod/Undo1", "org.undod.Undo1.Manager", "UndoFocused")
+        try f.ping()
+        // The user moves to B before A answers.
+        let b = try f.app("app.b", pushing: ["b1"])
+        #expect(try f.managerProperty("FocusedStack")?.string == b.stack)
+        held.first?.reply()
+        #expect(f.wait { first.isDone && second.isDone })
+        #expect(first.error == nil)
+        #expect(second.error?.name == undodError("NoFocusedStack"), "\(String(describing: second.error))")
+        #expect(second.error?.message.contains("focus moved away from") == true, "\(second.error?.message ?? "")")
+        #expect(held.count == 1, "A was asked once")
+        #expect(try a.property("UndoDepth") == .uint32(1))
+        #expect(b.applied.isEmpty, "nor was the press taken to B")
+    }
+
     @Test func aHungAppsUndoTimesOutAndLeavesTheStackAsItWas() throws {
         let f = try DaemonFixture(config: Self.shortTimeout)
         let hung = try f.app("app.hung", pushing: ["h1"])
