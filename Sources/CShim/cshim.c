@@ -4,6 +4,8 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 /* One write end per process: signals are process-wide. */
@@ -83,4 +85,24 @@ extern char **environ;
 
 char *const *cshim_environment(void) {
     return environ;
+}
+
+int cshim_unix_listener_pid(const char *path) {
+    struct sockaddr_un address = { .sun_family = AF_UNIX };
+    size_t length = strlen(path);
+    if (length == 0 || length >= sizeof address.sun_path) return -1;
+    memcpy(address.sun_path, path, length);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    int pid = -1;
+    /* A Unix socket's connect completes at once, or fails (EAGAIN: a full backlog). */
+    if (connect(fd, (struct sockaddr *)&address, sizeof address) == 0) {
+        struct ucred credentials;
+        socklen_t size = sizeof credentials;
+        if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0 && credentials.pid > 0) {
+            pid = credentials.pid;
+        }
+    }
+    close(fd);
+    return pid;
 }

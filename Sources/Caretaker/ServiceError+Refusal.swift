@@ -88,6 +88,9 @@ extension ServiceError {
         case .notYours(let sandbox):
             return named(.notAllowed, "\(subject) belongs to another app, and \(sandbox) may read only the history "
                 + "of its own stacks (of others, only the app id and title).")
+        case .reportRefused(let reason):
+            return named(.notAllowed, "undod takes the window in front only from the Wayland compositor itself, "
+                + "and \(reason): applications say they are active with Activate.")
         case .invalidArgs(let reason):
             return named(.invalidArgs, "\(reason) (for \(subject)).")
         }

@@ -55,6 +55,9 @@ package enum ServiceError: Error, Sendable, Equatable {
     case sandboxedAppId(String, sandbox: String)
     /// A sandboxed app asked for the history of a stack it did not make.
     case notYours(sandbox: String)
+    /// `ReportFocus` from the owner of a compositor's name that is not the
+    /// compositor, or in a session that takes no reports (why, as a clause).
+    case reportRefused(String)
     /// An option or hint of the wrong type.
     case invalidArgs(String)
 }

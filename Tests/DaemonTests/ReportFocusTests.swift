@@ -6,12 +6,24 @@ import Testing
 import Undo1
 
 /// `ReportFocus` and the `kwin`/`gnome` strategies on a private bus: a
-/// stand-in compositor owns `org.kde.KWin` (or `org.gnome.Shell`) and reports
-/// the window in front by process; applications are separate processes
-/// (`x11_app.py` on the bus alone), so each has a PID of its own. The trigger
-/// undoes only in the process reported in front; a report is accepted only
-/// from the name's owner.
+/// stand-in compositor (the test process, serving a stand-in Wayland
+/// socket) owns `org.kde.KWin` (or `org.gnome.Shell`) and reports the window
+/// in front by process; applications are separate processes (`x11_app.py`
+/// on the bus alone), so each has a PID of its own. The trigger undoes only
+/// in the process reported in front; a report is accepted only from the
+/// name's owner, and only when its process serves the Wayland display.
 @Suite struct ReportFocusTests {
+    /// undod in a Wayland session whose display's socket this test process
+    /// serves (its connections may stand in for the compositor).
+    static func fixture(config: String = "", environment: [String: String] = [:]) throws
+        -> (DaemonFixture, ListeningSocket) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("undod-wl-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let socket = try ListeningSocket(path: directory.appendingPathComponent("wayland-0").path)
+        let f = try DaemonFixture(config: config, environment: ["WAYLAND_DISPLAY": socket.path].merging(environment) { $1 })
+        return (f, socket)
+    }
+
     /// An application process registered as `appId`, having pushed `pushes`
     /// groups ("u1", "u2", … to undo); its pid and stack.
     static func app(_ f: DaemonFixture, _ appId: String, pushes: Int) throws
@@ -41,13 +53,13 @@ import Undo1
     /// undod with `strategy`, one app with a group, and the compositor owning
     /// `name` having reported that app in front.
     static func reportedInFront(_ strategy: String, compositor name: String) throws
-        -> (DaemonFixture, (process: ScriptedProcess, pid: UInt32, stack: String), TestApp) {
-        let f = try DaemonFixture(config: "[focus]\nstrategy = \(strategy)\n")
+        -> (DaemonFixture, (process: ScriptedProcess, pid: UInt32, stack: String), TestApp, ListeningSocket) {
+        let (f, wayland) = try fixture(config: "[focus]\nstrategy = \(strategy)\n")
         let a = try app(f, "org.example.A", pushes: 1)
         let reporter = try compositor(f, owning: name)
         try report(reporter, pid: a.pid)
         #expect(waitForFocus(f, a.stack))
-        return (f, a, reporter)
+        return (f, a, reporter, wayland)
     }
 
     /// Waits until `FocusedStack` reads `path`.
@@ -56,7 +68,8 @@ import Undo1
     }
 
     @Test func onlyTheCompositorMayReport() throws {
-        let f = try DaemonFixture(config: "[focus]\nstrategy = kwin\n")
+        let (f, wayland) = try Self.fixture(config: "[focus]\nstrategy = kwin\n")
+        defer { withExtendedLifetime(wayland) {} }
         let stranger = try f.app()
         let refused = errorOf { () throws(DBusError) in try Self.report(stranger, pid: 1) }
         #expect(refused?.name == undodError("NotAllowed"))
@@ -72,7 +85,8 @@ import Undo1
     }
 
     @Test func thePidMayComeAsKWinsScriptEngineSendsIt() throws {
-        let f = try DaemonFixture(config: "[focus]\nstrategy = kwin\n")
+        let (f, wayland) = try Self.fixture(config: "[focus]\nstrategy = kwin\n")
+        defer { withExtendedLifetime(wayland) {} }
         let a = try Self.app(f, "org.example.A", pushes: 1)
         let kwin = try Self.compositor(f, owning: "org.kde.KWin")
         let call = { (pid: DBusValue) throws(DBusError) in
@@ -96,7 +110,8 @@ import Undo1
     }
 
     @Test func theTriggerUndoesOnlyInTheProcessKWinReportsInFront() throws {
-        let f = try DaemonFixture(config: "[focus]\nstrategy = kwin\n")
+        let (f, wayland) = try Self.fixture(config: "[focus]\nstrategy = kwin\n")
+        defer { withExtendedLifetime(wayland) {} }
         #expect(try f.managerProperty("FocusStrategy")?.string == "kwin")
         let a = try Self.app(f, "org.example.A", pushes: 2)
         let b = try Self.app(f, "org.example.B", pushes: 2)
@@ -124,7 +139,8 @@ import Undo1
     }
 
     @Test func aWindowWithoutHistoryOrWithAnotherAppsIdFocusesNothing() throws {
-        let (f, a, kwin) = try Self.reportedInFront("kwin", compositor: "org.kde.KWin")
+        let (f, a, kwin, wayland) = try Self.reportedInFront("kwin", compositor: "org.kde.KWin")
+        defer { withExtendedLifetime(wayland) {} }
         // A terminal in front (this test's own process owns no stack) that
         // calls itself org.example.A: the app id is no evidence.
         let terminal = UInt32(getpid())
@@ -141,7 +157,8 @@ import Undo1
     }
 
     @Test func aCompositorThatLeavesTakesItsReportWithIt() throws {
-        let (f, a, shell) = try Self.reportedInFront("gnome", compositor: "org.gnome.Shell")
+        let (f, a, shell, wayland) = try Self.reportedInFront("gnome", compositor: "org.gnome.Shell")
+        defer { withExtendedLifetime(wayland) {} }
         _ = a
         shell.quit()
         #expect(Self.waitForFocus(f, "/"))
@@ -151,7 +168,8 @@ import Undo1
 
     @Test func autoTrustsACompositorOnlyWhereTheDesktopNamesIt() throws {
         // KDE named: recent until KWin reports, then kwin.
-        let kde = try DaemonFixture(environment: ["XDG_CURRENT_DESKTOP": "KDE"])
+        let (kde, kdeDisplay) = try Self.fixture(environment: ["XDG_CURRENT_DESKTOP": "KDE"])
+        defer { withExtendedLifetime(kdeDisplay) {} }
         #expect(try kde.managerProperty("FocusStrategy")?.string == "recent")
         let a = try Self.app(kde, "org.example.A", pushes: 1)
         let b = try Self.app(kde, "org.example.B", pushes: 1)
@@ -162,7 +180,8 @@ import Undo1
         _ = b
 
         // GNOME named: KWin's reports are not trusted, auto stays recent.
-        let gnome = try DaemonFixture(environment: ["XDG_CURRENT_DESKTOP": "GNOME"])
+        let (gnome, gnomeDisplay) = try Self.fixture(environment: ["XDG_CURRENT_DESKTOP": "GNOME"])
+        defer { withExtendedLifetime(gnomeDisplay) {} }
         let c = try Self.app(gnome, "org.example.C", pushes: 1)
         let d = try Self.app(gnome, "org.example.D", pushes: 1)
         let impostor = try Self.compositor(gnome, owning: "org.kde.KWin")
@@ -170,5 +189,37 @@ import Undo1
         try gnome.ping()
         #expect(try gnome.managerProperty("FocusStrategy")?.string == "recent")
         #expect(try gnome.managerProperty("FocusedStack")?.string == d.stack)
+    }
+
+    @Test func aProcessThatTakesTheCompositorsNameIsNotTheCompositor() throws {
+        let (f, wayland) = try Self.fixture(config: "[focus]\nstrategy = gnome\n")
+        defer { withExtendedLifetime(wayland) {} }
+        let a = try Self.app(f, "org.example.A", pushes: 1)
+        let b = try Self.app(f, "org.example.B", pushes: 1)
+        let shell = try Self.compositor(f, owning: "org.gnome.Shell")
+        try Self.report(shell, pid: a.pid)
+        #expect(Self.waitForFocus(f, a.stack))
+        // The Shell goes; another process takes its name and reports B in front.
+        shell.quit()
+        #expect(Self.waitForFocus(f, "/"))
+        let run = try runTool(["/usr/bin/python3", Repository.client("name_thief.py"), f.bus.address, "org.gnome.Shell",
+                               "\(b.pid)", "org.example.B"], loop: f.loop)
+        let report = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any] ?? [:]
+        #expect(report["request"] as? Int == 1, "it owns the name: \(run.output) \(run.errors)")
+        #expect(report["error"] as? String == undodError("NotAllowed"), "\(report)")
+        #expect((report["message"] as? String)?.contains("not the process serving the Wayland display") == true)
+        #expect(try f.managerProperty("FocusedStack")?.string != b.stack)
+        #expect(throws: DBusError.self) { try f.manager("UndoFocused") }
+        #expect(b.process.applies.isEmpty, "the key never reached B")
+    }
+
+    @Test func anX11SessionTakesNoReports() throws {
+        let f = try DaemonFixture(config: "[focus]\nstrategy = gnome\n", environment: ["XDG_CURRENT_DESKTOP": "GNOME"])
+        let a = try Self.app(f, "org.example.A", pushes: 1)
+        let shell = try Self.compositor(f, owning: "org.gnome.Shell")
+        let refused = errorOf { () throws(DBusError) in try Self.report(shell, pid: a.pid) }
+        #expect(refused?.name == undodError("NotAllowed"))
+        #expect(refused?.message.contains("X11 session") == true, "\(refused?.message ?? "")")
+        #expect(try f.managerProperty("FocusedStack")?.string != a.stack)
     }
 }

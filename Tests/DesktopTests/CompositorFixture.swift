@@ -1,5 +1,6 @@
 import BusHarness
 import DBus
+import Foundation
 import Testing
 
 /// What the suites of the Wayland compositors undod follows (sway, KWin,
@@ -49,6 +50,23 @@ extension CompositorFixture {
         let refused = errorOf { () throws(DBusError) in try daemon.manager("UndoFocused") }
         #expect(refused?.name == undodError("NoFocusedStack"))
         #expect(refused?.message.contains("(pid \(terminal.pid)), has no undo history") == true, "\(refused?.message ?? "")")
+        #expect(b.process.applies.isEmpty)
+    }
+
+    /// A process that takes the compositor's bus name (GNOME Shell lets it
+    /// be replaced) is not the compositor: its `ReportFocus` is refused,
+    /// and the window it names never gets the focus.
+    func aProcessHoldingTheCompositorsNameIsNotHeard(busName: String) throws {
+        // B first: should the name change leave undod guessing (`recent`), A is still its guess.
+        let b = try app("org.example.B", title: "Beta", pushes: 1, windowAppId: nil)
+        let a = try app("org.example.A", title: "Alpha", pushes: 1, windowAppId: nil)
+        #expect(try focus(a.pid, expecting: a.stack))
+        let run = try runTool(["/usr/bin/python3", Repository.client("name_thief.py"), daemon.bus.address, busName,
+                               "\(b.pid)", "org.example.B"], loop: daemon.loop)
+        let report = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any] ?? [:]
+        #expect(report["error"] as? String == undodError("NotAllowed"), "\(run.output) \(run.errors)")
+        try daemon.ping()
+        #expect(try daemon.managerProperty("FocusedStack")?.string != b.stack)
         #expect(b.process.applies.isEmpty)
     }
 

@@ -122,4 +122,9 @@ struct GnomeShellTests {
         try f.pressUndo()
         #expect(try b.process.nextApply().payloads == ["u2"], "\(f.daemon.daemon.log)")
     }
+
+    @Test(arguments: TestGnomeShell.releases)
+    func aProcessHoldingTheCompositorsNameIsNotHeard(release: DesktopRelease) throws {
+        try Fixture(release).aProcessHoldingTheCompositorsNameIsNotHeard(busName: "org.gnome.Shell")
+    }
 }

@@ -114,4 +114,9 @@ struct KWinTests {
         try f.pressUndo()
         #expect(try b.process.nextApply().payloads == ["u2"], "\(f.daemon.daemon.log)")
     }
+
+    @Test(arguments: TestKWin.releases)
+    func aProcessHoldingTheCompositorsNameIsNotHeard(release: DesktopRelease) throws {
+        try Fixture(release).aProcessHoldingTheCompositorsNameIsNotHeard(busName: "org.kde.KWin")
+    }
 }

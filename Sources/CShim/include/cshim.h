@@ -30,4 +30,10 @@ int cshim_crc32c_available(void);
 /// when `cshim_crc32c_available()` is 1.
 uint32_t cshim_crc32c_update(uint32_t crc, const void *bytes, size_t count);
 
+/// The process id of the process listening on the Unix stream socket at
+/// `path` (`SO_PEERCRED` of a connection made to it and closed at once),
+/// without blocking; -1 where there is none (no socket, nobody listening,
+/// a path too long, its backlog full).
+int cshim_unix_listener_pid(const char *path);
+
 #endif

@@ -59,11 +59,11 @@ enum ManagerObject {
                 }
                 let report = WindowReport(processID: processID, appID: call.arguments[1].string ?? "",
                                           sandboxAppID: call.arguments[2].string ?? "")
-                do throws(ServiceError) {
-                    try reports.accept(from: call.sender, report)
-                    call.reply()
-                } catch {
-                    call.fail(error.dbusError(stack: nil))
+                reports.accept(from: call.sender, report) { result in
+                    switch result {
+                    case .success: call.reply()
+                    case .failure(let error): call.fail(error.dbusError(stack: nil))
+                    }
                 }
             },
             "Forget": { [unowned service] (call: MethodCall) in

@@ -78,6 +78,7 @@ final class Desktop {
         self.registry = registry
         self.environment = environment
         reports = CompositorReports(connection: connection)
+        reports.waylandSocket = Self.waylandSocket(in: environment)
         let swaySocket = environment.nonEmpty("SWAYSOCK")
         if strategy == .sway || (strategy == .auto && swaySocket != nil) {
             if let swaySocket {
@@ -122,7 +123,8 @@ final class Desktop {
             return (X11Focus(session: session, processes: processes, registry: registry, loop: loop), [])
         case .auto:
             let desktop = environment.value("XDG_CURRENT_DESKTOP")
-            let compositors = Compositor.allCases.filter { $0.isNamed(in: desktop) }
+            // An X11 session takes no reports (a GNOME Flashback's X display, say).
+            let compositors = wayland ? Compositor.allCases.filter { $0.isNamed(in: desktop) } : []
             let windows = (sway.map { [window($0)] } ?? []) + compositors.map { window(reports.source($0)) }
             let x11 = wayland ? nil : session
             guard !windows.isEmpty || x11 != nil else {
@@ -158,6 +160,7 @@ final class Desktop {
         guard !changed.isEmpty else { return }
         log.notice("the session's desktop changed (\(changed.map { "\($0)=\(newer.value($0) ?? "")" }.joined(separator: ", "))).")
         wayland = newer.nonEmpty("WAYLAND_DISPLAY") != nil
+        reports.waylandSocket = Self.waylandSocket(in: newer)
         if let socket = newer.nonEmpty("SWAYSOCK"), sway == nil, strategy == .auto || strategy == .sway {
             let found = SwaySession(socketPath: socket, loop: loop, log: log)
             sway = found
@@ -173,6 +176,15 @@ final class Desktop {
         let (chosen, notes) = makeStrategy()
         for note in notes { log.write(note.level, note.text) }
         focusSwitch.replace(with: chosen)
+    }
+
+    /// The Wayland display's socket as clients find it: `WAYLAND_DISPLAY`,
+    /// under `XDG_RUNTIME_DIR` unless it is a path; nil without one.
+    static func waylandSocket(in environment: Environment) -> String? {
+        guard let display = environment.nonEmpty("WAYLAND_DISPLAY") else { return nil }
+        if display.hasPrefix("/") { return display }
+        guard let runtime = environment.nonEmpty("XDG_RUNTIME_DIR") else { return nil }
+        return runtime + "/" + display
     }
 
     /// Whether the compositor binds the global keys itself: undod's KWin

@@ -1,11 +1,17 @@
 import Caretaker
 import DBus
+import Loop
 
 /// What the compositors said through `ReportFocus`: the window in front as
-/// each reported it last, accepted only from the connection that owns the
-/// compositor's well-known name at that moment (`NotAllowed` from anyone
-/// else). A compositor that leaves the bus takes its report with it. Each
-/// compositor is a `FrontWindowSource` (`source(_:)`). Confined to the loop.
+/// each reported it last. A report is taken only under a Wayland session,
+/// and only from the compositor itself (the Trust section of
+/// `Docs/PROTOCOL.md`): the connection that owns the compositor's
+/// well-known name at that moment, whose process is the one serving the
+/// Wayland display's socket (or the child of KWin's wrapper that listens
+/// for it). Owning the name is not enough: GNOME Shell lets its name
+/// be replaced. Everyone else gets `NotAllowed`. A compositor that leaves
+/// the bus takes its report with it. Each compositor is a
+/// `FrontWindowSource` (`source(_:)`). Confined to the loop.
 final class CompositorReports {
     /// One compositor's reports, as a source of the window in front.
     final class Source: FrontWindowSource {
@@ -41,6 +47,15 @@ final class CompositorReports {
     private var owners: [Compositor: String] = [:]
     /// Who follows each compositor's owner (`followOwner`).
     private var followers: [Compositor: [(String?) -> Void]] = [:]
+    /// The Wayland display's socket; nil outside a Wayland session, which
+    /// takes no reports (undod reads an X11 display itself).
+    var waylandSocket: String? {
+        didSet { if waylandSocket != oldValue { proven = [] } }
+    }
+    /// The connections proven to be the process serving `waylandSocket`.
+    private var proven: Set<String> = []
+    /// The reports of connections being checked, in order, with their replies.
+    private var checking: [String: [(report: WindowReport, reply: (Result<Void, ServiceError>) -> Void)]] = [:]
 
     /// Follows the owners of the compositors' names on `connection`.
     init(connection: Connection) {
@@ -65,17 +80,70 @@ final class CompositorReports {
     }
 
     /// `ReportFocus` from `caller`: kept as its compositor's word, or
-    /// refused when `caller` owns no compositor's name.
-    func accept(from caller: String, _ report: WindowReport) throws(ServiceError) {
+    /// refused when `caller` is not the compositor; `reply` says which.
+    /// The first report of a connection waits while its process is checked
+    /// (one call to the bus); reports are taken in the order they came.
+    func accept(from caller: String, _ report: WindowReport,
+                reply: @escaping (Result<Void, ServiceError>) -> Void) {
+        guard Compositor.allCases.contains(where: { owners[$0] == caller }) else {
+            return reply(.failure(.notAllowed(caller: caller)))
+        }
+        guard let socket = waylandSocket else {
+            return reply(.failure(.reportRefused("this is an X11 session, whose windows undod reads itself")))
+        }
+        if proven.contains(caller) { return take(report, from: caller, reply) }
+        guard checking[caller] == nil else { return checking[caller]?.append((report, reply)) ?? () }
+        checking[caller] = [(report, reply)]
+        prove(caller, serves: socket) { [weak self] refusal in
+            guard let self else { return }
+            if refusal == nil { self.proven.insert(caller) }
+            for (report, reply) in self.checking.removeValue(forKey: caller) ?? [] {
+                if let refusal { reply(.failure(.reportRefused(refusal))) } else { self.take(report, from: caller, reply) }
+            }
+        }
+    }
+
+    /// Keeps `report` as the word of the compositor whose name `caller` owns.
+    private func take(_ report: WindowReport, from caller: String, _ reply: (Result<Void, ServiceError>) -> Void) {
         guard let compositor = Compositor.allCases.first(where: { owners[$0] == caller }) else {
-            throw .notAllowed(caller: caller)
+            return reply(.failure(.notAllowed(caller: caller)))
         }
         update(compositor, front: report)
+        reply(.success(()))
+    }
+
+    /// Whether process `pid` is KWin's wrapper, which listens on the Wayland
+    /// socket for the `kwin_wayland` it runs as its child (Plasma 6).
+    private static func isKWinWrapper(_ pid: UInt32) -> Bool {
+        LocalProcess.executable(pid)?.split(separator: "/").last == "kwin_wayland_wrapper"
+    }
+
+    /// Calls `then` with nil when `caller`'s process serves the Wayland
+    /// display at `socket` (it listens there, or KWin's wrapper that runs
+    /// it does), else with why not. Any other child of the compositor (an
+    /// app it launched) is not the compositor.
+    private func prove(_ caller: String, serves socket: String, then: @escaping (String?) -> Void) {
+        guard let message = try? Message.methodCall(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "GetConnectionCredentials", arguments: [.string(caller)]) else { return then("undod could not ask") }
+        connection.call(message, timeoutMilliseconds: 5_000) { answer in
+            guard case .success(let reply) = answer,
+                  let pid = reply.arguments.first?.stringDictionary?["ProcessID"]?.uint32 else {
+                return then("the bus does not say which process \(caller) is")
+            }
+            guard let server = UnixListener.processID(at: socket) else {
+                return then("nobody serves the Wayland display at \(socket)")
+            }
+            if pid == server || (LocalProcess.parent(pid) == server && Self.isKWinWrapper(server)) { return then(nil) }
+            then("\(caller) (\(LocalProcess.label(pid))) is not the process serving the Wayland display "
+                + "(\(LocalProcess.label(server)))")
+        }
     }
 
     /// A new owner (or none) for `compositor`'s name: its report goes, and
     /// the followers are told.
     private func ownerChanged(_ compositor: Compositor, to owner: String?) {
+        if let old = owners[compositor] { proven.remove(old) }
         owners[compositor] = owner
         update(compositor, front: nil)
         for follower in followers[compositor] ?? [] { follower(owner) }

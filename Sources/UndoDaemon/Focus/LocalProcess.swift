@@ -31,6 +31,16 @@ enum LocalProcess {
         return nil
     }
 
+    /// The process's parent (field 4 of `/proc/PID/stat`).
+    static func parent(_ pid: UInt32) -> UInt32? {
+        guard let bytes = read("/proc/\(pid)/stat", limit: 4096),
+              let close = bytes.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        // Fields from the third (state) on, after the command name's parenthesis.
+        let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "))
+        guard fields.count > 1 else { return nil }
+        return UInt32(String(decoding: fields[fields.startIndex + 1], as: UTF8.self))
+    }
+
     /// The path of the process's executable (`/proc/PID/exe`).
     static func executable(_ pid: UInt32) -> String? {
         link("/proc/\(pid)/exe")

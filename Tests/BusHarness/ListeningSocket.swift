@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// A Unix socket the test process listens on: a stand-in for a Wayland
+/// display's socket, so that undod finds the test process serving it (the
+/// stand-in compositor of `ReportFocusTests`). Nobody is ever accepted.
+public final class ListeningSocket {
+    /// Where it listens.
+    public let path: String
+    private let fd: Int32
+
+    /// Listens at `path` (replacing a stale socket there).
+    public init(path: String) throws {
+        self.path = path
+        unlink(path)
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard fd >= 0, bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            throw CocoaError(.fileWriteInvalidFileName)
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0, listen(fd, 16) == 0 else {
+            close(fd)
+            throw CocoaError(.fileWriteUnknown)
+        }
+    }
+
+    deinit {
+        close(fd)
+        unlink(path)
+    }
+}
