@@ -11,6 +11,10 @@ package protocol FocusStrategy: AnyObject {
     func focusedStack(in registry: StackRegistry) -> StackRecord?
     /// `SetFocus`: pins focus to `record` until activity moves it.
     func pin(_ record: StackRecord)
+    /// Where `SetFocus` may not choose `record`: the window in front (a
+    /// label), when the strategy knows it and `record` is not one of its
+    /// stacks. Nil where the pin is allowed (always, under `recent`).
+    func windowRefusingPin(of record: StackRecord, in registry: StackRegistry) -> String?
     /// An owner's `Register`, `Activate` or (with follows_push) push; the
     /// registry has already marked the stack as the most recently active.
     func noteActivity(of record: StackRecord)
@@ -28,6 +32,8 @@ package protocol FocusStrategy: AnyObject {
 extension FocusStrategy {
     /// Nothing to wait for.
     package func settle(then done: @escaping () -> Void) { done() }
+    /// No window decides.
+    package func windowRefusingPin(of record: StackRecord, in registry: StackRegistry) -> String? { nil }
 }
 
 extension StackRecord {

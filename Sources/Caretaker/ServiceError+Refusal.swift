@@ -91,6 +91,9 @@ extension ServiceError {
         case .reportRefused(let reason):
             return named(.notAllowed, "undod takes the window in front only from the Wayland compositor itself, "
                 + "and \(reason): applications say they are active with Activate.")
+        case .notInFront(let window):
+            return named(.notAllowed, "\(subject) is not in front: the window in front is \(window), and SetFocus "
+                + "may only choose among that window's stacks; bring the application's window in front instead.")
         case .invalidArgs(let reason):
             return named(.invalidArgs, "\(reason) (for \(subject)).")
         }

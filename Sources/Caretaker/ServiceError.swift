@@ -58,6 +58,8 @@ package enum ServiceError: Error, Sendable, Equatable {
     /// `ReportFocus` from the owner of a compositor's name that is not the
     /// compositor, or in a session that takes no reports (why, as a clause).
     case reportRefused(String)
+    /// `SetFocus` of a stack that is not one of the window in front's.
+    case notInFront(window: String)
     /// An option or hint of the wrong type.
     case invalidArgs(String)
 }

@@ -32,6 +32,7 @@ extension UndoService {
         guard let record = registry.stack(atPath: path) else { throw .unknownStack(path) }
         guard record.isAttached else { throw .noOwner }
         guard record.globalTrigger else { throw .triggerDisabled }
+        if let window = focus.windowRefusingPin(of: record, in: registry) { throw .notInFront(window: window) }
         focus.pin(record)
         announceFocus()
     }

@@ -50,6 +50,23 @@ package struct WindowMatch {
         }
         return .failure(.noHistory(front.label))
     }
+
+    /// The stacks `SetFocus` may choose among while `front` is in front, by
+    /// the same rule: the process's own stacks where it has any (a process
+    /// with several documents), else its sandbox's, else the stacks that
+    /// declared the window. Only stacks a trigger may focus.
+    package func candidates(for front: FrontWindow, in registry: StackRegistry) -> [StackRecord] {
+        let process = front.processID
+        let attached = registry.byNumber.values.filter(\.isAttached)
+        let owned = attached.filter { process != 0 && processOf($0.owner) == process }
+        if !owned.isEmpty { return owned.filter(\.isFocusable) }
+        let sandbox = front.sandboxAppID.isEmpty ? (process == 0 ? nil : sandboxOf(process)) : front.sandboxAppID
+        if let sandbox {
+            let sandboxed = attached.filter { processOf($0.owner).flatMap(sandboxOf) == sandbox }
+            if !sandboxed.isEmpty { return sandboxed.filter(\.isFocusable) }
+        }
+        return attached.filter { record in record.isFocusable && front.windows.contains { record.windows.contains($0) } }
+    }
 }
 
 /// Why no stack is focused, as the end of `NoFocusedStack`'s sentence.

@@ -222,4 +222,25 @@ import Undo1
         #expect(refused?.message.contains("X11 session") == true, "\(refused?.message ?? "")")
         #expect(try f.managerProperty("FocusedStack")?.string != a.stack)
     }
+
+    @Test func setFocusChoosesOnlyAmongTheStacksOfTheWindowInFront() throws {
+        let (f, a, kwin, wayland) = try Self.reportedInFront("kwin", compositor: "org.kde.KWin")
+        defer { withExtendedLifetime(wayland) {} }
+        let b = try Self.app(f, "org.example.B", pushes: 1)
+        // A second document of the process in front may be chosen; B's stack may not.
+        let second = try a.process.command(["cmd": "register", "app_id": "org.example.A",
+                                            "options": ["title": "A, second", "document": "/tmp/second.txt"]])["path"]
+            as? String ?? ""
+        try a.process.command(["cmd": "push", "name": "Second 1", "undo": "s1", "redo": "r1", "stack": second])
+        try Self.report(kwin, pid: a.pid)
+        let refused = errorOf { () throws(DBusError) in try f.manager("SetFocus", [.objectPath(b.stack)]) }
+        #expect(refused?.name == undodError("NotAllowed"))
+        #expect(refused?.message.contains("(pid \(a.pid))") == true, "names the window in front: \(refused?.message ?? "")")
+        #expect(try f.managerProperty("FocusedStack")?.string != b.stack)
+        _ = try f.manager("SetFocus", [.objectPath(second)])
+        #expect(Self.waitForFocus(f, second))
+        #expect(try f.manager("UndoFocused").first?.string == second)
+        #expect(try a.process.nextApply().payloads == ["s1"])
+        #expect(b.process.applies.isEmpty)
+    }
 }

@@ -151,17 +151,27 @@ import Testing
         #expect(try f.focusedStack() == a.stack)
     }
 
-    @Test func setFocusPinsUntilTheActiveWindowChanges() throws {
+    @Test func setFocusPinsAmongTheActiveWindowsStacksUntilItChanges() throws {
         let f = try DesktopFixture()
         let a = try f.app("org.example.A", title: "Alpha", pushes: 1)
         let b = try f.app("org.example.B", title: "Beta", pushes: 1)
+        // A second document of A's process, then activity in the first: the first is A's most recent.
+        let second = try a.process.command(["cmd": "register", "app_id": "org.example.A",
+                                            "options": ["title": "Alpha 2", "document": "/tmp/alpha-2.txt"]])["path"]
+            as? String ?? ""
+        try a.process.command(["cmd": "push", "name": "Edit 2", "undo": "u2", "redo": "r2", "stack": a.stack])
         try f.desktop.activate(a.window, loop: f.loop)
         #expect(try f.waitForFocus(a.stack))
-        _ = try f.daemon.manager("SetFocus", [.objectPath(b.stack)])
-        #expect(try f.focusedStack() == b.stack)
+        // The window in front decides: B's stack is not one of its stacks.
+        let refused = errorOf { () throws(DBusError) in try f.daemon.manager("SetFocus", [.objectPath(b.stack)]) }
+        #expect(refused?.name == undodError("NotAllowed"))
+        #expect(refused?.message.contains("the window in front is") == true, "\(refused?.message ?? "")")
+        _ = try f.daemon.manager("SetFocus", [.objectPath(second)])
+        #expect(try f.focusedStack() == second)
         try f.desktop.activate(b.window, loop: f.loop)
+        #expect(try f.waitForFocus(b.stack))
         try f.desktop.activate(a.window, loop: f.loop)
-        #expect(try f.waitForFocus(a.stack))
+        #expect(try f.waitForFocus(a.stack), "the pin ended when the active window changed")
     }
 
     /// A seeded random walk over several applications and windows — windows

@@ -51,6 +51,11 @@ final class AutoFocus: FocusStrategy {
     /// Why the strategy in effect focuses nothing.
     func reasonForNoFocus(in registry: StackRegistry) -> NoFocus? { inEffect.reasonForNoFocus(in: registry) }
 
+    /// The strategy in effect decides.
+    func windowRefusingPin(of record: StackRecord, in registry: StackRegistry) -> String? {
+        inEffect.windowRefusingPin(of: record, in: registry)
+    }
+
     /// Pins `record` for every strategy, so a switch between them keeps it.
     func pin(_ record: StackRecord) {
         recent.pin(record)

@@ -34,6 +34,10 @@ final class FocusSwitch: FocusStrategy {
     func focusedStack(in registry: StackRegistry) -> StackRecord? { current.focusedStack(in: registry) }
     /// The current strategy's reason.
     func reasonForNoFocus(in registry: StackRegistry) -> NoFocus? { current.reasonForNoFocus(in: registry) }
+    /// The current strategy decides.
+    func windowRefusingPin(of record: StackRecord, in registry: StackRegistry) -> String? {
+        current.windowRefusingPin(of: record, in: registry)
+    }
     /// Pins in the current strategy.
     func pin(_ record: StackRecord) { current.pin(record) }
     /// Tells the current strategy.

@@ -63,6 +63,15 @@ final class WindowFocus: FocusStrategy {
         pinned = (record.number, source.front)
     }
 
+    /// The window in front, when `record` is not one of its stacks.
+    func windowRefusingPin(of record: StackRecord, in registry: StackRegistry) -> String? {
+        guard let report = source.front else { return nil }
+        let front = FrontWindow(processID: report.processID, sandboxAppID: report.sandboxAppID,
+                                label: report.processID == 0 ? "nothing (no window has focus)" : processes.label(of: report.processID,
+                                                                                             appID: report.appID))
+        return processes.matcher.candidates(for: front, in: registry).contains { $0 === record } ? nil : front.label
+    }
+
     /// Learns the owner's process (activity only orders one process's stacks).
     func noteActivity(of record: StackRecord) {
         processes.lookUp(record.owner)

@@ -99,6 +99,14 @@ final class X11Focus: FocusStrategy {
         pid == 0 ? "window \(window.id)" : processes.label(of: pid)
     }
 
+    /// The active window, when `record` is not one of its stacks.
+    func windowRefusingPin(of record: StackRecord, in registry: StackRegistry) -> String? {
+        guard let active else { return nil }
+        let pid = active.processID ?? 0
+        let front = FrontWindow(processID: pid, windows: active.family.map(\.id), label: label(of: pid, window: active.window))
+        return processes.matcher.candidates(for: front, in: registry).contains { $0 === record } ? nil : front.label
+    }
+
     /// Pins `record` at the window active now.
     func pin(_ record: StackRecord) {
         pinned = (record.number, active?.window)
