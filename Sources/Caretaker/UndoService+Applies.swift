@@ -51,7 +51,9 @@ extension UndoService: ApplyHost {
                 log.debug("\(who()) asked to \(verb) in \(record.displayName): \(verb == "undo" ? "undid" : "redid") "
                     + "\(CallerText.quoted(outcome.name)) (group \(outcome.group)).")
             case .failure(let error):
-                log.debug("\(who()) asked to \(verb) in \(record.displayName): refused (\(error)).")
+                let refusal = error.refusal(stack: record.displayName)
+                log.debug("\(who()) asked to \(verb) in \(record.displayName): refused with \(refusal.name) "
+                    + "(\(refusal.sentence))")
             }
             completion(result)
         }

@@ -48,6 +48,22 @@ import Testing
         #expect(b.applied.isEmpty, "nor was the press taken to B")
     }
 
+    @Test func theVerboseLogSaysARefusalInWords() throws {
+        let f = try DaemonFixture(config: Self.shortTimeout, extraArguments: ["--verbose"])
+        let hung = try f.app("app.hung", pushing: ["h1"])
+        hung.behaviour = .hang
+        let slow = try f.send(from: f.watcher, hung.stack, "org.undod.Undo1.Stack", "Undo")
+        #expect(f.wait { slow.isDone })
+        // The stack now waits for the late answer: the next undo is refused Busy.
+        let busy = errorOf { () throws(DBusError) in try f.stack(hung.stack, "Undo") }
+        #expect(busy?.name == undodError("Busy"))
+        #expect(f.wait { f.daemon.log.contains("refused with org.undod.Undo1.Error.Busy") }, "\(f.daemon.log)")
+        #expect(f.daemon.log.contains("which it did not answer in time"))
+        for debugText in ["awaitingLateAnswer(", "UndoCore.", "timeout(milliseconds"] {
+            #expect(!f.daemon.log.contains(debugText), "no Swift debug text in the log: \(debugText)")
+        }
+    }
+
     @Test func aHungAppsUndoTimesOutAndLeavesTheStackAsItWas() throws {
         let f = try DaemonFixture(config: Self.shortTimeout)
         let hung = try f.app("app.hung", pushing: ["h1"])
