@@ -160,8 +160,11 @@ extension HistoryDatabase {
                 throw StoreError("the journal \(path) does not go on top of this database (\(why)) and cannot be set "
                     + "aside: the store is only read until it is moved away", readOnly: true)
             }
+            let moved = keepPayloadFiles(of: contents, beside: aside)
             journalNotes.append(("the journal does not go on top of this database (\(why)): it was set aside as "
-                + "\(aside) and its changes are not applied", true))
+                + "\(aside) and its changes are not applied"
+                + (moved == 0 ? "" : "; the \(moved) payload file\(moved == 1 ? "" : "s") only it names went with it, "
+                    + "to \(aside).files"), true))
             return try openJournal(now: now, databaseIsNew: databaseIsNew, settingAside: true)
         }
         self.journal = journal
@@ -175,6 +178,30 @@ extension HistoryDatabase {
         try applyJournal()
         journalNotes.append(("the journal's \(contents.bodies.count) transactions (\(changes.count) changes) "
             + "that had not reached the database were applied", false))
+    }
+
+    /// Moves the payload files that a set-aside journal's groups name and
+    /// the database's do not into `aside.files`, so that the sweep of the
+    /// payload directory (which keeps only the database's) leaves them for
+    /// a person recovering the journal. Returns how many were moved.
+    private func keepPayloadFiles(of contents: HistoryJournal.Contents, beside aside: String) -> Int {
+        var named: Set<String> = []
+        for body in contents.bodies {
+            for case .group(let row) in HistoryChange.decodeAll(body) ?? [] where PayloadFiles.isName(row.file) {
+                named.insert(row.file)
+            }
+        }
+        if schema >= 3, !named.isEmpty,
+           let rows = try? database.statement("SELECT file FROM groups WHERE file != ''") {
+            while (try? rows.step()) == true { named.remove(rows.text(0)) }
+            rows.reset()
+        }
+        var status = stat()
+        let present = named.sorted().filter { lstat(payloadFiles.path + "/" + $0, &status) == 0 }
+        guard !present.isEmpty else { return 0 }
+        let directory = aside + ".files"
+        guard mkdir(directory, 0o700) == 0 else { return 0 }
+        return present.filter { rename(payloadFiles.path + "/" + $0, directory + "/" + $0) == 0 }.count
     }
 
     /// `name`, or with the first of `-1`, `-2`, … that makes it a name no

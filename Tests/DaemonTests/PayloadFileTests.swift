@@ -58,6 +58,28 @@ import Testing
         #expect(f.wait { Self.names(f).isEmpty }, "\(Self.names(f))")
     }
 
+    @Test func aSetAsideJournalKeepsThePayloadFilesOnlyItNames() throws {
+        let f = try DaemonFixture()
+        let app = try f.app("org.example.Big", pushing: ["Small"])
+        _ = try app.push("Big", undo: Self.big, redo: [9])
+        let name = try #require(Self.names(f).first)
+        f.daemon.crash(loop: f.loop, watcher: f.watcher)
+        // The database is lost (say, deleted by hand): the journal no longer goes on top of it.
+        let state = f.daemon.stateDirectory
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(at: state.appendingPathComponent("history.sqlite3" + suffix))
+        }
+        f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher, stateDirectory: state)
+        #expect(f.daemon.log.contains("set aside"), "\(f.daemon.log)")
+        let entries = try FileManager.default.contentsOfDirectory(atPath: state.path)
+        let kept = try #require(entries.first { $0.hasPrefix("history.journal.set-aside-") && $0.hasSuffix(".files") },
+                                "\(entries)")
+        let file = state.appendingPathComponent(kept).appendingPathComponent(name)
+        #expect(try Data(contentsOf: file).count > Self.big.count, "the large group's file went with its journal")
+        #expect(f.daemon.log.contains("the 1 payload file only it names went with it"), "\(f.daemon.log)")
+        #expect(Self.names(f).isEmpty, "and the fresh store's directory holds none")
+    }
+
     @Test func aSmallPushAndAMergeKeepTheirActionsInTheRow() throws {
         let f = try DaemonFixture()
         let app = try f.app("org.example.Big", pushing: ["Small"])
