@@ -8,6 +8,20 @@ extension UndoService: ApplyHost {
     /// `apply.timeout_ms`.
     var applyTimeoutMilliseconds: UInt32 { settings.applyTimeoutMilliseconds }
 
+    /// Where the store can only be read, a group it held cannot be undone
+    /// or redone: the move could not be saved, and the next undod to write
+    /// the store would offer the same group again — an undo the app already
+    /// applied, handed out twice. Refused (`StorageFailed`), the stack
+    /// unchanged; groups pushed in this run move as ever, in memory.
+    func refusalToMoveStored(_ direction: Direction, of record: StackRecord) -> ServiceError? {
+        guard !canPersist,
+              let next = direction == .undo ? record.stack.topUndoGroup : record.stack.topRedoGroup,
+              next.id < firstGroupOfThisRun else { return nil }
+        return .storageFailed("the history store can only be read, so \(direction == .undo ? "undoing" : "redoing") "
+            + "\(CallerText.quoted(next.name)), a change stored before, could not be remembered and would be offered "
+            + "again later")
+    }
+
     /// Whether `record` is the focused stack by the strategy, now.
     func isFocused(_ record: StackRecord) -> Bool {
         focus.focusedStack(in: registry) === record
@@ -19,6 +33,7 @@ extension UndoService: ApplyHost {
     /// side are dropped (they cannot be reached without it), the log says
     /// "corrupt", and the undo or redo is refused with what was lost.
     func loadActions(for direction: Direction, of record: StackRecord) -> ServiceError? {
+        if let refusal = refusalToMoveStored(direction, of: record) { return refusal }
         do {
             try store.loadActions(ofTop: direction, in: record)
             return nil

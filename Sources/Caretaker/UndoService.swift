@@ -57,6 +57,10 @@ package final class UndoService {
     var settleTimer: ScheduledTimer?
     /// Whether the focus is to be announced at the turn's end (`announceFocus`).
     var focusMayHaveMoved = false
+    /// The first group id of this run: groups below it were read from the
+    /// store, which, when it can only be read (`canPersist` false), cannot
+    /// remember their moves (`refusalToMoveStored`).
+    var firstGroupOfThisRun: UInt64 = 0
 
     /// A service over `store`, publishing through `publisher`, applying
     /// through `transport`; `start` loads what the store holds.
@@ -85,6 +89,7 @@ package final class UndoService {
         let (stacks, counters) = try store.load(settings: settings, now: clock.now)
         registry.nextNumber = counters.nextStackNumber
         registry.groupIDs = GroupIDGenerator(next: counters.nextGroupID)
+        firstGroupOfThisRun = counters.nextGroupID
         for record in stacks {
             registry.add(record)
             let dropped = applySettings(to: record)

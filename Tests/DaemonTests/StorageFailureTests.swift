@@ -43,7 +43,8 @@ struct StorageFailureTests {
 
     /// Starts undod again on the same state directory, bind-mounted
     /// read-only in undod's own namespace; then `stored` must be exported
-    /// as it was, and an app adopting it undoes "Two" with its payloads.
+    /// as it was, and an app may adopt it, but not undo "Two": the undo
+    /// could not be saved, and a later undod would hand it out again.
     static func restartReadOnly(_ f: DaemonFixture, expecting stored: Stored, of appId: String) throws {
         let script = "mount --bind \"$0\" \"$0\" && mount -o remount,bind,ro \"$0\" && exec \"$@\""
         f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher, stateDirectory: f.daemon.stateDirectory,
@@ -52,8 +53,15 @@ struct StorageFailureTests {
         #expect(try f.stack(stored.path, "History") == stored.history, "the stored stack is exported as it was")
         let returned = try f.app()
         #expect(try returned.register(appId) == stored.path)
-        #expect(try returned.call("Undo") == [.uint64(stored.top), .string("Two")])
-        #expect(returned.applied.first?.payloads == [[2, 2]], "payloads read from the read-only store")
+        let refused = errorOf { () throws(DBusError) in try returned.call("Undo") }
+        #expect(refused?.name == undodError("StorageFailed"), "\(String(describing: refused))")
+        #expect(refused?.message.contains("can only be read") == true && refused?.message.contains("“Two”") == true)
+        #expect(returned.applied.isEmpty, "nothing was handed to the app")
+        #expect(try f.stack(stored.path, "History") == stored.history, "the stack is as it was")
+        // What is pushed in this run moves as ever, in memory.
+        let fresh = try returned.push("Fresh")
+        #expect(try returned.call("Undo") == [.uint64(fresh), .string("Fresh")])
+        returned.quit()
     }
 
     @Test func aStoreInADirectoryMadeReadOnlyIsStillReadAndItsIdsAreNeverHandedOutAgain() throws {
@@ -66,6 +74,15 @@ struct StorageFailureTests {
         let other = try f.app("org.example.New")
         #expect(stackNumber(other.stack) > stackNumber(stored.path), "no stored stack number is handed out again")
         #expect(try other.push("Fresh") > stored.top, "no stored group id is handed out again")
+        // Writable again: the stored history is the app's document's, and "Two" is undone once.
+        other.quit()
+        f.daemon.signal(SIGTERM)
+        #expect(f.daemon.waitForExit(loop: f.loop) == 0)
+        f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher, stateDirectory: f.daemon.stateDirectory)
+        let back = try f.app()
+        #expect(try back.register("org.example.Kept") == stored.path)
+        #expect(try back.call("Undo") == [.uint64(stored.top), .string("Two")])
+        #expect(back.applied.first?.payloads == [[2, 2]])
     }
 
     /// A store left by a crash holds its last commits in the journal only,
