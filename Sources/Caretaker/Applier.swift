@@ -8,8 +8,10 @@ import UndoCore
 /// then the caller hears `Timeout`, but the owner may still apply the
 /// payloads, so the stack waits for that late answer (`Busy` meanwhile) and
 /// it decides the move as a timely one would — no group is handed to an app
-/// twice in a row for the same direction. The transport's own bound,
-/// `lateAnswerMilliseconds`, ends the wait for an app that never answers.
+/// twice in a row for the same direction. The wait ends only when the
+/// owner answers or leaves the bus: no timer ever ends it, since a reply the
+/// bus lost would otherwise have the same group handed out again
+/// (`lateAnswerMilliseconds` is the transport's bound only in name).
 ///
 /// One timer, the alarm, serves every apply's deadline: it is set for the
 /// earliest deadline out (or earlier) and, when it rings, times out what is
@@ -30,9 +32,10 @@ final class Applier {
     /// nil while none is set. Never later than any deadline out.
     private var alarm: (at: Int64, timer: ScheduledTimer)?
 
-    /// How long an owner that missed `apply.timeout_ms` may still answer
-    /// before the stack gives up waiting (10 minutes).
-    static let lateAnswerMilliseconds = 600_000
+    /// How long the transport waits for an `Apply`'s answer: as long as
+    /// a timer can (about 24 days), that is until the owner answers or
+    /// leaves the bus (the Trust section: never handed out again on a timer).
+    static let lateAnswerMilliseconds = Int(Int32.max)
 
     /// An applier reporting to `host`, reaching applications through `transport`.
     init(host: any ApplyHost, transport: any ApplyTransport, scheduler: any Scheduler) {

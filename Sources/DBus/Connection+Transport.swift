@@ -92,14 +92,15 @@ extension Connection {
     }
 
     /// The socket is readable: reads up to `readAheadBytes` and routes
-    /// what is whole, within the turn's batch and while the lane has room.
+    /// what is whole, within the turn's batch — whatever the lane holds
+    /// (a call it has no room for is refused: `refusalWhenFull`).
     func readSome() {
         guard isConnected else { return }
         readThisTurn = true
         defer { lastReadAt = SystemTime.monotonicNanoseconds }
         var read = 0
         while read < Self.readAheadBytes {
-            if routeBuffered() || lanes.isFull { break }
+            if routeBuffered() { break }
             switch reader.read(from: socket) {
             case .moved(let count):
                 read += count
@@ -112,21 +113,21 @@ extension Connection {
                 return
             }
         }
-        // A batch or the lane is full: stop reading until a turn has made room.
+        // The turn's batch is routed: read on in the next turn.
         keepReading(false)
     }
 
-    /// Routes whole messages already read, until none is left, the turn's
-    /// batch is routed or the lane is full; returns whether messages may
-    /// wait (the batch or lane stopped it).
+    /// Routes whole messages already read, until none is left or the
+    /// turn's batch is routed; returns whether messages may wait (the
+    /// batch stopped it).
     func routeBuffered() -> Bool {
         while !early.isEmpty {
-            guard routedThisTurn < Self.batch, !lanes.isFull else { return true }
+            guard routedThisTurn < Self.batch else { return true }
             routedThisTurn += 1
             route(early.removeFirst())
         }
         while isConnected {
-            guard routedThisTurn < Self.batch, !lanes.isFull else { return true }
+            guard routedThisTurn < Self.batch else { return true }
             let bytes: WireBytes
             do {
                 guard let next = try reader.next() else { return false }
@@ -182,6 +183,11 @@ extension Connection {
             return
         }
         guard held else { return loop.soon(work) }
+        // A full lane takes no more calls (their senders hear why at once);
+        // signals and replies are small and never dropped.
+        if kind == .methodCall, lanes.isFull {
+            return MethodCall(message: message, connection: self).fail(refusalWhenFull(message))
+        }
         var preparation: IncomingLanes<() -> Void>.Preparation?
         if kind == .methodCall, bytes >= IncomingLanes<() -> Void>.largeCallBytes, let prepare = prepareLargeCall {
             preparation = { [unowned self] ready in prepare(MethodCall(message: message, connection: self), ready) }

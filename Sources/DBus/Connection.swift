@@ -44,6 +44,16 @@ public final class Connection {
     /// what its sender sent after it wait, and others go on. The call must
     /// not be answered here. undod writes a large push's payloads to a file.
     public var prepareLargeCall: ((MethodCall, _ ready: @escaping () -> Void) -> Bool)?
+    /// The answer to a method call that would wait in a full lane (see
+    /// `IncomingLanes`): the connection keeps reading its socket whatever
+    /// it holds, so that the bus never queues for it past its limit and
+    /// drops what it sends (a `NameOwnerChanged`, an `Apply`'s reply);
+    /// such a call is refused at once instead. Signals and replies are
+    /// always kept. undod answers `Busy`.
+    public var refusalWhenFull: (Message) -> DBusError = { _ in
+        DBusError(name: DBusError.Names.limitsExceeded,
+                  message: "Too many large calls are waiting to be handled; send this one again in a moment.")
+    }
 
     let socket: BusSocket
     let reader: MessageReader
@@ -289,9 +299,8 @@ public final class Connection {
     }
 
     /// Once a turn, before the loop waits: routes messages already read (up
-    /// to a batch; none while the lane is full), writes what was sent, and
-    /// reads again if a full batch or lane had stopped reading. Returns
-    /// whether more waits.
+    /// to a batch), writes what was sent, and reads again if a full batch
+    /// had stopped reading. Returns whether more waits.
     private func dispatchSome() -> Bool {
         guard !closed else { return false }
         routedThisTurn = 0
@@ -299,9 +308,9 @@ public final class Connection {
         startPreparing()
         // After routing: routing answers `Peer` calls at once.
         if !outgoing.isEmpty { writeOutgoing() }
-        keepReading(!more && !lanes.isFull)
-        // A full lane whose first call is being prepared waits for `ready`.
-        return heldMayGo || (more && !lanes.isFull)
+        // Read on whatever the lane holds: the bus must never queue for us past its limit.
+        keepReading(!more)
+        return heldMayGo || more
     }
 
     /// Whether a held message may be handled now, as far as

@@ -81,5 +81,7 @@ extension DBusError {
         public static let nameHasNoOwner = "org.freedesktop.DBus.Error.NameHasNoOwner"
         /// `AccessDenied`: the caller may not do that.
         public static let accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
+        /// `org.freedesktop.DBus.Error.LimitsExceeded`
+        public static let limitsExceeded = "org.freedesktop.DBus.Error.LimitsExceeded"
     }
 }

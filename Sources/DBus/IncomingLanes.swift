@@ -25,9 +25,13 @@ import Loop
 /// waits until it is ready (`markReady`); what its sender sent after it
 /// waits too, and other senders go on.
 ///
-/// Bounded: while the lane holds `fullBytes` or `fullCount`, the connection
-/// routes nothing more and stops reading its socket, so the bus holds what
-/// comes next. A call whose preparation is under way is not counted in the
+/// Bounded: while the lane holds `fullBytes` or `fullCount`, a method call
+/// that would wait in it is refused at once (`Connection.refusalWhenFull`)
+/// and signals and replies are still kept, and the connection reads on:
+/// were it to stop reading, the bus would queue what comes next until its
+/// limit for the connection (`max_outgoing_bytes`), then refuse callers
+/// and drop signals and replies — a `NameOwnerChanged` or an `Apply`'s
+/// answer lost for good. A call whose preparation is under way is not counted in the
 /// bytes (it is already read, and one at a time): a 60 MiB push being
 /// written must not stop the connection from serving everyone else.
 struct IncomingLanes<Item> {

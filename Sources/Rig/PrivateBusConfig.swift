@@ -7,8 +7,10 @@ public enum PrivateBusConfig {
     /// `serviceDirectory`, the bus starts services on demand from the
     /// `.service` files there (and from nowhere else); with `everyUser`,
     /// processes of any user may connect (the tests' compositors run as
-    /// an unprivileged user), not only the bus's own.
-    public static func text(socketDirectory: String, serviceDirectory: String? = nil, everyUser: Bool = false) -> String {
+    /// an unprivileged user), not only the bus's own. `maxOutgoingBytes`
+    /// lowers what the bus queues for one connection (a flood test's).
+    public static func text(socketDirectory: String, serviceDirectory: String? = nil, everyUser: Bool = false,
+                            maxOutgoingBytes: Int = 1_000_000_000) -> String {
         """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -23,7 +25,7 @@ public enum PrivateBusConfig {
           </policy>
           <limit name="max_incoming_bytes">1000000000</limit>
           <limit name="max_incoming_unix_fds">250000000</limit>
-          <limit name="max_outgoing_bytes">1000000000</limit>
+          <limit name="max_outgoing_bytes">\(maxOutgoingBytes)</limit>
           <limit name="max_outgoing_unix_fds">250000000</limit>
           <limit name="max_message_size">1000000000</limit>
           <limit name="service_start_timeout">120000</limit>

@@ -15,8 +15,8 @@ public final class DaemonFixture {
     public let environment: [String: String]
 
     public init(config: String = "", extraArguments: [String] = [], wrapper: [String] = [],
-         environment: [String: String] = [:], services: URL? = nil) throws {
-        bus = try TestBus(services: services)
+         environment: [String: String] = [:], services: URL? = nil, busOutgoingLimit: Int = 1_000_000_000) throws {
+        bus = try TestBus(services: services, maxOutgoingBytes: busOutgoingLimit)
         watcher = try Connection(address: bus.address, loop: loop)
         self.environment = environment
         daemon = try DaemonProcess(bus: bus, loop: loop, watcher: watcher, config: config,

@@ -17,12 +17,14 @@ public final class TestBus: @unchecked Sendable {
     /// Starts a bus and waits (at most 10 s) until it prints its address.
     /// With `services`, the bus starts services on demand from the
     /// `.service` files in that directory (and from nowhere else).
-    public init(services: URL? = nil) throws {
+    /// `maxOutgoingBytes`: what the bus queues for one connection at most.
+    public init(services: URL? = nil, maxOutgoingBytes: Int = 1_000_000_000) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("undod-test-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let config = directory.appendingPathComponent("bus.conf")
-        try PrivateBusConfig.text(socketDirectory: directory.path, serviceDirectory: services?.path, everyUser: true)
+        try PrivateBusConfig.text(socketDirectory: directory.path, serviceDirectory: services?.path, everyUser: true,
+                                  maxOutgoingBytes: maxOutgoingBytes)
             .write(to: config, atomically: false, encoding: .utf8)
         let output = Pipe()
         process = Process()

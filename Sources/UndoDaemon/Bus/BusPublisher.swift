@@ -8,6 +8,9 @@ import Undo1
 final class BusPublisher: StackPublisher {
     private let objects: ObjectServer
     private let readers: SandboxedReaders
+    /// Owners gone unheard, made with the first stack (the service is
+    /// made with this publisher, so it cannot be given at first).
+    private var departed: DepartedOwners?
     /// A publisher exporting through `objects`, whose stacks' history is
     /// for `readers` to allow.
     init(objects: ObjectServer, readers: SandboxedReaders) {
@@ -17,8 +20,17 @@ final class BusPublisher: StackPublisher {
 
     func publish(_ record: StackRecord, of service: UndoService) {
         objects.export(path: record.path,
-                       interfaces: [StackObject.interface(for: record, service: service, readers: readers)],
+                       interfaces: [StackObject.interface(for: record, service: service, readers: readers,
+                                                          departed: departedOwners(of: service))],
                        announce: false)
+    }
+
+    /// Who catches up with owners that left unheard, for `service`.
+    func departedOwners(of service: UndoService) -> DepartedOwners {
+        if let departed { return departed }
+        let made = DepartedOwners(connection: objects.connection, service: service)
+        departed = made
+        return made
     }
 
     func withdraw(path: String) -> [String] {

@@ -11,11 +11,13 @@ enum ManagerObject {
     /// The live interface for `service`; `UndoFocused`/`RedoFocused` go
     /// through `triggers`, which notifies; `ReportFocus` goes to `reports`;
     /// `KeyProblem` is what `keyProblems` shows.
-    /// `Register` learns the caller's program from `origins` first.
+    /// `Register` learns the caller's program from `origins` first, and
+    /// where another owns the stack, asks `departed` whether it is still there.
     static func interface(for service: UndoService, triggers: TriggerHandler, reports: CompositorReports,
-                          keyProblems: KeyProblemReporter, origins: CallerOrigins) -> Interface {
+                          keyProblems: KeyProblemReporter, origins: CallerOrigins,
+                          departed: DepartedOwners) -> Interface {
         Undo1Interfaces.manager.binding(methods: [
-            "Register": { [unowned service, origins] (call: MethodCall) in
+            "Register": { [unowned service, origins, departed] (call: MethodCall) in
                 let appId = call.arguments[0].string ?? ""
                 let fallback = "the stack of \(CallerText.quoted(appId))"
                 guard let options = call.options(at: 1, stack: fallback, RegistrationOptions.init) else { return }
@@ -26,10 +28,15 @@ enum ManagerObject {
                     case .unknown: origin = nil
                     case .gone: return call.fail(.failed("\(call.sender) left the bus before its Register was served."))
                     }
-                    let subject = service.registry.stack(appId: appId, document: options.document ?? "")?.displayName
-                    service.register(caller: call.sender, appId: appId, options: options, origin: origin) { result in
-                        call.answer(result, stack: subject ?? fallback) { [.objectPath($0.path)] }
+                    let existing = service.registry.stack(appId: appId, document: options.document ?? "")
+                    let register = { (_: Bool) in
+                        service.register(caller: call.sender, appId: appId, options: options, origin: origin) { result in
+                            call.answer(result, stack: existing?.displayName ?? fallback) { [.objectPath($0.path)] }
+                        }
                     }
+                    // An owner that left unheard (its NameOwnerChanged lost) must not keep the stack.
+                    guard let existing, existing.isAttached, existing.owner != call.sender else { return register(false) }
+                    departed.ifGone(existing.owner, then: register)
                 }
             },
             "UndoFocused": { [unowned triggers] (call: MethodCall) in focused(.undo, call, triggers) },

@@ -9,8 +9,10 @@ import UndoStore
 /// typed arguments and its answer into a reply or a named error.
 enum StackObject {
     /// The live interface for `record`.
-    /// `History` is for `readers` to allow.
-    static func interface(for record: StackRecord, service: UndoService, readers: SandboxedReaders) -> Interface {
+    /// `History` is for `readers` to allow; an undo or redo that finds the
+    /// stack waiting for an answer asks `departed` whether its owner left.
+    static func interface(for record: StackRecord, service: UndoService, readers: SandboxedReaders,
+                          departed: DepartedOwners) -> Interface {
         var getters: [String: () -> DBusValue] = [:]
         for name in StackProperties.names {
             getters[name] = { [unowned record] in record.properties.value(name) ?? .string("") }
@@ -21,8 +23,12 @@ enum StackObject {
         return Undo1Interfaces.stack.binding(methods: [
             "Push": { [record, unowned service] (call: MethodCall) in push(.push, call, record, service) },
             "PushGroup": { [record, unowned service] (call: MethodCall) in push(.pushGroup, call, record, service) },
-            "Undo": { [record, unowned service] (call: MethodCall) in apply(.undo, call, record, service) },
-            "Redo": { [record, unowned service] (call: MethodCall) in apply(.redo, call, record, service) },
+            "Undo": { [record, unowned service, unowned departed] (call: MethodCall) in
+                apply(.undo, call, record, service, departed)
+            },
+            "Redo": { [record, unowned service, unowned departed] (call: MethodCall) in
+                apply(.redo, call, record, service, departed)
+            },
             "SetClean": { [record, unowned service] (call: MethodCall) in
                 service.setClean(record, caller: call.sender) { call.answer($0, stack: record.displayName, none) }
             },
@@ -72,8 +78,21 @@ enum StackObject {
                      hints: hints, storedIn: file) { call.answer($0, stack: record.displayName) { [.uint64($0.group)] } }
     }
 
-    private static func apply(_ direction: Direction, _ call: MethodCall, _ record: StackRecord, _ service: UndoService) {
+    /// `Undo`/`Redo`. A stack still waiting for an answer its owner may
+    /// never send (the bus lost it, or the owner's leaving) is checked: an
+    /// owner gone detaches it, and the call is answered as for a detached stack.
+    private static func apply(_ direction: Direction, _ call: MethodCall, _ record: StackRecord, _ service: UndoService,
+                              _ departed: DepartedOwners, checked: Bool = false) {
+        let owner = record.owner
         service.apply(direction, on: record, caller: call.sender) { result in
+            if !checked, case .failure(.awaitingLateAnswer) = result {
+                return departed.ifGone(owner) { gone in
+                    guard gone else {
+                        return call.answer(result, stack: record.displayName) { [.uint64($0.group), .string($0.name)] }
+                    }
+                    apply(direction, call, record, service, departed, checked: true)
+                }
+            }
             call.answer(result, stack: record.displayName) { [.uint64($0.group), .string($0.name)] }
         }
     }

@@ -101,6 +101,10 @@ package final class Daemon {
                 }
             }
         }
+        connection.refusalWhenFull = { _ in
+            DBusError(name: Undo1ErrorName.busy.rawValue, message: "undod holds as many large calls as it can "
+                + "handle at once, so this call was not taken and nothing changed: send it again in a moment.")
+        }
         let registry = StackRegistry()
         let desktop = Desktop(config: outcome.config, environment: environment, loop: loop, connection: connection, registry: registry, log: log)
         let focus = desktop.focus
@@ -126,7 +130,7 @@ package final class Daemon {
         }
         objects.export(path: Undo1.managerPath, interfaces: [ManagerObject.interface(
             for: service, triggers: triggers, reports: desktop.reports, keyProblems: keyProblems,
-            origins: origins)])
+            origins: origins, departed: publisher.departedOwners(of: service))])
         objects.enableObjectManager(at: Undo1.managerPath)
         connection.onNameOwnerChanged { name, _, newOwner in
             guard newOwner.isEmpty, name.hasPrefix(":") else { return }
