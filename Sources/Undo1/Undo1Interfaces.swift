@@ -22,7 +22,7 @@ public enum Undo1Interfaces {
             Interface.declare("RedoFocused", outputs: [A("stack", "o"), A("group", "t"), A("name", "s")],
                               doc: "Redo on the focused stack; NoFocusedStack when there is none."),
             Interface.declare("SetFocus", inputs: [A("stack", "o")],
-                              doc: "Pins focus to a stack until an owner's Activate, Register or push moves it."),
+                              doc: "Pins focus to a stack until an owner's Activate, Register or push moves it; under a window strategy, only a stack of the window in front (else NotAllowed)."),
             Interface.declare("Forget", inputs: [A("stack", "o")],
                               doc: "Deletes a stack that has no live owner, with its history, from memory and disk."),
             Interface.declare("Subscribe",
@@ -46,7 +46,7 @@ public enum Undo1Interfaces {
             A("pid", "u", doc: "the window's process as the compositor knows it; 0: no window has focus"),
             A("app_id", "s", doc: "the app id the window gave itself (never used to pick a stack)"),
             A("sandbox_app_id", "s", doc: "the sandbox's app id where the compositor knows one, else empty"),
-        ], doc: "Only the owner of org.kde.KWin or org.gnome.Shell (else NotAllowed): the compositor's word on the window in front, for the kwin and gnome focus strategies.")
+        ], doc: "Only from the Wayland compositor itself, the owner of org.kde.KWin or org.gnome.Shell serving the Wayland display (else NotAllowed): its word on the window in front, for the kwin and gnome focus strategies.")
         method.alsoAccepted = ["iss", "dss"]
         return method
     }
