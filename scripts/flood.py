@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Floods an undod on a private bus and reports what a healthy client sees.
 
-Usage: flood.py UNDOD_BINARY [--quick] [--only big|huge|empty|stacks] [--leave kill|close] [--no-floor]
+Usage: flood.py UNDOD_BINARY [--quick] [--only big|huge|empty|stacks|connections] [--leave kill|close] [--no-floor]
 
 undod runs with limits.max_total_bytes = 64MiB. While a prober pushes a
 16-byte group every 10 ms (and times each Push), four floods run one after
@@ -13,7 +13,12 @@ their processes are killed in the same instant, so the bus drops all 40
 connections together; with --leave close each closes its connection and
 exits, which also has 40 Python interpreters wake and finalize at once on
 the same CPUs: a storm of the flood's own that cost the floor's healthy
-client up to 44 ms by itself).
+client up to 44 ms by itself), and many connections (400 connections
+from 50 processes, each sending one 4 MiB Push at once, 1.6 GB in all,
+past the bus's 1 GB queue for one connection, while one more app quits:
+printed after its row, how many pushes undod stored, how many it refused
+with its own Busy, how many the bus refused with LimitsExceeded, and
+whether the app that quit was seen leaving — its stack's Owner empty).
 Every stack is persistent (the default). Printed per phase: the prober's
 slowest and 99th-percentile Push, the most a Push took beyond a Ping to the
 bus daemon sent just before it ("over bus": the spec's measure, the bus's
@@ -30,7 +35,7 @@ every call at once and does nothing. Its slowest and 99th-percentile healthy
 Push are what the bus, libdbus and the flooding clients alone cost on this
 machine; undod's figures are read against them. --no-floor skips it.
 
---only big|huge|empty|stacks runs one phase. FLOOD_PERF=FILE records undod with
+--only big|huge|empty|stacks|connections runs one phase. FLOOD_PERF=FILE records undod with
 `perf record -g` into FILE; FLOOD_LOG=1 prints the end of undod's log.
 """
 import multiprocessing
@@ -236,6 +241,69 @@ def many_stacks(address, moment):
     time.sleep(1)
 
 
+def many_connections(address, moment):
+    """400 connections (100 with --quick), 8 to a process, each sending one
+    4 MiB Push at once; one more app quits meanwhile. Prints what came of it."""
+    outcomes = multiprocessing.Queue()
+
+    def one(index):
+        import dbus.mainloop.glib
+        from gi.repository import GLib
+        dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+        loop, left = GLib.MainLoop(), [8]
+        payload = dbus.ByteArray(bytes(4 << 20))
+
+        def done(name):
+            outcomes.put(name)
+            left[0] -= 1
+            if left[0] == 0:
+                loop.quit()
+        for number in range(8):
+            connection = dbus.bus.BusConnection(address)
+            path = manager(connection).Register(f"org.flood.conn{index}.{number}", dbus.Dictionary({}, signature="sv"))
+            stack(connection, path).Push("Big", payload, dbus.ByteArray(b""), dbus.Dictionary({}, signature="sv"),
+                                         timeout=300, reply_handler=lambda *_: done("stored"),
+                                         error_handler=lambda error: done(error.get_dbus_name()))
+        loop.run()
+
+    watcher = dbus.bus.BusConnection(address)
+    leaver = subprocess.Popen([sys.executable, "-c", """
+import sys, dbus
+connection = dbus.bus.BusConnection(sys.argv[1])
+manager = dbus.Interface(connection.get_object("org.undod.Undo1", "/org/undod/Undo1"), "org.undod.Undo1.Manager")
+print(manager.Register("org.flood.leaver", dbus.Dictionary({}, signature="sv")), flush=True)
+sys.stdin.readline()
+""", address], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    leaver_path = leaver.stdout.readline().strip()
+    count = 12 if QUICK else 50
+    workers = [multiprocessing.Process(target=one, args=(index,)) for index in range(count)]
+    for worker in workers:
+        worker.start()
+    moment.value = time.monotonic()
+    time.sleep(0.2)
+    leaver.stdin.close()
+    leaver.wait()
+    for worker in workers:
+        worker.join()
+    names = [outcomes.get() for _ in range(count * 8)]
+    owner = ""
+    try:
+        properties = dbus.Interface(watcher.get_object("org.undod.Undo1", leaver_path), "org.freedesktop.DBus.Properties")
+        for _ in range(100):
+            owner = str(properties.Get("org.undod.Undo1.Stack", "Owner"))
+            if not owner:
+                break
+            time.sleep(0.1)
+    except dbus.exceptions.DBusException as error:
+        owner = error.get_dbus_name()
+    others = sorted(set(names) - {"stored", "org.undod.Undo1.Error.Busy", "org.freedesktop.DBus.Error.LimitsExceeded"})
+    who = "floor" if "/floor/" in address else "undod"
+    print(f"  {who}, {count * 8} connections: {names.count('stored')} stored, {names.count('org.undod.Undo1.Error.Busy')} "
+          f"Busy (undod), {names.count('org.freedesktop.DBus.Error.LimitsExceeded')} LimitsExceeded (the bus)"
+          + (f", other: {others}" if others else "")
+          + f"; the app that quit: {'detached' if not owner else 'STILL OWNED by ' + owner}", flush=True)
+
+
 targets = []
 try:
     undod = Target("undod", undod_command)
@@ -256,7 +324,8 @@ try:
                                    if floor else ""))
     for key, name, phase in [("big", "big payloads", big_payloads), ("huge", "huge calls", huge_calls),
                              ("empty", "empty actions", empty_actions),
-                             ("stacks", "10,000 stacks" if not QUICK else "2,000 stacks", many_stacks)]:
+                             ("stacks", "10,000 stacks" if not QUICK else "2,000 stacks", many_stacks),
+                             ("connections", "400 connections" if not QUICK else "96 connections", many_connections)]:
         if ONLY not in (None, key):
             continue
         # The floor first, then undod: the same flood, back to back.

@@ -183,9 +183,9 @@ extension Connection {
             return
         }
         guard held else { return loop.soon(work) }
-        // A full lane takes no more calls (their senders hear why at once);
-        // signals and replies are small and never dropped.
-        if kind == .methodCall, lanes.isFull {
+        // A full lane takes no more large calls (their senders hear why at
+        // once); signals and replies are small and never dropped.
+        if kind == .methodCall, lanes.mustRefuse(callOf: bytes) {
             return MethodCall(message: message, connection: self).fail(refusalWhenFull(message))
         }
         var preparation: IncomingLanes<() -> Void>.Preparation?

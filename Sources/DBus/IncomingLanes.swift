@@ -25,9 +25,12 @@ import Loop
 /// waits until it is ready (`markReady`); what its sender sent after it
 /// waits too, and other senders go on.
 ///
-/// Bounded: while the lane holds `fullBytes` or `fullCount`, a method call
-/// that would wait in it is refused at once (`Connection.refusalWhenFull`)
-/// and signals and replies are still kept, and the connection reads on:
+/// Bounded: while the lane holds `fullBytes` or `fullCount`, a large method
+/// call that would wait in it is refused at once
+/// (`Connection.refusalWhenFull`), and so is a small one once the lane
+/// holds twice as much (`mustRefuse`: a sender's small call right behind
+/// its own large one still waits its turn); signals and replies are always
+/// kept, and the connection reads on:
 /// were it to stop reading, the bus would queue what comes next until its
 /// limit for the connection (`max_outgoing_bytes`), then refuse callers
 /// and drop signals and replies — a `NameOwnerChanged` or an `Apply`'s
@@ -100,6 +103,14 @@ struct IncomingLanes<Item> {
     /// held ones have been handled.
     var isFull: Bool {
         heldBytes - (preparing?.bytes ?? 0) >= Self.fullBytes || held.count >= Self.fullCount
+    }
+
+    /// Whether a method call of `bytes` that must wait is refused instead:
+    /// a large one while the lane is full, a small one while it holds twice
+    /// what makes it full.
+    func mustRefuse(callOf bytes: Int) -> Bool {
+        guard isFull else { return false }
+        return bytes >= Self.largeCallBytes || heldBytes >= 2 * Self.fullBytes || held.count >= 2 * Self.fullCount
     }
 
     /// Whether a message that arrived must wait in the lane (`hold`) rather
