@@ -57,7 +57,15 @@ import UndoStore
         if deletingDatabase {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
-        return try HistoryDatabase(directory: directory, now: 0)
+        // The dropped store lets its lock go once its checkpointer's thread lets the store go:
+        // under load a moment later (at most 10 s).
+        let deadline = Date().addingTimeInterval(10)
+        var opened = Result { () throws(StoreError) in try HistoryDatabase(directory: directory, now: 0) }
+        while case .failure(let error) = opened, error.description.contains("already running"), Date() < deadline {
+            usleep(10_000)
+            opened = Result { () throws(StoreError) in try HistoryDatabase(directory: directory, now: 0) }
+        }
+        return try opened.get()
     }
 
     @Test func whatAKilledStoreLeftInItsJournalIsAppliedAtTheNextOpen() throws {
