@@ -8,15 +8,18 @@ import Loop
 /// extension's `ExtensionStateChanged` from that Shell; `onChange` hears
 /// the problem (nil: active, loading, or no Shell to ask). A Shell takes
 /// its name before its extensions are loaded (it then knows none, or does
-/// not answer yet): it is asked again, a bounded number of times, before
-/// undod concludes the extension is not installed. Confined to the loop.
+/// not answer yet): it is asked again until it knows some extension (it
+/// learns all installed ones at once), or for a minute at most when it
+/// knows none, before undod concludes the extension is not installed. A report the Shell makes through
+/// `ReportFocus` is the extension at work: it settles the question at
+/// once. Confined to the loop.
 final class GnomeExtensionWatch {
     /// Called with the extension's problem whenever it changes.
     var onChange: ((GnomeExtensionState?) -> Void)?
 
-    /// How often, and how many times, a Shell that knows no extension yet is asked again.
+    /// How often, and how many times, a Shell that knows no extension at all yet is asked again.
     static let retryMilliseconds = 500
-    static let attempts = 30
+    static let attempts = 120
 
     private let connection: Connection
     private let loop: EventLoop
@@ -24,6 +27,9 @@ final class GnomeExtensionWatch {
     /// The Shell's unique name, while one owns `org.gnome.Shell`.
     private var shell: String?
     private var problem: GnomeExtensionState?
+    /// Whether the present Shell has reported (the extension is at work):
+    /// answers still on their way no longer count.
+    private var reported = false
     private var subscription: Int?
 
     /// A watch that asks on `connection`, and waits on `loop` between tries.
@@ -45,12 +51,23 @@ final class GnomeExtensionWatch {
             self.update(GnomeExtensionState(info: info))
         }
         reports.followOwner(of: .gnome) { [weak self] owner in self?.shellChanged(to: owner) }
+        reports.followReports(of: .gnome) { [weak self] in self?.extensionReported() }
+    }
+
+    /// The Shell reported the window in front: only the extension does, so
+    /// it is active whatever an earlier answer said.
+    private func extensionReported() {
+        reported = true
+        retry.map(loop.remove)
+        retry = nil
+        update(nil)
     }
 
     private static let interface = "org.gnome.Shell.Extensions"
 
     private func shellChanged(to owner: String?) {
         shell = owner
+        reported = false
         retry.map(loop.remove)
         retry = nil
         guard let owner else {
@@ -60,24 +77,44 @@ final class GnomeExtensionWatch {
         ask(owner, attempt: 1)
     }
 
-    /// Asks the Shell `owner` for the extension's state; an answer that
-    /// knows no extension, or none, is asked again until `attempts`.
+    /// Asks the Shell `owner` for the extension's state. An answer that
+    /// knows no such extension (or none) is only final once the Shell knows
+    /// some extension: it learns all those installed at once, when it
+    /// looks, so knowing others and not undod's means undod's is not
+    /// there. A Shell that knows none at all is asked again until
+    /// `attempts`.
     private func ask(_ owner: String, attempt: Int) {
-        guard let ask = try? Message.methodCall(destination: owner, path: "/org/gnome/Shell", interface: Self.interface,
-                                                member: "GetExtensionInfo", arguments: [.string(KeyProblem.extensionUUID)])
+        call(owner, "GetExtensionInfo", [.string(KeyProblem.extensionUUID)]) { [weak self] info in
+            guard let self else { return }
+            guard info.isEmpty, attempt < Self.attempts else { return self.update(GnomeExtensionState(info: info)) }
+            self.call(owner, "ListExtensions", []) { [weak self] known in
+                guard let self else { return }
+                // Read undod's entry from this answer: the Shell may have
+                // learnt its extensions since the first one.
+                guard known.isEmpty else {
+                    let entry = known[KeyProblem.extensionUUID]?.stringDictionary ?? [:]
+                    return self.update(GnomeExtensionState(info: entry))
+                }
+                self.retry = self.loop.schedule(afterMilliseconds: Self.retryMilliseconds) { [weak self] in
+                    guard let self, self.shell == owner, !self.reported else { return }
+                    self.retry = nil
+                    self.ask(owner, attempt: attempt + 1)
+                }
+            }
+        }
+    }
+
+    /// Calls `member` on the Shell `owner`; `then` hears its first
+    /// argument as a dictionary (empty when there is no answer), unless
+    /// the Shell changed or its extension reported meanwhile.
+    private func call(_ owner: String, _ member: String, _ arguments: [DBusValue],
+                      then: @escaping ([String: DBusValue]) -> Void) {
+        guard let message = try? Message.methodCall(destination: owner, path: "/org/gnome/Shell",
+                                                    interface: Self.interface, member: member, arguments: arguments)
         else { return }
-        connection.call(ask, timeoutMilliseconds: 10_000) { [weak self] answer in
-            guard let self, self.shell == owner else { return }
-            let info = (try? answer.get())?.arguments.first?.stringDictionary ?? [:]
-            guard info.isEmpty, attempt < Self.attempts else {
-                self.update(GnomeExtensionState(info: info))
-                return
-            }
-            self.retry = self.loop.schedule(afterMilliseconds: Self.retryMilliseconds) { [weak self] in
-                guard let self, self.shell == owner else { return }
-                self.retry = nil
-                self.ask(owner, attempt: attempt + 1)
-            }
+        connection.call(message, timeoutMilliseconds: 10_000) { [weak self] answer in
+            guard let self, self.shell == owner, !self.reported else { return }
+            then((try? answer.get())?.arguments.first?.stringDictionary ?? [:])
         }
     }
 

@@ -47,6 +47,8 @@ final class CompositorReports {
     private var owners: [Compositor: String] = [:]
     /// Who follows each compositor's owner (`followOwner`).
     private var followers: [Compositor: [(String?) -> Void]] = [:]
+    /// Who hears each report a compositor's process is proven to make (`followReports`).
+    private var listeners: [Compositor: [() -> Void]] = [:]
     /// The Wayland display's socket; nil outside a Wayland session, which
     /// takes no reports (undod reads an X11 display itself).
     var waylandSocket: String? {
@@ -72,6 +74,12 @@ final class CompositorReports {
     func followOwner(of compositor: Compositor, _ handler: @escaping (String?) -> Void) {
         followers[compositor, default: []].append(handler)
         if let owner = owners[compositor] { handler(owner) }
+    }
+
+    /// Calls `handler` whenever `compositor` itself reports (a report
+    /// taken, not one refused): proof that what reports for it runs.
+    func followReports(of compositor: Compositor, _ handler: @escaping () -> Void) {
+        listeners[compositor, default: []].append(handler)
     }
 
     /// `compositor`'s reports as a source of the window in front.
@@ -110,6 +118,7 @@ final class CompositorReports {
         }
         update(compositor, front: report)
         reply(.success(()))
+        for listener in listeners[compositor] ?? [] { listener() }
     }
 
     /// Whether process `pid` is KWin's wrapper, which listens on the Wayland
