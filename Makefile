@@ -165,11 +165,12 @@ install: static
 	  "$(DESTDIR)$(PREFIX)/share/dbus-1/services" "$(DESTDIR)$(PREFIX)/share/dbus-1/interfaces" \
 	  "$(DESTDIR)$(PREFIX)/lib/systemd/user" "$(DESTDIR)$(SYSCONFDIR)/xdg/undod" \
 	  "$(DESTDIR)$(BASH_COMPLETIONS)" "$(DESTDIR)$(ZSH_COMPLETIONS)" "$(DESTDIR)$(FISH_COMPLETIONS)" \
-	  "$(DESTDIR)$(KWIN_SCRIPT)/contents/code"
+	  "$(DESTDIR)$(KWIN_SCRIPT)/contents/code" "$(DESTDIR)$(PREFIX)/share/applications"
 	install -m 0755 "$(STATIC_BIN)/undod" "$(STATIC_BIN)/undoctl" "$(DESTDIR)$(PREFIX)/bin/"
 	install -m 0644 Docs/undoctl.1 Docs/undod.1 "$(DESTDIR)$(PREFIX)/share/man/man1/"
 	sed 's|@BINDIR@|$(PREFIX)/bin|' Service/org.undod.Undo1.service > "$(DESTDIR)$(PREFIX)/share/dbus-1/services/org.undod.Undo1.service"
 	sed 's|@BINDIR@|$(PREFIX)/bin|' Service/undod.service > "$(DESTDIR)$(PREFIX)/lib/systemd/user/undod.service"
+	sed 's|@BINDIR@|$(PREFIX)/bin|' Service/org.undod.undod.desktop > "$(DESTDIR)$(PREFIX)/share/applications/org.undod.undod.desktop"
 	install -m 0644 Service/org.undod.Undo1.xml "$(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/"
 	install -m 0644 Config/undod.conf "$(DESTDIR)$(SYSCONFDIR)/xdg/undod/undod.conf"
 	install -m 0644 Service/kwin/undod/metadata.json "$(DESTDIR)$(KWIN_SCRIPT)/"
@@ -187,6 +188,7 @@ uninstall:
 	  "$(DESTDIR)$(PREFIX)/share/dbus-1/services/org.undod.Undo1.service" \
 	  "$(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/org.undod.Undo1.xml" \
 	  "$(DESTDIR)$(PREFIX)/lib/systemd/user/undod.service" \
+	  "$(DESTDIR)$(PREFIX)/share/applications/org.undod.undod.desktop" \
 	  "$(DESTDIR)$(SYSCONFDIR)/xdg/undod/undod.conf" \
 	  "$(DESTDIR)$(BASH_COMPLETIONS)/undoctl" "$(DESTDIR)$(ZSH_COMPLETIONS)/_undoctl" \
 	  "$(DESTDIR)$(FISH_COMPLETIONS)/undoctl.fish" \

@@ -29,7 +29,8 @@ for file in usr/bin/undod usr/bin/undoctl usr/share/man/man1/undod.1.gz usr/shar
             usr/share/fish/vendor_completions.d/undoctl.fish etc/xdg/undod/undod.conf \
             usr/share/kwin/scripts/undod/metadata.json usr/share/kwin/scripts/undod/contents/code/main.js \
             usr/share/gnome-shell/extensions/undod@undod.org/extension.js \
-            usr/share/gnome-shell/extensions/undod@undod.org/schemas/gschemas.compiled; do
+            usr/share/gnome-shell/extensions/undod@undod.org/schemas/gschemas.compiled \
+            usr/share/applications/org.undod.undod.desktop; do
   [ -f "$root/$file" ] || fail "the package lacks /$file"
 done
 for binary in undod undoctl; do

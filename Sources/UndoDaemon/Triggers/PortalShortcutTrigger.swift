@@ -4,7 +4,9 @@ import UndoCore
 import X11
 
 /// The global keys on Wayland, where no program may grab keys: the
-/// `org.freedesktop.portal.GlobalShortcuts` portal. undod opens a session
+/// `org.freedesktop.portal.GlobalShortcuts` portal. undod gives the portal
+/// its application name (`org.freedesktop.host.portal.Registry`: GNOME's
+/// portal binds keys for named applications only), opens a session
 /// (`CreateSession`), binds the shortcuts `undo` and `redo` with the
 /// configured keys as preferred triggers (`BindShortcuts`; the compositor
 /// may ask the user), and undoes or redoes on each `Activated` signal. Where
@@ -18,6 +20,10 @@ final class PortalShortcutTrigger {
         static let shortcuts = "org.freedesktop.portal.GlobalShortcuts"
         static let request = "org.freedesktop.portal.Request"
         static let session = "org.freedesktop.portal.Session"
+        static let registry = "org.freedesktop.host.portal.Registry"
+        /// undod's application name: its desktop entry's, which the portal
+        /// must find (`Service/org.undod.undod.desktop`, `make install`).
+        static let applicationID = "org.undod.undod"
     }
 
     private let connection: Connection
@@ -54,7 +60,7 @@ final class PortalShortcutTrigger {
             default: break
             }
         }
-        whoIsThePortal { [weak self] in self?.openSession() }
+        whoIsThePortal { [weak self] in self?.register { self?.openSession() } }
     }
 
     /// Closes the portal session (its shortcuts go with it); no key fires after.
@@ -88,6 +94,36 @@ final class PortalShortcutTrigger {
         }
     }
 
+    /// Names undod to the portal (before any other call of this connection,
+    /// as the registry requires). A portal older than the registry (1.19)
+    /// names a host program by its systemd unit; one that cannot find
+    /// undod's desktop entry is said once, and binding goes on (KDE's and
+    /// wlroots' portals bind for nameless programs too).
+    private func register(then next: @escaping () -> Void) {
+        do {
+            let message = try Message.methodCall(destination: portal ?? Portal.name, path: Portal.path,
+                                                 interface: Portal.registry, member: "Register",
+                                                 arguments: [.string(Portal.applicationID), .vardict([:])])
+            connection.call(message, timeoutMilliseconds: 25_000) { [weak self] answer in
+                guard let self else { return }
+                if case .failure(let error) = answer, !Self.unknownToOlderPortals.contains(error.name) {
+                    self.log.warning("the portal does not know undod by name (\(error.name): \(error.message)); "
+                        + "GNOME binds no keys for a nameless program: install undod's desktop entry "
+                        + "\(Portal.applicationID).desktop in an applications folder (`make install` does).")
+                }
+                next()
+            }
+        } catch {
+            unavailable(error.message)
+        }
+    }
+
+    /// What a portal without the host registry answers `Register`.
+    private static let unknownToOlderPortals: Set<String> = [
+        "org.freedesktop.DBus.Error.UnknownMethod", "org.freedesktop.DBus.Error.UnknownInterface",
+        "org.freedesktop.DBus.Error.UnknownObject",
+    ]
+
     private func openSession() {
         request("CreateSession", arguments: { token in
             [.vardict(["handle_token": .string(token), "session_handle_token": .string("undod")])]
@@ -110,10 +146,11 @@ final class PortalShortcutTrigger {
                                                        "preferred_trigger": .string(key.portalTrigger)])])
                 }
             }
+        log.notice("asking the GlobalShortcuts portal to bind the global keys; the desktop may ask you to accept them.")
         request("BindShortcuts", arguments: { token in
             [.objectPath(session), .array(element: "(sa{sv})", shortcuts), .string(""),
              .vardict(["handle_token": .string(token)])]
-        }) { [weak self] results in
+        }, accepting: Self.boundDespiteResponse) { [weak self] results in
             guard let self else { return }
             let bound = (results["shortcuts"]?.elements ?? []).compactMap { entry -> String? in
                 guard let fields = entry.fields, let id = fields.first?.string else { return nil }
@@ -126,11 +163,21 @@ final class PortalShortcutTrigger {
         }
     }
 
+    /// GNOME's portal backend (48 to 50 at least) answers a bind that took
+    /// its keys with a response left unset, often 2, beside the shortcuts
+    /// it bound: a response listing bound shortcuts is taken as bound
+    /// (a refusal or a cancelled dialog lists none).
+    private static func boundDespiteResponse(_ response: UInt32, _ results: [String: DBusValue]) -> Bool {
+        response == 0 || !(results["shortcuts"]?.elements ?? []).isEmpty
+    }
+
     /// Calls a portal method that answers through a Request object's
-    /// `Response` signal; `handle` gets the results of a response 0.
+    /// `Response` signal; `handle` gets the results of a response that
+    /// `accepts` (by default, response 0).
     /// The signal is subscribed on the predicted request path before the
     /// call, so that it cannot arrive before anyone listens.
     private func request(_ method: String, arguments: (String) -> [DBusValue],
+                         accepting accepts: @escaping (UInt32, [String: DBusValue]) -> Bool = { response, _ in response == 0 },
                          handle: @escaping ([String: DBusValue]) -> Void) {
         requests += 1
         let token = "undod\(requests)"
@@ -142,10 +189,11 @@ final class PortalShortcutTrigger {
             guard let self, message.sender == self.portal else { return }
             if let subscription { self.connection.unsubscribe(subscription) }
             let arguments = message.arguments
-            guard let response = arguments.first?.uint32, response == 0 else {
+            let results = arguments.dropFirst().first?.stringDictionary ?? [:]
+            guard let response = arguments.first?.uint32, accepts(response, results) else {
                 return self.unavailable("the portal refused \(method) (response \(arguments.first?.uint32 ?? 2))")
             }
-            handle(arguments.dropFirst().first?.stringDictionary ?? [:])
+            handle(results)
         }
         do {
             let message = try Message.methodCall(destination: portal ?? Portal.name, path: Portal.path,
