@@ -56,15 +56,17 @@ public struct DesktopRelease: Sendable, CustomStringConvertible, Hashable {
     }
 
     /// `command` (with absolute paths, as the root has them) run in the root
-    /// as `user`; on the host, `command` as it is.
-    public func command(_ command: [String]) throws -> [String] {
+    /// as `user` (with `asUser` false: as root, for a service that must read
+    /// what root's processes hold, as xdg-desktop-portal reads its callers'
+    /// `/proc/PID/root`); on the host, `command` as it is.
+    public func command(_ command: [String], asUser: Bool = true) throws -> [String] {
         guard !isHost else { return command }
         let (uid, gid) = try Self.makeUser()
-        return ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(gid)", "--clear-groups", "--",
-                "/usr/bin/bwrap", "--bind", try root(), "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc",
-                "--ro-bind", "/sys", "/sys", "--bind", "/tmp", "/tmp", "--ro-bind", "/etc/passwd", "/etc/passwd",
-                "--ro-bind", "/etc/group", "/etc/group",
-                "--tmpfs", "/run", "--die-with-parent", "--"] + command
+        let user = asUser ? ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(gid)", "--clear-groups", "--"] : []
+        return user + ["/usr/bin/bwrap", "--bind", try root(), "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc",
+                       "--ro-bind", "/sys", "/sys", "--bind", "/tmp", "/tmp", "--ro-bind", "/etc/passwd", "/etc/passwd",
+                       "--ro-bind", "/etc/group", "/etc/group",
+                       "--tmpfs", "/run", "--die-with-parent", "--"] + command
     }
 
     /// Gives `path` (and what is in it) to the user a root's compositor runs

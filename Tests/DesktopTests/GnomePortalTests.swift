@@ -1,0 +1,82 @@
+import BusHarness
+import DBus
+import Foundation
+import Loop
+import Testing
+
+/// GNOME without undod's extension: the keys through the real
+/// GlobalShortcuts portal of GNOME 48 and later — `xdg-desktop-portal`,
+/// GNOME's backend and GNOME Settings' shortcuts provider from the
+/// release's root, the keys grabbed by the Shell. Focus is then a guess
+/// (`recent`).
+/// Debian 12's portal has no GlobalShortcuts (`PortalTests` has the
+/// scripted one), so this runs on the newer roots only.
+@Suite(.serialized, .enabled(if: !portalReleases.isEmpty, "needs a newer Debian's desktop root"))
+struct GnomePortalTests {
+
+    /// A GNOME Shell without undod's extension, its portal started (as
+    /// `consented` and `desktopEntry` say), and an undod started after it, as at login.
+    static func session(_ release: DesktopRelease, consented: Bool,
+                        desktopEntry: Bool = true) throws -> (TestGnomeShell, DaemonFixture) {
+        let shell = try TestGnomeShell(release: release, undodExtension: .missing)
+        let daemon = try DaemonFixture(environment: shell.environment)
+        try shell.start(busAddress: daemon.bus.address, loop: daemon.loop)
+        try shell.waitUntilStarted(loop: daemon.loop)
+        try shell.startPortal(consented: consented, desktopEntry: desktopEntry, loop: daemon.loop)
+        try daemon.restart()
+        return (shell, daemon)
+    }
+
+    /// A user who accepted undod's keys once before: undod names itself
+    /// to the portal (its desktop entry found), and the portal binds both
+    /// keys without asking, the Shell grabbing them. (That a press of them
+    /// reaches undod is `PortalTests`' with the scripted portal: the
+    /// headless Shell here fired the portal's grabs in one try of several.)
+    @Test(arguments: portalReleases)
+    func theKeysAreBoundThroughTheDesktopsPortal(release: DesktopRelease) throws {
+        let (shell, daemon) = try Self.session(release, consented: true)
+        defer { shell.stop() }
+        #expect(daemon.wait(timeout: 30_000) {
+            daemon.daemon.log.contains("the global keys are bound through the GlobalShortcuts portal: undo = ")
+        }, "\(daemon.daemon.log)")
+        #expect(!daemon.daemon.log.contains("does not know undod by name"), "the portal found undod's desktop entry")
+        #expect(daemon.daemon.log.contains("undo = Press <Control><Alt>z, redo = Press <Shift><Control><Alt>z."))
+        #expect(try daemon.managerProperty("FocusStrategy")?.string == "recent")
+    }
+
+    /// Without undod's desktop entry the portal cannot name undod, and
+    /// GNOME's binds nothing for a nameless program: the log says which
+    /// file to install, and that no portal binds the keys.
+    @Test(arguments: portalReleases)
+    func withoutItsDesktopEntryTheLogSaysWhatToInstall(release: DesktopRelease) throws {
+        let (shell, daemon) = try Self.session(release, consented: true, desktopEntry: false)
+        defer { shell.stop() }
+        #expect(daemon.wait(timeout: 30_000) {
+            daemon.daemon.log.contains("no GlobalShortcuts portal binds the global keys")
+        }, "\(daemon.daemon.log)")
+        #expect(daemon.daemon.log.contains("install undod's desktop entry org.undod.undod.desktop"))
+        #expect(!daemon.daemon.log.contains("the global keys are bound through the GlobalShortcuts portal"))
+    }
+
+    /// The first time, GNOME asks the user (GNOME Settings' dialog): undod
+    /// says it asked, and binds nothing behind the user's back meanwhile.
+    @Test(arguments: portalReleases)
+    func theFirstTimeTheDesktopAsksAndNothingIsBoundMeanwhile(release: DesktopRelease) throws {
+        let (shell, daemon) = try Self.session(release, consented: false)
+        defer { shell.stop() }
+        #expect(daemon.wait(timeout: 30_000) {
+            daemon.daemon.log.contains("asking the GlobalShortcuts portal to bind the global keys; the desktop may ask you")
+        }, "\(daemon.daemon.log)")
+        let app = try daemon.app("org.example.Wayland", pushing: ["One"])
+        try shell.press(TestGnomeShell.undoKeys, loop: daemon.loop)
+        // What the press would have done is an Apply call to the app; the
+        // bound-keys line is what a bind says. Neither comes while the dialog waits.
+        let later = try daemon.app("org.example.Later", pushing: ["Two"])
+        #expect(try daemon.manager("UndoFocused").first?.string == later.stack, "undod answers meanwhile")
+        #expect(app.applied.isEmpty, "no key is bound before the user says yes")
+        #expect(!daemon.daemon.log.contains("the global keys are bound through the GlobalShortcuts portal"))
+    }
+}
+
+/// The releases whose GNOME has the GlobalShortcuts portal: every root's.
+private let portalReleases = TestGnomeShell.releases.filter { !$0.isHost }
