@@ -17,9 +17,9 @@ cache=${UNDOD_DESKTOP_CACHE:-/var/cache/undod/desktops}
 
 # What the compositor suites run from the root: the three compositors, the
 # bus daemon they expect beside them, and the GlobalShortcuts portal with
-# GNOME's and KDE's backends (GNOME's brings GNOME Settings' shortcuts
-# provider). Applications, undod and the tests' hands come from the host.
-packages=gnome-shell,kwin-wayland,sway,dbus-daemon,fonts-dejavu-core,xdg-desktop-portal,xdg-desktop-portal-gnome,xdg-desktop-portal-kde
+# GNOME's backend (which brings GNOME Settings' shortcuts provider).
+# Applications, undod and the tests' hands come from the host.
+packages=gnome-shell,kwin-wayland,sway,dbus-daemon,fonts-dejavu-core,xdg-desktop-portal,xdg-desktop-portal-gnome
 key=$(printf '%s %s' "$suite" "$packages" | sha256sum | cut -c1-12)
 tarball="$cache/$suite-$key.tar"
 root="$cache/$suite-$key"

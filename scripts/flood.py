@@ -252,6 +252,8 @@ def many_connections(address, moment):
         dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
         loop, left = GLib.MainLoop(), [8]
         payload = dbus.ByteArray(bytes(4 << 20))
+        # dbus-python closes a connection nobody holds, its call unanswered.
+        connections = []
 
         def done(name):
             outcomes.put(name)
@@ -260,6 +262,7 @@ def many_connections(address, moment):
                 loop.quit()
         for number in range(8):
             connection = dbus.bus.BusConnection(address)
+            connections.append(connection)
             path = manager(connection).Register(f"org.flood.conn{index}.{number}", dbus.Dictionary({}, signature="sv"))
             stack(connection, path).Push("Big", payload, dbus.ByteArray(b""), dbus.Dictionary({}, signature="sv"),
                                          timeout=300, reply_handler=lambda *_: done("stored"),
@@ -281,7 +284,9 @@ sys.stdin.readline()
         worker.start()
     moment.value = time.monotonic()
     time.sleep(0.2)
-    leaver.stdin.close()
+    # Killed, not told through its stdin: the workers forked after it hold
+    # that pipe open, so it would hear nothing until they end.
+    leaver.kill()
     leaver.wait()
     for worker in workers:
         worker.join()
