@@ -194,11 +194,11 @@ uninstall:
 	  "$(DESTDIR)$(FISH_COMPLETIONS)/undoctl.fish" \
 	  "$(DESTDIR)$(KWIN_SCRIPT)/metadata.json" "$(DESTDIR)$(KWIN_SCRIPT)/contents/code/main.js"
 	rmdir "$(DESTDIR)$(SYSCONFDIR)/xdg/undod" 2>/dev/null || true
-	for d in contents/code contents .; do rmdir "$(DESTDIR)$(KWIN_SCRIPT)/$$d" 2>/dev/null || true; done
+	for d in /contents/code /contents ""; do rmdir "$(DESTDIR)$(KWIN_SCRIPT)$$d" 2>/dev/null || true; done
 	rm -f "$(DESTDIR)$(GNOME_EXTENSION)/metadata.json" "$(DESTDIR)$(GNOME_EXTENSION)/extension.js" \
 	  "$(DESTDIR)$(GNOME_EXTENSION)/schemas/org.gnome.shell.extensions.undod.gschema.xml" \
 	  "$(DESTDIR)$(GNOME_EXTENSION)/schemas/gschemas.compiled"
-	for d in schemas .; do rmdir "$(DESTDIR)$(GNOME_EXTENSION)/$$d" 2>/dev/null || true; done
+	for d in /schemas ""; do rmdir "$(DESTDIR)$(GNOME_EXTENSION)$$d" 2>/dev/null || true; done
 
 ## A Debian package of what `make install` installs (PREFIX /usr), its
 ## Depends computed from what the binaries link, checked by lintian.

@@ -77,12 +77,16 @@ dpkg --root="$root" --purge undod >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.lo
 left=$(find "$root" -path "$root/var" -prune -o -type f -print)
 [ -z "$left" ] || fail "dpkg --purge left: $left"
 
-# 5. make install, then make uninstall: nothing left but empty directories.
+# 5. make install, then make uninstall: nothing left but empty directories
+#    that were not undod's own.
 make --no-print-directory -s install DESTDIR="$work/inst" >/dev/null
 [ -x "$work/inst/usr/local/bin/undod" ] && [ -f "$work/inst/usr/local/share/zsh/site-functions/_undoctl" ] \
   || fail "make install put down too little"
 make --no-print-directory -s uninstall DESTDIR="$work/inst"
 left=$(find "$work/inst" -type f)
 [ -z "$left" ] || fail "make uninstall left: $left"
+for dir in usr/local/share/kwin/scripts/undod usr/local/share/gnome-shell/extensions/undod@undod.org; do
+  [ ! -e "$work/inst/$dir" ] || fail "make uninstall left undod's own directory /$dir"
+done
 
 echo "package test: $deb installs into a fresh root, runs without Swift, starts by D-Bus activation, and goes without a trace"
