@@ -80,7 +80,7 @@ say "undod    running, history in $dir/state"
 NO_AT_BRIDGE=1 /usr/bin/python3 Examples/notes.py --trace --file "$dir/notes.txt" >"$dir/notes.log" 2>"$dir/notes.err" &
 pids+=($!)
 within 300 grep -q '"event":"registered"' "$dir/notes.log" || fail "Notes did not register"
-xdotool search --sync --name '^Notes' windowactivate --sync >/dev/null 2>&1
+xdotool search --sync --onlyvisible --name '^Notes' windowactivate --sync >/dev/null 2>&1
 say "notes    Notes is in front"
 
 # 6. The user's hand: type, undo by the global key, redo from the notification.
@@ -106,7 +106,7 @@ cat <<MSG
 The desktop stays up until Ctrl+C. In another terminal, paste:
   export DBUS_SESSION_BUS_ADDRESS='$DBUS_SESSION_BUS_ADDRESS' DISPLAY=$DISPLAY
   $bin/undoctl watch &                              # follow what undod does
-  xdotool search --name '^Notes' windowactivate; xdotool type ' again'; xdotool key ctrl+alt+z
+  xdotool search --onlyvisible --name '^Notes' windowactivate; xdotool type ' again'; xdotool key ctrl+alt+z
   $bin/undoctl undo --last                          # or undo from the shell
 MSG
 wait "${pids[4]}"

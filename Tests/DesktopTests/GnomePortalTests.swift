@@ -7,8 +7,8 @@ import Testing
 /// GNOME without undod's extension: the keys through the real
 /// GlobalShortcuts portal of GNOME 48 and later — `xdg-desktop-portal`,
 /// GNOME's backend and GNOME Settings' shortcuts provider from the
-/// release's root, the keys grabbed by the Shell. Focus is then a guess
-/// (`recent`).
+/// release's root, the keys grabbed by the Shell and pressed through
+/// mutter's remote-desktop interface. Focus is then a guess (`recent`).
 /// Debian 12's portal has no GlobalShortcuts (`PortalTests` has the
 /// scripted one), so this runs on the newer roots only.
 @Suite(.serialized, .enabled(if: !portalReleases.isEmpty, "needs a newer Debian's desktop root"))
@@ -28,12 +28,11 @@ struct GnomePortalTests {
     }
 
     /// A user who accepted undod's keys once before: undod names itself
-    /// to the portal (its desktop entry found), and the portal binds both
-    /// keys without asking, the Shell grabbing them. (That a press of them
-    /// reaches undod is `PortalTests`' with the scripted portal: the
-    /// headless Shell here fired the portal's grabs in one try of several.)
+    /// to the portal (its desktop entry found), the portal binds both keys
+    /// without asking, the Shell grabs them, and each press undoes or
+    /// redoes in the application last used.
     @Test(arguments: portalReleases)
-    func theKeysAreBoundThroughTheDesktopsPortal(release: DesktopRelease) throws {
+    func theKeysAreBoundThroughTheDesktopsPortalAndUndoAndRedo(release: DesktopRelease) throws {
         let (shell, daemon) = try Self.session(release, consented: true)
         defer { shell.stop() }
         #expect(daemon.wait(timeout: 30_000) {
@@ -42,6 +41,18 @@ struct GnomePortalTests {
         #expect(!daemon.daemon.log.contains("does not know undod by name"), "the portal found undod's desktop entry")
         #expect(daemon.daemon.log.contains("undo = Press <Control><Alt>z, redo = Press <Shift><Control><Alt>z."))
         #expect(try daemon.managerProperty("FocusStrategy")?.string == "recent")
+        // A window in front and the overview the Shell starts in closed
+        // (Escape), as a user has it: the Shell fires the portal's keys in
+        // its normal mode only.
+        let app = try WaylandApp(bus: daemon.bus, environment: shell.environment, loop: daemon.loop,
+                                 appId: "org.example.Wayland", title: "Portal", pushes: 2)
+        #expect(daemon.wait(timeout: 30_000) { (try? shell.focus(pid: app.pid, loop: daemon.loop)) == true },
+                "the Shell shows the window")
+        try shell.press([0xff1b], loop: daemon.loop)
+        try shell.press(TestGnomeShell.undoKeys, loop: daemon.loop)
+        #expect(try app.process.nextApply().payloads == ["u2"], "the Shell's grab reaches undod")
+        try shell.press(TestGnomeShell.redoKeys, loop: daemon.loop)
+        #expect(try app.process.nextApply().payloads == ["r2"])
     }
 
     /// Without undod's desktop entry the portal cannot name undod, and
