@@ -17,9 +17,10 @@ cache=${UNDOD_DESKTOP_CACHE:-/var/cache/undod/desktops}
 
 # What the compositor suites run from the root: the three compositors, the
 # bus daemon they expect beside them, and the GlobalShortcuts portal with
-# GNOME's backend (which brings GNOME Settings' shortcuts provider).
+# GNOME's backend (which brings GNOME Settings' shortcuts provider) and
+# KDE's.
 # Applications, undod and the tests' hands come from the host.
-packages=gnome-shell,kwin-wayland,sway,dbus-daemon,fonts-dejavu-core,xdg-desktop-portal,xdg-desktop-portal-gnome
+packages=gnome-shell,kwin-wayland,sway,dbus-daemon,fonts-dejavu-core,xdg-desktop-portal,xdg-desktop-portal-gnome,xdg-desktop-portal-kde
 key=$(printf '%s %s' "$suite" "$packages" | sha256sum | cut -c1-12)
 tarball="$cache/$suite-$key.tar"
 root="$cache/$suite-$key"

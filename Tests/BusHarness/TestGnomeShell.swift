@@ -138,29 +138,14 @@ public final class TestGnomeShell {
     }
 
     /// Starts the GlobalShortcuts portal as a GNOME session has it, from
-    /// the release's root (GNOME Shell 48 and later): the permission store,
-    /// GNOME Settings' shortcuts provider (its dialog asks the user the
-    /// first time an application binds keys), GNOME's portal backend, and
-    /// `xdg-desktop-portal` itself, as root, so that it may read undod's
-    /// `/proc/PID/root` as a user's portal reads its user's programs'. The
-    /// portal finds undod's desktop entry (`Service/org.undod.undod.desktop`,
-    /// its `Exec` pointing at a stand-in `undod`) as `make install` puts it.
-    /// With `consented`, the settings hold undod's two keys as the dialog
-    /// stores them once accepted: the state of a user who said yes before;
-    /// without `desktopEntry`, undod is installed without its desktop entry.
-    /// Call after `waitUntilStarted`.
+    /// the release's root (GNOME Shell 48 and later; `DesktopPortal`): the
+    /// permission store, GNOME Settings' shortcuts provider (its dialog asks
+    /// the user the first time an application binds keys), GNOME's portal
+    /// backend, and `xdg-desktop-portal`. With `consented`, the settings
+    /// hold undod's two keys as the dialog stores them once accepted: the
+    /// state of a user who said yes before; without `desktopEntry`, undod
+    /// is installed without its desktop entry. Call after `waitUntilStarted`.
     public func startPortal(consented: Bool, desktopEntry: Bool = true, loop: EventLoop) throws {
-        guard !release.isHost else { throw HarnessError("Debian 12's xdg-desktop-portal has no GlobalShortcuts") }
-        let share = directory.appendingPathComponent("share/applications")
-        let bin = directory.appendingPathComponent("bin")
-        for folder in [share, bin] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
-        try "#!/bin/sh\n".write(to: bin.appendingPathComponent("undod"), atomically: false, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.appendingPathComponent("undod").path)
-        if desktopEntry {
-            try String(contentsOf: Repository.file("Service/org.undod.undod.desktop"), encoding: .utf8)
-                .replacingOccurrences(of: "@BINDIR@", with: bin.path)
-                .write(to: share.appendingPathComponent("org.undod.undod.desktop"), atomically: false, encoding: .utf8)
-        }
         if consented {
             let keyfile = home.appendingPathComponent(".config/glib-2.0/settings/keyfile")
             let handle = try FileHandle(forWritingTo: keyfile)
@@ -174,24 +159,15 @@ public final class TestGnomeShell {
         let session = ["XDG_RUNTIME_DIR=\(runtime.path)", "HOME=\(home.path)", "XDG_CURRENT_DESKTOP=GNOME",
                        "XDG_SESSION_TYPE=wayland", "WAYLAND_DISPLAY=\(socketName)", "GSETTINGS_BACKEND=keyfile",
                        "DBUS_SYSTEM_BUS_ADDRESS=\(systemBus.address)"]
-        for (what, program, name, log) in [
-            ("the permission store", "/usr/libexec/xdg-permission-store", "org.freedesktop.impl.portal.PermissionStore",
-             "UNDOD_GNOME_LOG_PERMISSIONS"),
-            ("GNOME Settings' shortcuts provider", "/usr/libexec/gnome-control-center-global-shortcuts-provider",
-             "org.gnome.Settings.GlobalShortcutsProvider", "UNDOD_GNOME_LOG_SHORTCUTS"),
-            ("GNOME's portal backend", "/usr/libexec/xdg-desktop-portal-gnome", "org.freedesktop.impl.portal.desktop.gnome",
-             "UNDOD_GNOME_LOG_PORTAL_GNOME"),
-        ] {
-            portalServices.append(try CompositorLaunch.start(
-                what, command: try release.command([program]), environment: session, busName: name,
-                busAddress: busAddress, logVariable: log, loop: loop))
-        }
-        portalServices.append(try CompositorLaunch.start(
-            "xdg-desktop-portal", command: try release.command(["/usr/libexec/xdg-desktop-portal"], asUser: false),
-            environment: ["XDG_CURRENT_DESKTOP=GNOME", "HOME=\(directory.path)/portal-home",
-                          "XDG_DATA_DIRS=\(directory.path)/share:/usr/share", "PATH=\(bin.path):/usr/bin:/bin"],
-            busName: "org.freedesktop.portal.Desktop", busAddress: busAddress, logVariable: "UNDOD_GNOME_LOG_PORTAL",
-            loop: loop))
+        portalServices += try DesktopPortal.start(
+            release: release, desktop: "GNOME", directory: directory, session: session,
+            backends: [DesktopPortal.permissionStore,
+                       .init(what: "GNOME Settings' shortcuts provider",
+                             program: "/usr/libexec/gnome-control-center-global-shortcuts-provider",
+                             busName: "org.gnome.Settings.GlobalShortcutsProvider", logVariable: "UNDOD_GNOME_LOG_SHORTCUTS"),
+                       .init(what: "GNOME's portal backend", program: "/usr/libexec/xdg-desktop-portal-gnome",
+                             busName: "org.freedesktop.impl.portal.desktop.gnome", logVariable: "UNDOD_GNOME_LOG_PORTAL")],
+            desktopEntry: desktopEntry, busAddress: busAddress, loop: loop)
     }
 
     /// Waits (at most 30 s) until the Shell has finished starting: keys

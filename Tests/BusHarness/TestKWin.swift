@@ -42,6 +42,7 @@ public final class TestKWin {
     private var runtime: URL { directory.appendingPathComponent("runtime") }
     private var data: URL { directory.appendingPathComponent("share") }
     private var server: ExitWatch?
+    private var portalServices: [ExitWatch] = []
     private var busAddress = ""
     private var scripts = 0
     /// Whose KWin this is.
@@ -81,13 +82,54 @@ public final class TestKWin {
             busName: "org.kde.KWin", busAddress: busAddress, logVariable: "UNDOD_KWIN_LOG", loop: loop)
     }
 
-    /// Kills KWin (SIGKILL, as a crash would).
+    /// Kills KWin (SIGKILL, as a crash would), and its portal.
     public func stop() {
+        portalServices.reversed().forEach(CompositorLaunch.stop)
+        portalServices = []
         guard let server else { return }
         CompositorLaunch.stop(server)
         self.server = nil
         try? FileManager.default.removeItem(at: runtime.appendingPathComponent(socketName))
         try? FileManager.default.removeItem(at: runtime.appendingPathComponent(socketName + ".lock"))
+    }
+
+    /// Puts undod's two keys in KWin's shortcut settings as KDE's portal
+    /// stores them once the user accepted its dialog (component
+    /// `org.undod.undod`, undod's name to the portal): the state of a user
+    /// who said yes before. Call before `start`, which reads them.
+    public func consentToPortalKeys() throws {
+        let config = directory.appendingPathComponent("home/.config")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try ("[org.undod.undod]\n_k_friendly_name=undod\n"
+            + "redo=Ctrl+Alt+Shift+Z,Ctrl+Alt+Shift+Z,Redo the last undone change in the focused application\n"
+            + "undo=Ctrl+Alt+Z,Ctrl+Alt+Z,Undo the last change in the focused application\n")
+            .write(to: config.appendingPathComponent("kglobalshortcutsrc"), atomically: false, encoding: .utf8)
+        try release.giveToUser(directory.path)
+    }
+
+    /// Starts the GlobalShortcuts portal as a Plasma session has it, from
+    /// the release's root (`DesktopPortal`): the permission store, KDE's
+    /// portal backend (whose dialog asks the user the first time an
+    /// application binds keys) and `xdg-desktop-portal`. Call after `start`.
+    public func startPortal(desktopEntry: Bool = true, loop: EventLoop) throws {
+        // Offscreen: the root has no Qt shell integration for a client
+        // window, and a user who consented before sees no dialog.
+        let session = ["XDG_RUNTIME_DIR=\(runtime.path)", "HOME=\(directory.appendingPathComponent("home").path)",
+                       "XDG_CURRENT_DESKTOP=KDE", "XDG_SESSION_TYPE=wayland", "WAYLAND_DISPLAY=\(socketName)",
+                       "QT_QPA_PLATFORM=offscreen"]
+        portalServices += try DesktopPortal.start(
+            release: release, desktop: "KDE", directory: directory, session: session,
+            backends: [DesktopPortal.permissionStore,
+                       .init(what: "KDE's portal backend",
+                             program: try DesktopPortal.program(of: "org.freedesktop.impl.portal.desktop.kde", in: release),
+                             busName: "org.freedesktop.impl.portal.desktop.kde", logVariable: "UNDOD_KWIN_LOG_PORTAL")],
+            desktopEntry: desktopEntry, busAddress: busAddress, loop: loop)
+    }
+
+    /// Runs shortcut `name` of kglobalaccel's `component` as its key would.
+    public func press(_ name: String, of component: String, loop: EventLoop) throws {
+        try busctl(["call", "org.kde.kglobalaccel", "/component/\(component.replacingOccurrences(of: ".", with: "_"))",
+                    "org.kde.kglobalaccel.Component", "invokeShortcut", "s", name], loop: loop)
     }
 
     /// Activates the window of process `pid`, as a click on it would, through
