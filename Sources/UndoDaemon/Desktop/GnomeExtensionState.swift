@@ -16,10 +16,13 @@ enum GnomeExtensionState: Equatable {
 
     /// Reads the Shell's answer: nil while the extension is active, or
     /// still loading (GNOME Shell 45 and later say ERROR with no error
-    /// until an asynchronous load ends, then INACTIVE while enabled), or in
-    /// a state of no concern.
+    /// until an asynchronous load ends, then INACTIVE while enabled; before
+    /// its load even starts, the Shell knows the extension's metadata and
+    /// has no state to give), or in a state of no concern. An empty answer:
+    /// the Shell knows no such extension.
     init?(info: [String: DBusValue]) {
         guard let state = info["state"].flatMap(Self.number) else {
+            guard info.isEmpty else { return nil }
             self = .notInstalled
             return
         }
