@@ -105,7 +105,7 @@ test-desktops: deps
 	$(MAKE) --no-print-directory desktop-roots DESKTOP_SUITES="$(SUITES)"
 	$(SWIFT) build --build-tests
 	UNDOD_DESKTOP_SUITES="$(SUITES)" GLIBC_TUNABLES=$(TEST_TUNABLES) \
-	  $(SWIFT) test --skip-build --filter 'GnomeShellTests|KWinTests|SwayTests/.*release|DeadKeyTests'
+	  $(SWIFT) test --skip-build --filter 'GnomeShellTests|KWinTests|SwayTests/.*release|DeadKeyTests|GnomePortalTests|KDEPortalTests'
 
 ## Builds libundod, the C/GObject client library, and its typelib
 ## (Undod-1.0) with meson in $(LIBUNDOD_BUILD); its tests run the debug undod.

@@ -11,14 +11,12 @@ import Testing
 /// mutter's remote-desktop interface. Focus is then a guess (`recent`).
 /// Debian 12's portal has no GlobalShortcuts (`PortalTests` has the
 /// scripted one), so this runs on the newer roots only.
-///
-/// Part of `GnomeShellTests`, so that its Shells start one at a time with
-/// the suite's own (each costs a core while it starts).
-extension GnomeShellTests {
+@Suite(.serialized, .enabled(if: !portalReleases.isEmpty, "needs a newer Debian's desktop root"))
+struct GnomePortalTests {
 
     /// A GNOME Shell without undod's extension, its portal started (as
     /// `consented` and `desktopEntry` say), and an undod started after it, as at login.
-    static func portalSession(_ release: DesktopRelease, consented: Bool,
+    static func session(_ release: DesktopRelease, consented: Bool,
                         desktopEntry: Bool = true) throws -> (TestGnomeShell, DaemonFixture) {
         let shell = try TestGnomeShell(release: release, undodExtension: .missing)
         let daemon = try DaemonFixture(environment: shell.environment)
@@ -33,9 +31,9 @@ extension GnomeShellTests {
     /// to the portal (its desktop entry found), the portal binds both keys
     /// without asking, the Shell grabs them, and each press undoes or
     /// redoes in the application last used.
-    @Test(.enabled(if: !portalReleases.isEmpty, "needs a newer Debian's desktop root"), arguments: portalReleases)
+    @Test(arguments: portalReleases)
     func theKeysAreBoundThroughTheDesktopsPortalAndUndoAndRedo(release: DesktopRelease) throws {
-        let (shell, daemon) = try Self.portalSession(release, consented: true)
+        let (shell, daemon) = try Self.session(release, consented: true)
         defer { shell.stop() }
         #expect(daemon.wait(timeout: 30_000) {
             daemon.daemon.log.contains("the global keys are bound through the GlobalShortcuts portal: undo = ")
@@ -60,9 +58,9 @@ extension GnomeShellTests {
     /// Without undod's desktop entry the portal cannot name undod, and
     /// GNOME's binds nothing for a nameless program: the log says which
     /// file to install, and that no portal binds the keys.
-    @Test(.enabled(if: !portalReleases.isEmpty, "needs a newer Debian's desktop root"), arguments: portalReleases)
+    @Test(arguments: portalReleases)
     func withoutItsDesktopEntryTheLogSaysWhatToInstall(release: DesktopRelease) throws {
-        let (shell, daemon) = try Self.portalSession(release, consented: true, desktopEntry: false)
+        let (shell, daemon) = try Self.session(release, consented: true, desktopEntry: false)
         defer { shell.stop() }
         #expect(daemon.wait(timeout: 30_000) {
             daemon.daemon.log.contains("no GlobalShortcuts portal binds the global keys")
@@ -73,9 +71,9 @@ extension GnomeShellTests {
 
     /// The first time, GNOME asks the user (GNOME Settings' dialog): undod
     /// says it asked, and binds nothing behind the user's back meanwhile.
-    @Test(.enabled(if: !portalReleases.isEmpty, "needs a newer Debian's desktop root"), arguments: portalReleases)
+    @Test(arguments: portalReleases)
     func theFirstTimeTheDesktopAsksAndNothingIsBoundMeanwhile(release: DesktopRelease) throws {
-        let (shell, daemon) = try Self.portalSession(release, consented: false)
+        let (shell, daemon) = try Self.session(release, consented: false)
         defer { shell.stop() }
         #expect(daemon.wait(timeout: 30_000) {
             daemon.daemon.log.contains("asking the GlobalShortcuts portal to bind the global keys; the desktop may ask you")

@@ -9,13 +9,11 @@ import Testing
 /// backend from the release's root, the keys registered with KWin's
 /// kglobalaccel under undod's name and invoked there as a press would.
 /// Focus is then a guess (`recent`).
-///
-/// Part of `KWinTests`, so that its KWins start one at a time with the
-/// suite's own.
-extension KWinTests {
+@Suite(.serialized, .enabled(if: !kdePortalReleases.isEmpty, "needs a newer Debian's desktop root"))
+struct KDEPortalTests {
     /// A KWin whose data directories hold no undod script (so the script
     /// cannot load), its portal started, and an undod started after it.
-    static func portalSession(_ release: DesktopRelease, consented: Bool) throws -> (TestKWin, DaemonFixture) {
+    static func session(_ release: DesktopRelease, consented: Bool) throws -> (TestKWin, DaemonFixture) {
         let kwin = try TestKWin(release: release)
         if consented { try kwin.consentToPortalKeys() }
         let daemon = try DaemonFixture(environment: kwin.environment.merging(
@@ -29,9 +27,9 @@ extension KWinTests {
     /// A user who accepted undod's keys once before: KDE's portal binds
     /// them without asking, and each press undoes or redoes in the
     /// application last used.
-    @Test(.enabled(if: !kdePortalReleases.isEmpty, "needs a newer Debian's desktop root"), arguments: kdePortalReleases)
+    @Test(arguments: kdePortalReleases)
     func theKeysAreBoundThroughTheDesktopsPortalAndUndoAndRedo(release: DesktopRelease) throws {
-        let (kwin, daemon) = try Self.portalSession(release, consented: true)
+        let (kwin, daemon) = try Self.session(release, consented: true)
         defer { kwin.stop() }
         #expect(daemon.wait(timeout: 30_000) {
             daemon.daemon.log.contains("the global keys are bound through the GlobalShortcuts portal: ")
