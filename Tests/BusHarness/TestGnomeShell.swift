@@ -170,12 +170,14 @@ public final class TestGnomeShell {
             desktopEntry: desktopEntry, busAddress: busAddress, loop: loop)
     }
 
-    /// Waits (at most 30 s) until the Shell has finished starting: keys
-    /// pressed before then are dropped (its extensions are enabled, and
+    /// Waits (at most 90 s, as for the Shell's start: a Shell starting beside
+    /// the rest of the suite on two cores was seen not to answer for more
+    /// than 25 s) until the Shell has finished starting: keys pressed before
+    /// then are dropped (its extensions are enabled, and
     /// report, earlier). GNOME Shell 45 and later load extensions one by
     /// one, asynchronously: the hand may come after undod's has reported.
     public func waitUntilStarted(loop: EventLoop) throws {
-        let active = try waitForExtension(hand, state: 1, loop: loop)
+        let active = try waitForExtension(hand, state: 1, loop: loop, seconds: 90)
         guard active else { throw HarnessError("the tests' hand never became active: \(try extensionInfo(hand))") }
         let seconds = TestTime.milliseconds(30_000) / 1_000
         let result = try runTool(["busctl", "--address=\(busAddress)", "--timeout=\(seconds)", "call", "org.gnome.Shell",
@@ -197,11 +199,11 @@ public final class TestGnomeShell {
         return Int(state)
     }
 
-    /// Waits (at most 30 s) until extension `uuid` is in `state`, asking
-    /// the Shell every 100 ms (its state changes have no signal the
+    /// Waits (at most `seconds`) until extension `uuid` is in `state`,
+    /// asking the Shell every 100 ms (its state changes have no signal the
     /// harness follows); whether it came to be.
-    public func waitForExtension(_ uuid: String, state: Int, loop: EventLoop) throws -> Bool {
-        let deadline = Date().addingTimeInterval(Double(TestTime.milliseconds(30_000)) / 1_000)
+    public func waitForExtension(_ uuid: String, state: Int, loop: EventLoop, seconds: Int = 30) throws -> Bool {
+        let deadline = Date().addingTimeInterval(Double(TestTime.milliseconds(seconds * 1_000)) / 1_000)
         while Date() < deadline {
             if try extensionState(uuid) == state { return true }
             _ = loop.run(until: { false }, timeoutMilliseconds: 100)
