@@ -104,7 +104,7 @@ desktop-roots: deps
 test-desktops: deps
 	$(MAKE) --no-print-directory desktop-roots DESKTOP_SUITES="$(SUITES)"
 	$(SWIFT) build --build-tests
-	UNDOD_DESKTOP_SUITES="$(SUITES)" GLIBC_TUNABLES=$(TEST_TUNABLES) \
+	UNDOD_DESKTOP_SUITES="$(SUITES)" UNDOD_PORTAL_TESTS=1 GLIBC_TUNABLES=$(TEST_TUNABLES) \
 	  $(SWIFT) test --skip-build --filter 'GnomeShellTests|KWinTests|SwayTests/.*release|DeadKeyTests|GnomePortalTests|KDEPortalTests'
 
 ## Builds libundod, the C/GObject client library, and its typelib

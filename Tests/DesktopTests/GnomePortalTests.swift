@@ -90,4 +90,8 @@ struct GnomePortalTests {
 }
 
 /// The releases whose GNOME has the GlobalShortcuts portal: every root's.
-private let portalReleases = TestGnomeShell.releases.filter { !$0.isHost }
+/// Run by `make test-desktops` (UNDOD_PORTAL_TESTS=1), not by `make test`:
+/// in full runs, compositors started by these suites beside the others
+/// were seen to stall every later compositor start (cause not found).
+private let portalReleases = ProcessInfo.processInfo.environment["UNDOD_PORTAL_TESTS"] == nil ? []
+    : TestGnomeShell.releases.filter { !$0.isHost }
