@@ -111,7 +111,7 @@ public final class TestKWin {
     /// the release's root (`DesktopPortal`): the permission store, KDE's
     /// portal backend (whose dialog asks the user the first time an
     /// application binds keys) and `xdg-desktop-portal`. Call after `start`.
-    public func startPortal(desktopEntry: Bool = true, loop: EventLoop) throws {
+    public func startPortal(loop: EventLoop) throws {
         // Offscreen: the root has no Qt shell integration for a client
         // window, and a user who consented before sees no dialog.
         let session = ["XDG_RUNTIME_DIR=\(runtime.path)", "HOME=\(directory.appendingPathComponent("home").path)",
@@ -123,7 +123,7 @@ public final class TestKWin {
                        .init(what: "KDE's portal backend",
                              program: try DesktopPortal.program(of: "org.freedesktop.impl.portal.desktop.kde", in: release),
                              busName: "org.freedesktop.impl.portal.desktop.kde", logVariable: "UNDOD_KWIN_LOG_PORTAL")],
-            desktopEntry: desktopEntry, busAddress: busAddress, loop: loop)
+            desktopEntry: true, busAddress: busAddress, loop: loop)
     }
 
     /// Runs shortcut `name` of kglobalaccel's `component` as its key would.
@@ -154,8 +154,7 @@ public final class TestKWin {
 
     /// Runs the KWin shortcut `name` (`undod-undo`, `undod-redo`) as its key would.
     public func press(_ name: String, loop: EventLoop) throws {
-        try busctl(["call", "org.kde.kglobalaccel", "/component/kwin", "org.kde.kglobalaccel.Component",
-                    "invokeShortcut", "s", name], loop: loop)
+        try press(name, of: "kwin", loop: loop)
     }
 
     /// Whether a script named `name` is loaded in KWin.

@@ -89,9 +89,5 @@ struct GnomePortalTests {
     }
 }
 
-/// The releases whose GNOME has the GlobalShortcuts portal: every root's.
-/// Run by `make test-desktops` (UNDOD_PORTAL_TESTS=1), not by `make test`:
-/// in full runs, compositors started by these suites beside the others
-/// were seen to stall every later compositor start (cause not found).
-private let portalReleases = ProcessInfo.processInfo.environment["UNDOD_PORTAL_TESTS"] == nil ? []
-    : TestGnomeShell.releases.filter { !$0.isHost }
+/// The releases whose portal these tests run on (`DesktopRelease.portalTested`).
+private let portalReleases = DesktopRelease.portalTested(TestGnomeShell.releases)

@@ -46,9 +46,5 @@ struct KDEPortalTests {
     }
 }
 
-/// The releases whose KWin has the GlobalShortcuts portal: every root's.
-/// Run by `make test-desktops` (UNDOD_PORTAL_TESTS=1), not by `make test`:
-/// in full runs, compositors started by these suites beside the others
-/// were seen to stall every later compositor start (cause not found).
-private let kdePortalReleases = ProcessInfo.processInfo.environment["UNDOD_PORTAL_TESTS"] == nil ? []
-    : TestKWin.releases.filter { !$0.isHost }
+/// The releases whose portal these tests run on (`DesktopRelease.portalTested`).
+private let kdePortalReleases = DesktopRelease.portalTested(TestKWin.releases)

@@ -10,9 +10,9 @@ import Loop
 /// its name before its extensions are loaded (it then knows none, or does
 /// not answer yet): it is asked again until it knows some extension (it
 /// learns all installed ones at once), or for a minute at most when it
-/// knows none, before undod concludes the extension is not installed. A report the Shell makes through
-/// `ReportFocus` is the extension at work: it settles the question at
-/// once. Confined to the loop.
+/// knows none, before undod concludes the extension is not installed. A
+/// report the Shell makes through `ReportFocus` is the extension at work:
+/// it settles the question at once. Confined to the loop.
 final class GnomeExtensionWatch {
     /// Called with the extension's problem whenever it changes.
     var onChange: ((GnomeExtensionState?) -> Void)?
