@@ -130,8 +130,6 @@ public final class HistoryDatabase {
         path = base + "history.sqlite3"
         journalPath = base + "history.journal"
         payloadFiles = PayloadFiles(base: base)
-        let previous = umask(0o077)
-        defer { umask(previous) }
         lockDescriptor = Glibc.open(base + "lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lockDescriptor >= 0 else {
             // Read-only, no permission, full: nothing can be written there.
@@ -230,6 +228,19 @@ public final class HistoryDatabase {
         return (database, schema)
     }
 
+    /// Creates the file at `path` (0600, never through a link) when it is
+    /// missing, so that a new store is private from its first byte: SQLite
+    /// would create it 0644 less the umask, and gives its `-wal` and `-shm`
+    /// files the database's mode. Not by setting the umask around the open:
+    /// the umask belongs to the whole process, so two threads saving and
+    /// restoring it interleave and can leave it 0077 for good (the tests'
+    /// process, which opens stores on many threads, was found so, its new
+    /// folders then closed to the compositors' user).
+    private static func createPrivately(_ path: String) {
+        let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if fd >= 0 { Glibc.close(fd) }
+    }
+
     /// Refuses, before anything opens it, a store that must be left as it
     /// is: a symbolic link in its place (it is never followed), or a file
     /// that a newer undod wrote (its header's `user_version`, read without
@@ -264,6 +275,7 @@ public final class HistoryDatabase {
     /// folded into the file at once: its version in the file's header is
     /// what an older undod reads to leave the store alone.
     private static func open(_ path: String) throws(SQLiteError) -> (SQLiteDatabase, created: Bool) {
+        createPrivately(path)
         let database = try SQLiteDatabase(path: path)
         let version = try database.integer("PRAGMA user_version")
         if version > schemaVersion {
@@ -319,8 +331,6 @@ public final class HistoryDatabase {
         database = try Self.placeholder()
         corruption = reason
         movedAside = Self.moveAside(path, journalPath, with: payloadFiles, now: now)
-        let previous = umask(0o077)
-        defer { umask(previous) }
         do {
             database = try Self.open(path).0
         } catch {

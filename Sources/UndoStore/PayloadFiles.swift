@@ -54,8 +54,6 @@ public final class PayloadFiles: Sendable {
     /// Creates the directory (0700) if it is missing; false when it is
     /// anything but a directory of this user's (a link is not followed).
     func prepare() -> Bool {
-        let previous = umask(0o077)
-        defer { umask(previous) }
         if mkdir(path, 0o700) != 0, errno != EEXIST { return false }
         var status = stat()
         guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == getuid() else {

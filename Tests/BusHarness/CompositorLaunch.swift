@@ -2,8 +2,8 @@ public import Foundation
 public import Loop
 
 /// How the KWin and GNOME Shell harnesses start their compositor: in an
-/// environment of exactly `environment` (`env -i`), its output discarded
-/// unless `logVariable` names a file to write its stderr to, and waited for
+/// environment of exactly `environment` (`env -i`), its stderr kept (in the
+/// file `logVariable` names, if set) to be said if it fails, and waited for
 /// (at most 90 s) until it owns `busName` on the bus at `busAddress`: a
 /// Shell or KWin starting costs a core, and several at once beside the rest
 /// of the suite (a newer Debian's from a root not yet in the page cache the
@@ -21,19 +21,29 @@ enum CompositorLaunch {
         compositor.arguments = ["-i", "PATH=/usr/bin:/bin", "DBUS_SESSION_BUS_ADDRESS=\(busAddress)"]
             + environment + command
         compositor.standardOutput = FileHandle.nullDevice
-        compositor.standardError = FileHandle.nullDevice
-        if let log = ProcessInfo.processInfo.environment[logVariable] {
-            try Data().write(to: URL(fileURLWithPath: log))
-            compositor.standardError = FileHandle(forWritingAtPath: log)
-        }
+        // Its stderr goes to a file: named by `logVariable`, or one of its
+        // own, whose end is said when it does not start (and which goes
+        // once it has, the compositor writing on into an unlinked file).
+        let named = ProcessInfo.processInfo.environment[logVariable]
+        let log = named ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("undod-compositor-\(UUID().uuidString.prefix(8)).log").path
+        try Data().write(to: URL(fileURLWithPath: log))
+        let logHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        defer { closeHarnessDescriptors([logHandle]) }
+        defer { if named == nil { try? FileManager.default.removeItem(atPath: log) } }
+        compositor.standardError = logHandle
         let watch = try ExitWatch(running: compositor, waking: nil)
         ChildReaper.watch(compositor.processIdentifier)
         let waited = try runTool(["gdbus", "wait", "--session", "--timeout", "\(TestTime.milliseconds(90_000) / 1_000)",
                                   busName], loop: loop, environment: ["DBUS_SESSION_BUS_ADDRESS": busAddress],
                                  timeout: 150)
         guard waited.status == 0, !watch.hasExited else {
+            let ended = watch.termination.map { $0.bySignal ? "killed by signal \($0.status)" : "exited \($0.status)" }
             stop(watch)
-            throw HarnessError("\(what) did not start (it never took \(busName)): \(waited.errors)")
+            let said = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
+                .split(separator: "\n").suffix(12).joined(separator: "\n")
+            throw HarnessError("\(what) did not start (it never took \(busName)\(ended.map { "; it \($0)" } ?? "")): "
+                + "\(waited.errors)\nits last words:\n\(said)")
         }
         return watch
     }

@@ -22,6 +22,9 @@ public final class TestBus: @unchecked Sendable {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("undod-test-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // Open to every user whatever the umask: a compositor from a newer
+        // Debian's root runs as another user, and must reach the socket.
+        guard chmod(directory.path, 0o755) == 0 else { throw HarnessError("cannot open \(directory.path) to others") }
         let config = directory.appendingPathComponent("bus.conf")
         try PrivateBusConfig.text(socketDirectory: directory.path, serviceDirectory: services?.path, everyUser: true,
                                   maxOutgoingBytes: maxOutgoingBytes)
