@@ -575,6 +575,20 @@ undo_depth (GDBusConnection *reader, const char *path)
   return g_variant_get_uint32 (value);
 }
 
+/* Whether undod owns its name on the bus now. */
+static gboolean
+undod_on_bus (GDBusConnection *reader)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GVariant) reply = g_dbus_connection_call_sync (
+    reader, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
+    g_variant_new ("(s)", "org.undod.Undo1"), G_VARIANT_TYPE ("(b)"), 0, WAIT_MS, NULL, &error);
+  g_assert_no_error (error);
+  gboolean owned = FALSE;
+  g_variant_get (reply, "(b)", &owned);
+  return owned;
+}
+
 static void
 undo_or_redo_focused (Fixture *f, gboolean undo)
 {
@@ -803,6 +817,150 @@ test_local_clean_and_clear (Fixture *f, gconstpointer data)
   g_assert_cmpuint (f->push_failures, ==, 0);
 }
 
+/* Pushes @name with the hint that the document's tag is @tag after it. */
+static void
+push_tagged (UndodStack *stack, const char *name, const char *tag)
+{
+  g_autoptr (GBytes) u = text (name), r = text (name);
+  g_autoptr (UndodHints) hints = undod_hints_new ();
+  undod_hints_set_state_tag (hints, tag);
+  undod_stack_push_full (stack, name, u, r, hints);
+}
+
+/* An app that follows ADOPTING's state-tag advice keeps its history when
+ * undod restarts: the stack registers again without the tag it first gave
+ * (the document has moved on since), so undod does not take the history
+ * for another document's. */
+static void
+test_restart_keeps_a_tagged_history (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GDBusConnection) reader = reader_for (f);
+  g_autoptr (UndodOptions) options = undod_options_new ();
+  undod_options_set_persist (options, TRUE);
+  undod_options_set_state_tag (options, "opened");
+  g_autoptr (UndodStack) stack = register_stack (f, "org.undod.test.Tagged", options);
+  push_tagged (stack, "A", "after-a");
+  push_tagged (stack, "B", "after-b");
+  WAIT_POLL (undo_depth (reader, undod_stack_get_path (stack)) == 2);
+
+  stop_undod (f);
+  WAIT_FOR (!undod_client_get_daemon_running (f->client));
+  start_undod (f);
+  WAIT_FOR (undod_client_get_daemon_running (f->client));
+  g_autoptr (GError) error = NULL;
+  g_autofree char *first = undo_on (stack, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (first, ==, "B");
+  g_autofree char *second = undo_on (stack, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (second, ==, "A");
+  g_assert_cmpuint (f->push_failures, ==, 0);
+}
+
+/* A group pushed while undod was away reaches undod with its state tag:
+ * the document reopened with that tag finds its history. */
+static void
+test_local_pushes_keep_their_state_tag (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GDBusConnection) reader = reader_for (f);
+  g_autoptr (UndodOptions) options = undod_options_new ();
+  undod_options_set_persist (options, TRUE);
+  undod_options_set_state_tag (options, "opened");
+  g_autoptr (UndodStack) stack = register_stack (f, "org.undod.test.LocalTag", options);
+  push_tagged (stack, "Online", "after-online");
+  WAIT_POLL (undo_depth (reader, undod_stack_get_path (stack)) == 1);
+
+  stop_undod (f);
+  WAIT_FOR (!undod_client_get_daemon_running (f->client));
+  push_tagged (stack, "Offline", "after-offline");
+  start_undod (f);
+  g_clear_object (&reader);
+  reader = reader_for (f);
+  WAIT_POLL (undod_client_get_daemon_running (f->client) && undo_depth (reader, undod_stack_get_path (stack)) == 2);
+
+  GAsyncResult *result = NULL;
+  undod_stack_close (stack, FALSE, NULL, store_result, &result);
+  WAIT_FOR (result != NULL);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (undod_stack_close_finish (stack, result, &error));
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  g_autoptr (UndodOptions) reopened = undod_options_new ();
+  undod_options_set_persist (reopened, TRUE);
+  undod_options_set_state_tag (reopened, "after-offline");
+  g_autoptr (UndodStack) again = register_stack (f, "org.undod.test.LocalTag", reopened);
+  g_assert_cmpuint (undo_depth (reader, undod_stack_get_path (again)), ==, 2);
+  g_assert_cmpuint (f->push_failures, ==, 0);
+}
+
+/* A stream of pushes across an undod stop and start loses none: a push
+ * out when undod left, or one that reached the new undod before the stack
+ * registered again, goes again (or into the local history). */
+static void
+test_pushes_across_a_restart_all_arrive (Fixture *f, gconstpointer data)
+{
+  g_autoptr (UndodOptions) options = undod_options_new ();
+  undod_options_set_persist (options, TRUE);
+  undod_options_set_limit (options, 5000);
+  g_autoptr (UndodStack) stack = register_stack (f, "org.undod.test.Stream", options);
+  g_autoptr (GBytes) u = text ("u"), r = text ("r");
+  for (guint round = 0; round < 3; round++)
+    {
+      for (guint i = 0; i < 300; i++)
+        undod_stack_push (stack, "Edit", u, r, NULL);
+      /* Pushes are out while undod stops, and while the new one starts. */
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      stop_undod (f);
+      for (guint i = 0; i < 300; i++)
+        undod_stack_push (stack, "Edit", u, r, NULL);
+      start_undod (f);
+      for (guint i = 0; i < 300; i++)
+        undod_stack_push (stack, "Edit", u, r, NULL);
+      WAIT_FOR (undod_client_get_daemon_running (f->client));
+    }
+  /* The client may not have seen the last stop yet: the last undod is
+   * asked only once it is on the bus. */
+  g_autoptr (GDBusConnection) reader = reader_for (f);
+  WAIT_POLL (undod_on_bus (reader) && undod_client_get_daemon_running (f->client) &&
+             undo_depth (reader, undod_stack_get_path (stack)) == 2700);
+  g_assert_cmpuint (f->push_failures, ==, 0);
+}
+
+/* undod's activation file is installed but undod fails to start: the app
+ * still gets its stack, with a local history, not a raw bus error. */
+static void
+test_register_when_undod_cannot_start (Fixture *f, gconstpointer data)
+{
+  g_autofree char *services = g_build_filename (f->directory, "services", NULL);
+  g_assert_cmpint (g_mkdir (services, 0700), ==, 0);
+  g_autofree char *file = g_build_filename (services, "org.undod.Undo1.service", NULL);
+  g_autoptr (GError) error = NULL;
+  g_file_set_contents (file, "[D-BUS Service]\nName=org.undod.Undo1\nExec=/bin/false\n", -1, &error);
+  g_assert_no_error (error);
+  g_autoptr (GTestDBus) bus = g_test_dbus_new (G_TEST_DBUS_NONE);
+  g_test_dbus_add_service_dir (bus, services);
+  g_test_dbus_up (bus);
+  g_autoptr (UndodClient) client = undod_client_new_sync (g_test_dbus_get_bus_address (bus), NULL, &error);
+  g_assert_no_error (error);
+
+  GAsyncResult *result = NULL;
+  undod_client_register (client, "org.undod.test.Unstartable", NULL, NULL, store_result, &result);
+  WAIT_FOR (result != NULL);
+  g_autoptr (UndodStack) stack = undod_client_register_finish (client, result, &error);
+  g_object_unref (result);
+  g_assert_no_error (error);
+  g_assert_nonnull (stack);
+  g_assert_null (undod_stack_get_path (stack));
+  g_autoptr (GBytes) u = text ("u"), r = text ("r");
+  undod_stack_push (stack, "Local", u, r, NULL);
+  g_assert_true (undod_stack_get_can_undo (stack));
+  g_assert_cmpstr (undod_stack_get_undo_name (stack), ==, "Local");
+  g_clear_object (&stack);
+  g_clear_object (&client);
+  g_test_dbus_down (bus);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -823,5 +981,13 @@ main (int argc, char **argv)
   g_test_add ("/client/apply-only-from-undod", Fixture, NULL, setup, test_apply_only_from_undod, teardown);
   g_test_add ("/client/state-follows-the-stack", Fixture, NULL, setup, test_state_follows_the_stack, teardown);
   g_test_add ("/client/hints-reach-undod", Fixture, NULL, setup, test_hints_reach_undod, teardown);
+  g_test_add ("/client/restart-keeps-a-tagged-history", Fixture, NULL, setup, test_restart_keeps_a_tagged_history,
+              teardown);
+  g_test_add ("/client/local-pushes-keep-their-state-tag", Fixture, NULL, setup,
+              test_local_pushes_keep_their_state_tag, teardown);
+  g_test_add ("/client/pushes-across-a-restart-all-arrive", Fixture, NULL, setup,
+              test_pushes_across_a_restart_all_arrive, teardown);
+  g_test_add ("/client/register-when-undod-cannot-start", Fixture, NULL, setup,
+              test_register_when_undod_cannot_start, teardown);
   return g_test_run ();
 }

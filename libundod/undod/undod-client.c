@@ -423,6 +423,10 @@ registered_again (GObject *source, GAsyncResult *result, gpointer data)
       undod_stack_set_path (stack, path);
       undod_stack_catch_up (stack);
     }
+  else if (undod_left_meanwhile (error))
+    /* undod left again before answering: the stack stays local, and
+     * registers once more when an undod appears. */
+    g_debug ("The stack of %s will register when undod is back: %s", undod_stack_get_app_id (stack), error->message);
   else
     g_warning ("The stack of %s could not register with undod: %s", undod_stack_get_app_id (stack), error->message);
   undod_stack_release (stack);
@@ -439,10 +443,13 @@ register_again (UndodClient *self, gboolean all)
       UndodStack *stack = g_ptr_array_index (self->stacks, i);
       if (!all && undod_stack_get_path (stack) != NULL)
         continue;
+      /* A stack undod had taken before goes without its first state tag. */
+      gboolean taken_before = undod_stack_get_path (stack) != NULL;
       undod_stack_hold (stack);
       const char *app_id = undod_stack_get_app_id (stack);
       UndodOptions *options = undod_stack_get_options (stack);
-      call_manager (self, "Register", g_variant_new ("(s@a{sv})", app_id, undod_options_to_variant (options)),
+      call_manager (self, "Register",
+                    g_variant_new ("(s@a{sv})", app_id, undod_options_to_variant_full (options, !taken_before)),
                     G_VARIANT_TYPE ("(o)"), NULL, registered_again, g_object_ref (stack));
     }
 }

@@ -293,6 +293,17 @@ undod_options_set_state_tag (UndodOptions *options, const char *state_tag)
 GVariant *
 undod_options_to_variant (UndodOptions *options)
 {
+  return undod_options_to_variant_full (options, TRUE);
+}
+
+/* The options as Register takes them; without @with_state_tag, the state
+ * tag left out: a stack registering again after undod restarted has moved
+ * its document on since the tag was given, and its history in undod
+ * follows that document (undod would discard the history on a tag that no
+ * longer describes it). */
+GVariant *
+undod_options_to_variant_full (UndodOptions *options, gboolean with_state_tag)
+{
   GVariantBuilder builder;
   g_variant_builder_init (&builder, G_VARIANT_TYPE_VARDICT);
   if (options != NULL)
@@ -307,7 +318,7 @@ undod_options_to_variant (UndodOptions *options)
       if (options->persist_set)
         g_variant_builder_add (&builder, "{sv}", "persist", g_variant_new_boolean (options->persist));
       g_variant_builder_add (&builder, "{sv}", "global_trigger", g_variant_new_boolean (options->global_trigger));
-      if (options->state_tag != NULL)
+      if (with_state_tag && options->state_tag != NULL)
         g_variant_builder_add (&builder, "{sv}", "state_tag", g_variant_new_string (options->state_tag));
     }
   return g_variant_builder_end (&builder);

@@ -25,6 +25,7 @@ G_BEGIN_DECLS
 #define UNDOD_APPLY_TIMEOUT_MS 120000
 
 GVariant *undod_options_to_variant (UndodOptions *options);
+GVariant *undod_options_to_variant_full (UndodOptions *options, gboolean with_state_tag);
 GVariant *undod_hints_to_variant   (UndodHints *hints);
 GVariant *undod_hints_variant      (const char *merge_key, guint merge_window_ms, const char *state_tag);
 

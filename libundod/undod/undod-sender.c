@@ -14,6 +14,9 @@
  * before it has been answered, and no stack call made after it leaves
  * before it. At most MAX_IN_FLIGHT calls are out at once: dbus-daemon's
  * own default max_replies_per_connection is 128 (session.conf raises it).
+ * A mutation that met undod restarting (it left with the call out, or a
+ * new undod answered before the stack registered again) goes again too,
+ * the same way, for RESTART_GRACE_MS.
  *
  * Everything below the lock is touched by both threads under `lock`. */
 #include "undod-sender.h"
@@ -25,6 +28,10 @@
  * to RETRY_MOST_MS, for as long as an undo itself may take. */
 #define RETRY_FIRST_MS 10
 #define RETRY_MOST_MS 500
+/* How long a mutation that met a restarting undod (undod_changed_under)
+ * goes again: registering again takes milliseconds, and an undod that
+ * does not come back answers ServiceUnknown, which ends it at once. */
+#define RESTART_GRACE_MS 10000
 /* How long closing waits for the answers to calls already made. */
 #define CLOSE_DRAIN_MS 2000
 
@@ -72,21 +79,82 @@ struct _UndodSendQueue {
   UndodSendFailedFunc failed;
 };
 
-/* undod's answer as an #UndodError: a bus without undod is
- * DAEMON_UNAVAILABLE, and GDBus's remote-error prefix is stripped. */
+/* Whether @error is the bus's word that undod could not be started by
+ * D-Bus activation (its service file names a program that fails, say). */
+static gboolean
+is_failed_activation (const GError *error)
+{
+  if (error->domain != G_DBUS_ERROR)
+    return FALSE;
+  switch (error->code)
+    {
+    case G_DBUS_ERROR_SPAWN_EXEC_FAILED:
+    case G_DBUS_ERROR_SPAWN_FORK_FAILED:
+    case G_DBUS_ERROR_SPAWN_CHILD_EXITED:
+    case G_DBUS_ERROR_SPAWN_CHILD_SIGNALED:
+    case G_DBUS_ERROR_SPAWN_FAILED:
+    case G_DBUS_ERROR_SPAWN_SETUP_FAILED:
+    case G_DBUS_ERROR_SPAWN_CONFIG_INVALID:
+    case G_DBUS_ERROR_SPAWN_SERVICE_INVALID:
+    case G_DBUS_ERROR_SPAWN_SERVICE_NOT_FOUND:
+    case G_DBUS_ERROR_SPAWN_PERMISSIONS_INVALID:
+    case G_DBUS_ERROR_SPAWN_FILE_INVALID:
+    case G_DBUS_ERROR_SPAWN_NO_MEMORY:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/* undod's answer as an #UndodError: a bus without undod, or one where
+ * starting undod failed, is DAEMON_UNAVAILABLE (the app then keeps a local
+ * history), and GDBus's remote-error prefix is stripped. */
 GError *
 undod_daemon_error (GError *error)
 {
+  GError *unavailable = NULL;
   if (g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_SERVICE_UNKNOWN) ||
       g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_NAME_HAS_NO_OWNER))
+    unavailable = g_error_new_literal (UNDOD_ERROR, UNDOD_ERROR_DAEMON_UNAVAILABLE,
+                                       "undod is not running on this bus.");
+  else if (is_failed_activation (error))
     {
-      GError *unavailable = g_error_new_literal (UNDOD_ERROR, UNDOD_ERROR_DAEMON_UNAVAILABLE,
-                                                 "undod is not running on this bus.");
-      g_error_free (error);
-      return unavailable;
+      g_dbus_error_strip_remote_error (error);
+      unavailable = g_error_new (UNDOD_ERROR, UNDOD_ERROR_DAEMON_UNAVAILABLE,
+                                 "undod is not running on this bus, and starting it failed: %s", error->message);
     }
-  g_dbus_error_strip_remote_error (error);
-  return error;
+  if (unavailable == NULL)
+    {
+      g_dbus_error_strip_remote_error (error);
+      return error;
+    }
+  g_error_free (error);
+  return unavailable;
+}
+
+/* Whether a call failed because undod is gone: it left with the call out
+ * (NoReply), or was not there (an error undod_daemon_error made). */
+gboolean
+undod_left_meanwhile (const GError *error)
+{
+  return g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_NO_REPLY) ||
+         g_error_matches (error, UNDOD_ERROR, UNDOD_ERROR_DAEMON_UNAVAILABLE);
+}
+
+/* Whether a stack's mutation failed because the undod it reached is not
+ * the one the stack registered with: the old one left with the call out
+ * (NoReply), or a new one took the name before the stack registered again
+ * with it (the stack's path unknown there, or another's). Such a call goes
+ * again, to the path the stack gets, or into its local history if no undod
+ * comes back: never lost. */
+static gboolean
+undod_changed_under (const GError *error)
+{
+  return g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_NO_REPLY) ||
+         g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_OBJECT) ||
+         g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_UNKNOWN_METHOD) ||
+         g_error_matches (error, UNDOD_ERROR, UNDOD_ERROR_NOT_OWNER) ||
+         g_error_matches (error, UNDOD_ERROR, UNDOD_ERROR_UNKNOWN_STACK);
 }
 
 static void
@@ -230,8 +298,9 @@ answered (GObject *source, GAsyncResult *result, gpointer data)
   if (queue != NULL)
     queue->out = NULL;
   gint64 waited_ms = (g_get_monotonic_time () - call->first_sent) / 1000;
-  if (queue != NULL && reply == NULL && call->retries_when_busy && !self->closing &&
-      g_error_matches (error, UNDOD_ERROR, UNDOD_ERROR_BUSY) && waited_ms < UNDOD_APPLY_TIMEOUT_MS)
+  gboolean busy = g_error_matches (error, UNDOD_ERROR, UNDOD_ERROR_BUSY) && waited_ms < UNDOD_APPLY_TIMEOUT_MS;
+  gboolean moved = undod_changed_under (error) && waited_ms < RESTART_GRACE_MS;
+  if (queue != NULL && reply == NULL && call->retries_when_busy && !self->closing && (busy || moved))
     {
       g_error_free (error);
       g_queue_push_head (&queue->waiting, call);

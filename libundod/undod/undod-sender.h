@@ -40,5 +40,6 @@ void            undod_send_queue_call_ahead (UndodSendQueue *queue, const char *
                                              const GVariantType *reply_type, int timeout_ms, const char *group_name);
 
 GError         *undod_daemon_error        (GError *error);
+gboolean        undod_left_meanwhile      (const GError *error);
 
 G_END_DECLS

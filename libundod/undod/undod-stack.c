@@ -53,6 +53,7 @@ typedef struct {
   char *name;
   GPtrArray *actions; /* UndodAction */
   char *merge_key;
+  char *state_tag; /* the document's tag after the group's latest push, or NULL */
   gint64 last_push_us; /* monotonic */
 } LocalGroup;
 
@@ -61,6 +62,7 @@ local_group_free (LocalGroup *group)
 {
   g_free (group->name);
   g_free (group->merge_key);
+  g_free (group->state_tag);
   g_ptr_array_unref (group->actions);
   g_free (group);
 }
@@ -274,12 +276,13 @@ set_state (UndodStack *self, const char *undo_name, const char *redo_name, gbool
 static guint64
 keep_locally (UndodStack *self, const char *name, GPtrArray *actions, GVariant *hints)
 {
-  const char *merge_key = NULL;
+  const char *merge_key = NULL, *state_tag = NULL;
   guint32 window_ms = LOCAL_MERGE_WINDOW_MS;
   if (hints != NULL)
     {
       g_variant_lookup (hints, "merge_key", "&s", &merge_key);
       g_variant_lookup (hints, "merge_window_ms", "u", &window_ms);
+      g_variant_lookup (hints, "state_tag", "&s", &state_tag);
     }
   gint64 now = g_get_monotonic_time ();
   self->state_serial++;
@@ -296,6 +299,11 @@ keep_locally (UndodStack *self, const char *name, GPtrArray *actions, GVariant *
       top->last_push_us = now;
       g_free (top->name);
       top->name = g_strdup (name); /* the group takes the latest push's name, as in undod */
+      if (state_tag != NULL)
+        {
+          g_free (top->state_tag);
+          top->state_tag = g_strdup (state_tag);
+        }
       set_state (self, top->name, NULL, FALSE);
       return top->id;
     }
@@ -304,6 +312,7 @@ keep_locally (UndodStack *self, const char *name, GPtrArray *actions, GVariant *
   group->name = g_strdup (name);
   group->actions = g_ptr_array_ref (actions);
   group->merge_key = g_strdup (merge_key);
+  group->state_tag = g_strdup (state_tag);
   group->last_push_us = now;
   g_queue_push_tail (&self->local_undo, group);
   self->local_merge_open = TRUE;
@@ -385,8 +394,14 @@ undod_stack_catch_up (UndodStack *stack)
                                  g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING, undod_action_get_undo (action), TRUE),
                                  g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING, undod_action_get_redo (action), TRUE));
         }
+      /* Its state tag goes with it (a reopened document is checked against
+       * it); its merge key does not: undod must not merge it into another. */
+      GVariantBuilder hints;
+      g_variant_builder_init (&hints, G_VARIANT_TYPE_VARDICT);
+      if (group->state_tag != NULL)
+        g_variant_builder_add (&hints, "{sv}", "state_tag", g_variant_new_string (group->state_tag));
       GVariant *body = g_variant_new ("(s@a(ayay)@a{sv})", group->name, g_variant_builder_end (&list),
-                                      g_variant_new_array (G_VARIANT_TYPE ("{sv}"), NULL, 0));
+                                      g_variant_builder_end (&hints));
       undod_send_queue_call_ahead (stack->queue, "PushGroup", body, G_VARIANT_TYPE ("(t)"), UNDOD_CALL_TIMEOUT_MS,
                                    group->name);
     }
