@@ -16,11 +16,13 @@ final class DesktopFixture {
     var loop: EventLoop { daemon.loop }
     var bus: TestBus { daemon.bus }
 
-    /// The desktop (with openbox unless `windowManager` is false), then undod with `config`.
+    /// The desktop (with openbox unless `windowManager` is false), then undod with `config`
+    /// and the desktop's environment, to which `environment` adds (`XDG_CURRENT_DESKTOP`, say).
     init(config: String = "", windowManager: Bool = true, notifications: Bool = false,
-         notificationTimeout: Int = 10, desktop: TestDesktop? = nil) throws {
+         notificationTimeout: Int = 10, desktop: TestDesktop? = nil, environment: [String: String] = [:]) throws {
         self.desktop = try desktop ?? TestDesktop(windowManager: windowManager)
-        daemon = try DaemonFixture(config: config, environment: self.desktop.environment)
+        daemon = try DaemonFixture(config: config,
+                                   environment: self.desktop.environment.merging(environment) { $1 })
         if notifications {
             try self.desktop.startNotifications(bus: daemon.bus, loop: daemon.loop, watcher: daemon.watcher,
                                            timeout: notificationTimeout)

@@ -151,6 +151,28 @@ import Testing
         #expect(try f.focusedStack() == a.stack)
     }
 
+    /// Under an X11 session that calls itself GNOME (Budgie, GNOME
+    /// Flashback: no Shell), a process that takes `org.gnome.Shell` is not
+    /// heard: `auto` stays `x11`, and the key undoes in the window in front.
+    @Test func aProcessTakingTheShellsNameOnX11SteersNothing() throws {
+        let f = try DesktopFixture(environment: ["XDG_CURRENT_DESKTOP": "GNOME"])
+        let a = try f.app("org.example.A", title: "Alpha", pushes: 1)
+        let b = try f.app("org.example.B", title: "Beta", pushes: 1)
+        try f.desktop.activate(a.window, loop: f.loop)
+        #expect(try f.waitForFocus(a.stack))
+        let run = try runTool(["/usr/bin/python3", Repository.client("name_thief.py"), f.bus.address,
+                               "org.gnome.Shell", "\(b.process.process.processIdentifier)", "org.example.B"], loop: f.loop)
+        let report = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any] ?? [:]
+        #expect(report["request"] as? Int == 1, "\(run.output) \(run.errors)")
+        #expect(report["error"] as? String == undodError("NotAllowed"), "\(run.output) \(run.errors)")
+        try f.daemon.ping()
+        #expect(try f.daemon.managerProperty("FocusStrategy")?.string == "x11")
+        #expect(try f.focusedStack() == a.stack)
+        try f.desktop.press("ctrl+alt+z", loop: f.loop)
+        #expect(try a.process.nextApply().payloads == ["u1"])
+        #expect(b.process.applies.isEmpty)
+    }
+
     @Test func setFocusPinsAmongTheActiveWindowsStacksUntilItChanges() throws {
         let f = try DesktopFixture()
         let a = try f.app("org.example.A", title: "Alpha", pushes: 1)
