@@ -10,8 +10,8 @@ import UndoCore
 /// it decides the move as a timely one would — no group is handed to an app
 /// twice in a row for the same direction. The wait ends only when the
 /// owner answers or leaves the bus: no timer ever ends it, since a reply the
-/// bus lost would otherwise have the same group handed out again
-/// (`lateAnswerMilliseconds` is the transport's bound only in name).
+/// bus lost would otherwise have the same group handed out again (the
+/// transport sets none).
 ///
 /// One timer, the alarm, serves every apply's deadline: it is set for the
 /// earliest deadline out (or earlier) and, when it rings, times out what is
@@ -31,11 +31,6 @@ final class Applier {
     /// When the alarm rings (the scheduler's nanoseconds), and its timer;
     /// nil while none is set. Never later than any deadline out.
     private var alarm: (at: Int64, timer: ScheduledTimer)?
-
-    /// How long the transport waits for an `Apply`'s answer: as long as
-    /// a timer can (about 24 days), that is until the owner answers or
-    /// leaves the bus (the Trust section: never handed out again on a timer).
-    static let lateAnswerMilliseconds = Int(Int32.max)
 
     /// An applier reporting to `host`, reaching applications through `transport`.
     init(host: any ApplyHost, transport: any ApplyTransport, scheduler: any Scheduler) {
@@ -127,10 +122,10 @@ final class Applier {
         // The alarm answers the caller; the transport waits on for a late
         // answer. Its closure holds the applier and the record strongly (a
         // weak reference gives an object a side table, and every retain and
-        // release of it then takes the slow path) until the answer or the
-        // transport's own bound; a stack closed meanwhile has no apply in
-        // flight, so `finish` ignores it.
-        transport.apply(arguments, at: record.owner, timeoutMilliseconds: max(timeout, Self.lateAnswerMilliseconds)) {
+        // release of it then takes the slow path) until the owner answers or
+        // leaves; a stack closed meanwhile has no apply in flight, so
+        // `finish` ignores it.
+        transport.apply(arguments, at: record.owner) {
             [self, record] answer in
             finish(record, attempt: attempt, answer: answer)
         }

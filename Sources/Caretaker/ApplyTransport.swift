@@ -4,10 +4,11 @@ package import Undo1
 /// undod (`BusApplyTransport`), an in-process stand-in in tests.
 package protocol ApplyTransport: AnyObject {
     /// Asks `owner` (a unique name) to apply `arguments`; `answer` is called
-    /// once, on the loop, with how it went. The applier keeps its own
-    /// `apply.timeout_ms` timer; `timeoutMilliseconds` only bounds the call.
-    func apply(_ arguments: ApplyArguments, at owner: String, timeoutMilliseconds: Int,
-               answer: @escaping (ApplyAnswer) -> Void)
+    /// once, on the loop, with how it went: when the owner answers or
+    /// leaves, however late (the applier keeps its own `apply.timeout_ms`
+    /// timer). No timer of the transport's ends the wait: a reply the bus
+    /// lost would otherwise have the same group handed out again.
+    func apply(_ arguments: ApplyArguments, at owner: String, answer: @escaping (ApplyAnswer) -> Void)
 }
 
 /// How an application answered `Apply`.

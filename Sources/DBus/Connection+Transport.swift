@@ -232,7 +232,7 @@ extension Connection {
     /// (its timer removed); nil when it is not awaited any more.
     func takeAwaited(_ serial: UInt32) -> ((Result<Message, DBusError>) -> Void)? {
         guard let awaited = awaiting.removeValue(forKey: serial) else { return nil }
-        loop.remove(awaited.timer)
+        awaited.timer.map(loop.remove)
         return awaited.handler
     }
 }

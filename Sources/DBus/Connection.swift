@@ -178,10 +178,14 @@ public final class Connection {
         queue(message)
     }
 
+    /// A call's timeout that sets no timer: it waits for its reply, or the
+    /// bus's word that the peer left, or the connection's closing.
+    public static let untilAnswered = Int.max
+
     /// Sends a method call and calls `handler` on the loop with the reply, an
     /// error reply, or a local error (timeout: `NoReply`; lost bus:
     /// `Disconnected`). Never blocks. A timeout under 0 means 25 s, libdbus's
-    /// default.
+    /// default; `untilAnswered`, none.
     public func call(_ message: Message, timeoutMilliseconds: Int,
                      reply handler: @escaping (Result<Message, DBusError>) -> Void) {
         loop.assertInLoop()
@@ -195,14 +199,15 @@ public final class Connection {
             return
         }
         let milliseconds = timeoutMilliseconds < 0 ? 25_000 : timeoutMilliseconds
-        let timer = loop.schedule(afterMilliseconds: milliseconds) { [unowned self] in
+        let timer = milliseconds == Self.untilAnswered ? nil : loop.schedule(afterMilliseconds: milliseconds) {
+            [unowned self] in
             guard let awaited = self.awaiting.removeValue(forKey: serial) else { return }
             awaited.handler(.failure(DBusError(name: DBusError.Names.noReply,
                                                message: "No reply came within \(milliseconds) ms.")))
         }
         // A serial still awaited after 2³² messages more is not coming back.
         if let stale = awaiting.updateValue(Connection.AwaitedReply(handler: handler, timer: timer), forKey: serial) {
-            loop.remove(stale.timer)
+            stale.timer.map(loop.remove)
         }
     }
 
@@ -227,7 +232,7 @@ public final class Connection {
         let all = awaiting.values
         awaiting.removeAll()
         for awaited in all {
-            loop.remove(awaited.timer)
+            awaited.timer.map(loop.remove)
             let handler = awaited.handler
             loop.soon { handler(.failure(Self.closedError)) }
         }
@@ -353,9 +358,10 @@ public final class Connection {
 }
 
 extension Connection {
-    /// A call waiting for its reply: who gets it, and the timer that gives up.
+    /// A call waiting for its reply: who gets it, and the timer that gives
+    /// up (none for a call made `untilAnswered`).
     struct AwaitedReply {
         let handler: (Result<Message, DBusError>) -> Void
-        let timer: EventLoop.Token
+        let timer: EventLoop.Token?
     }
 }

@@ -170,8 +170,7 @@ final class HeldApps: ApplyTransport {
 
     private(set) var waiting: [Request] = []
 
-    func apply(_ arguments: ApplyArguments, at owner: String, timeoutMilliseconds: Int,
-               answer: @escaping (ApplyAnswer) -> Void) {
+    func apply(_ arguments: ApplyArguments, at owner: String, answer: @escaping (ApplyAnswer) -> Void) {
         waiting.append(Request(arguments: arguments, owner: owner, answer: answer))
     }
 

@@ -13,8 +13,7 @@ final class BusApplyTransport: ApplyTransport {
         self.connection = connection
     }
 
-    func apply(_ arguments: ApplyArguments, at owner: String, timeoutMilliseconds: Int,
-               answer: @escaping (ApplyAnswer) -> Void) {
+    func apply(_ arguments: ApplyArguments, at owner: String, answer: @escaping (ApplyAnswer) -> Void) {
         let message: Message
         do {
             message = try Undo1Call.applyInClient(owner, arguments)
@@ -23,7 +22,7 @@ final class BusApplyTransport: ApplyTransport {
             connection.loop.soon { answer(.failed(name: error.name, message: error.message)) }
             return
         }
-        connection.call(message, timeoutMilliseconds: timeoutMilliseconds) { result in
+        connection.call(message, timeoutMilliseconds: Connection.untilAnswered) { result in
             switch result {
             case .success:
                 answer(.applied)

@@ -35,4 +35,20 @@ final class DepartedOwners {
             then(true)
         }
     }
+
+    /// Runs `attempt` (an undo or redo); where it is refused because its
+    /// stack still waits for an `Apply` answer its owner may never send,
+    /// asks whether that owner is gone and, if so (the stack detached
+    /// now), runs it once more. Every way an undo or redo is asked for
+    /// comes through here: a stack touched is checked.
+    func serve<Value>(_ attempt: @escaping (@escaping (StackRecord?, Result<Value, ServiceError>) -> Void) -> Void,
+                      then completion: @escaping (StackRecord?, Result<Value, ServiceError>) -> Void) {
+        attempt { [self] record, result in
+            guard case .failure(.awaitingLateAnswer) = result, let record else { return completion(record, result) }
+            ifGone(record.owner) { gone in
+                guard gone else { return completion(record, result) }
+                attempt(completion)
+            }
+        }
+    }
 }

@@ -79,22 +79,16 @@ enum StackObject {
     }
 
     /// `Undo`/`Redo`. A stack still waiting for an answer its owner may
-    /// never send (the bus lost it, or the owner's leaving) is checked: an
-    /// owner gone detaches it, and the call is answered as for a detached stack.
+    /// never send (the bus lost it, or the owner's leaving) has its owner
+    /// checked (`DepartedOwners.serve`): one gone detaches it, and the
+    /// call is answered as for a detached stack.
     private static func apply(_ direction: Direction, _ call: MethodCall, _ record: StackRecord, _ service: UndoService,
-                              _ departed: DepartedOwners, checked: Bool = false) {
-        let owner = record.owner
-        service.apply(direction, on: record, caller: call.sender) { result in
-            if !checked, case .failure(.awaitingLateAnswer) = result {
-                return departed.ifGone(owner) { gone in
-                    guard gone else {
-                        return call.answer(result, stack: record.displayName) { [.uint64($0.group), .string($0.name)] }
-                    }
-                    apply(direction, call, record, service, departed, checked: true)
-                }
-            }
+                              _ departed: DepartedOwners) {
+        departed.serve({ done in
+            service.apply(direction, on: record, caller: call.sender) { done(record, $0) }
+        }, then: { _, result in
             call.answer(result, stack: record.displayName) { [.uint64($0.group), .string($0.name)] }
-        }
+        })
     }
 
     private static func entries(_ side: [HistoryItem]) -> DBusValue {

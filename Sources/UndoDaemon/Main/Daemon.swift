@@ -117,7 +117,8 @@ package final class Daemon {
                                   version: Self.version, canPersist: database != nil, registry: registry,
                                   publisher: publisher, transport: BusApplyTransport(connection: connection),
                                   scheduler: loop)
-        let triggers = TriggerHandler(service: service, config: outcome.config, connection: connection, scheduler: loop)
+        let triggers = TriggerHandler(service: service, departed: publisher.departedOwners(of: service),
+                                      config: outcome.config, connection: connection, scheduler: loop)
         triggers.focusIsAGuess = { [unowned desktop, unowned service] in
             desktop.hasDisplay && service.focus.name == "recent"
         }

@@ -30,14 +30,18 @@ final class TriggerHandler {
     static let errorMilliseconds: Int32 = 3_000
 
     private unowned let service: UndoService
+    private let departed: DepartedOwners
     private let scheduler: any Scheduler
     private let notifier: FeedbackNotifier<Offer>
     /// The open confirm question: the group it asks about, and its timer.
     private var question: (group: UInt64, timer: ScheduledTimer)?
 
-    /// The handler of `service`'s triggers, notifying on `connection`.
-    init(service: UndoService, config: DaemonConfig, connection: Connection, scheduler: any Scheduler) {
+    /// The handler of `service`'s triggers, notifying on `connection`;
+    /// `departed` catches up with an owner that left unheard.
+    init(service: UndoService, departed: DepartedOwners, config: DaemonConfig, connection: Connection,
+         scheduler: any Scheduler) {
         self.service = service
+        self.departed = departed
         self.config = config
         self.scheduler = scheduler
         notifier = FeedbackNotifier(connection: connection, log: service.log)
@@ -76,7 +80,7 @@ final class TriggerHandler {
         // go once answered (or, the question's timer, once it fires or is
         // cancelled): held strongly everywhere, as one weak reference would
         // give it a side table and slow every retain of it from then on.
-        service.applyFocused(direction, caller: caller) { [self] record, result in
+        applyFocused(direction, caller: caller) { [self] record, result in
             report(direction, on: record, result, source: nil)
             completion(record, result)
         }
@@ -86,7 +90,7 @@ final class TriggerHandler {
     /// portal's shortcut), named by `source` in the log.
     func fire(_ direction: Direction, source: String) {
         guard direction == .undo, asksFirst else {
-            service.applyFocused(direction, caller: nil) { [self] record, result in
+            applyFocused(direction, caller: nil) { [self] record, result in
                 report(direction, on: record, result, source: source)
             }
             return
@@ -105,6 +109,14 @@ final class TriggerHandler {
             }
             ask(about: ExpectedGroup(id: top.id, name: top.name, time: top.time), on: record, source: source)
         }
+    }
+
+    /// The service's `applyFocused`, a focused stack waiting for a late
+    /// answer having its owner checked (`DepartedOwners.serve`).
+    private func applyFocused(_ direction: Direction, caller: String?,
+                              completion: @escaping (StackRecord?, Result<CompletedMove, ServiceError>) -> Void) {
+        departed.serve({ [service] done in service.applyFocused(direction, caller: caller, completion: done) },
+                       then: completion)
     }
 
     // MARK: Asking first
@@ -161,9 +173,9 @@ final class TriggerHandler {
         guard let record = service.registry.byNumber[number] else {
             return report(direction, on: nil, .failure(.unknownStack(StackPath(number: number).path)), source: source)
         }
-        service.apply(direction, on: record, caller: nil, expecting: group) { [self] result in
-            report(direction, on: record, result, source: source)
-        }
+        departed.serve({ [service] done in
+            service.apply(direction, on: record, caller: nil, expecting: group) { done(record, $0) }
+        }, then: { [self] _, result in report(direction, on: record, result, source: source) })
     }
 
     // MARK: Saying what happened
