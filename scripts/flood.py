@@ -17,8 +17,10 @@ client up to 44 ms by itself), and many connections (400 connections
 from 50 processes, each sending one 4 MiB Push at once, 1.6 GB in all,
 past the bus's 1 GB queue for one connection, while one more app quits:
 printed after its row, how many pushes undod stored, how many it refused
-with its own Busy, how many the bus refused with LimitsExceeded, and
-whether the app that quit was seen leaving — its stack's Owner empty).
+with its own Busy, how many the bus refused with LimitsExceeded,
+whether the app that quit was seen leaving — its stack's Owner empty —
+and what came of an undo asked just before and answered during the
+flood: its group handed out once, the next undo the group below).
 Every stack is persistent (the default). Printed per phase: the prober's
 slowest and 99th-percentile Push, the most a Push took beyond a Ping to the
 bus daemon sent just before it ("over bus": the spec's measure, the bus's
@@ -278,6 +280,23 @@ print(manager.Register("org.flood.leaver", dbus.Dictionary({}, signature="sv")),
 sys.stdin.readline()
 """, address], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     leaver_path = leaver.stdout.readline().strip()
+    # An app asked to undo just before the flood, answering 0.4 s later,
+    # during it; it prints the group of every Apply it is handed. (Not on
+    # the floor, which applies nothing.)
+    on_undod = "/floor/" not in address
+    answerer = subprocess.Popen([sys.executable, "-c", ANSWERER, address], stdout=subprocess.PIPE, text=True)
+    answerer_path = answerer.stdout.readline().strip()
+    undos = []
+
+    def undo():
+        if not on_undod:
+            return
+        try:
+            undos.append(("ok", int(stack(watcher, answerer_path).Undo(timeout=300)[0])))
+        except dbus.exceptions.DBusException as error:
+            undos.append((error.get_dbus_name(), 0))
+    first_undo = threading.Thread(target=undo)
+    first_undo.start()
     count = 12 if QUICK else 50
     workers = [multiprocessing.Process(target=one, args=(index,)) for index in range(count)]
     for worker in workers:
@@ -290,6 +309,10 @@ sys.stdin.readline()
     leaver.wait()
     for worker in workers:
         worker.join()
+    first_undo.join()
+    undo()
+    answerer.kill()
+    handed = [int(line) for line in answerer.communicate()[0].split()]
     names = [outcomes.get() for _ in range(count * 8)]
     owner = ""
     try:
@@ -302,11 +325,54 @@ sys.stdin.readline()
     except dbus.exceptions.DBusException as error:
         owner = error.get_dbus_name()
     others = sorted(set(names) - {"stored", "org.undod.Undo1.Error.Busy", "org.freedesktop.DBus.Error.LimitsExceeded"})
-    who = "floor" if "/floor/" in address else "undod"
+    who = "undod" if on_undod else "floor"
     print(f"  {who}, {count * 8} connections: {names.count('stored')} stored, {names.count('org.undod.Undo1.Error.Busy')} "
           f"Busy (undod), {names.count('org.freedesktop.DBus.Error.LimitsExceeded')} LimitsExceeded (the bus)"
           + (f", other: {others}" if others else "")
-          + f"; the app that quit: {'detached' if not owner else 'STILL OWNED by ' + owner}", flush=True)
+          + f"; the app that quit: {'detached' if not owner else 'STILL OWNED by ' + owner}"
+          + f"; the Apply answered during it: {answered(undos, handed)}", flush=True)
+
+
+def answered(undos, handed):
+    """What came of the two undos of the app answering during the flood:
+    each group must be handed out once, the second undo the group below
+    (unless the total limit dropped it)."""
+    if not undos:
+        return "-"
+    (first, first_group), (second, second_group) = undos
+    if len(set(handed)) != len(handed):
+        return f"GROUP HANDED TWICE {handed}"
+    if first == "ok" and second == "ok" and handed == [first_group, second_group]:
+        return "applied once, the next undo the group below"
+    if first == "ok" and second.endswith("NothingToUndo") and handed == [first_group]:
+        # The flood's stored pushes passed max_total_bytes: the oldest groups went.
+        return "applied once, the group below dropped by the total limit"
+    if first == "ok":
+        return f"NOT AS EXPECTED: {(undos, handed)!r}"
+    return f"its answer lost ({first}), the stack waits ({second}), handed {len(handed)} time"
+
+
+# The app that answers an Apply during the flood (`many_connections`).
+ANSWERER = """
+import sys, dbus, dbus.service, dbus.mainloop.glib
+from gi.repository import GLib
+dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+connection = dbus.bus.BusConnection(sys.argv[1])
+class Client(dbus.service.Object):
+    @dbus.service.method("org.undod.Undo1.Client", in_signature="otsaay", out_signature="",
+                         async_callbacks=("ok", "err"))
+    def Apply(self, path, group, direction, payloads, ok, err):
+        print(int(group), flush=True)
+        GLib.timeout_add(400, lambda: ok() and False)
+Client(connection, "/org/undod/Undo1/Client")
+manager = dbus.Interface(connection.get_object("org.undod.Undo1", "/org/undod/Undo1"), "org.undod.Undo1.Manager")
+path = manager.Register("org.flood.answerer", dbus.Dictionary({}, signature="sv"))
+stack = dbus.Interface(connection.get_object("org.undod.Undo1", path), "org.undod.Undo1.Stack")
+for name in ("First", "Second"):
+    stack.Push(name, dbus.ByteArray(b"u"), dbus.ByteArray(b"r"), dbus.Dictionary({}, signature="sv"))
+print(path, flush=True)
+GLib.MainLoop().run()
+"""
 
 
 targets = []
