@@ -88,6 +88,7 @@ test: deps
 	$(MAKE) --no-print-directory libundod undod-qt
 	UNDOD_DESKTOP_SUITES="$(DESKTOP_SUITES)" GLIBC_TUNABLES=$(TEST_TUNABLES) $(SWIFT) test --skip-build
 	meson test -C "$(LIBUNDOD_BUILD)" --print-errorlogs
+	/usr/bin/python3 scripts/docs-test.py "$$($(SWIFT) build --show-bin-path)" "$(LIBUNDOD_BUILD)"
 	ctest --test-dir "$(UNDOD_QT_BUILD)" --output-on-failure
 	bash scripts/run-test.sh "$$($(SWIFT) build --show-bin-path)"
 	bash scripts/package-test.sh

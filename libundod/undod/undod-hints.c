@@ -19,6 +19,9 @@ struct _UndodHints {
 
 G_DEFINE_FINAL_TYPE (UndodHints, undod_hints, G_TYPE_OBJECT)
 
+enum { PROP_MERGE_KEY = 1, PROP_MERGE_WINDOW_MS, PROP_STATE_TAG, N_PROPS };
+static GParamSpec *properties[N_PROPS];
+
 static void
 undod_hints_finalize (GObject *object)
 {
@@ -29,9 +32,59 @@ undod_hints_finalize (GObject *object)
 }
 
 static void
+undod_hints_get_property (GObject *object, guint id, GValue *value, GParamSpec *pspec)
+{
+  UndodHints *self = UNDOD_HINTS (object);
+  switch (id)
+    {
+    case PROP_MERGE_KEY: g_value_set_string (value, self->merge_key); break;
+    case PROP_MERGE_WINDOW_MS: g_value_set_uint (value, self->merge_window_ms); break;
+    case PROP_STATE_TAG: g_value_set_string (value, self->state_tag); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
+    }
+}
+
+static void
+undod_hints_set_property (GObject *object, guint id, const GValue *value, GParamSpec *pspec)
+{
+  UndodHints *self = UNDOD_HINTS (object);
+  switch (id)
+    {
+    case PROP_MERGE_KEY: undod_hints_set_merge_key (self, g_value_get_string (value)); break;
+    case PROP_MERGE_WINDOW_MS: undod_hints_set_merge_window_ms (self, g_value_get_uint (value)); break;
+    case PROP_STATE_TAG: undod_hints_set_state_tag (self, g_value_get_string (value)); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
+    }
+}
+
+static void
 undod_hints_class_init (UndodHintsClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = undod_hints_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  object_class->finalize = undod_hints_finalize;
+  object_class->get_property = undod_hints_get_property;
+  object_class->set_property = undod_hints_set_property;
+  GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY;
+  /**
+   * UndodHints:merge-key:
+   *
+   * A push with the same key as the top group's merges into it (NULL: none).
+   */
+  properties[PROP_MERGE_KEY] = g_param_spec_string ("merge-key", NULL, NULL, NULL, flags);
+  /**
+   * UndodHints:merge-window-ms:
+   *
+   * How long after the top group's last push this one may still merge
+   * into it, in milliseconds (0: undod's configured window).
+   */
+  properties[PROP_MERGE_WINDOW_MS] = g_param_spec_uint ("merge-window-ms", NULL, NULL, 0, G_MAXUINT, 0, flags);
+  /**
+   * UndodHints:state-tag:
+   *
+   * The document's state tag after the change (NULL: none).
+   */
+  properties[PROP_STATE_TAG] = g_param_spec_string ("state-tag", NULL, NULL, NULL, flags);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
@@ -60,8 +113,11 @@ void
 undod_hints_set_merge_key (UndodHints *hints, const char *merge_key)
 {
   g_return_if_fail (UNDOD_IS_HINTS (hints));
+  if (g_strcmp0 (hints->merge_key, merge_key) == 0)
+    return;
   g_free (hints->merge_key);
   hints->merge_key = g_strdup (merge_key);
+  g_object_notify_by_pspec (G_OBJECT (hints), properties[PROP_MERGE_KEY]);
 }
 
 /**
@@ -87,7 +143,10 @@ void
 undod_hints_set_merge_window_ms (UndodHints *hints, guint merge_window_ms)
 {
   g_return_if_fail (UNDOD_IS_HINTS (hints));
+  if (hints->merge_window_ms == merge_window_ms)
+    return;
   hints->merge_window_ms = merge_window_ms;
+  g_object_notify_by_pspec (G_OBJECT (hints), properties[PROP_MERGE_WINDOW_MS]);
 }
 
 /**
@@ -113,8 +172,11 @@ void
 undod_hints_set_state_tag (UndodHints *hints, const char *state_tag)
 {
   g_return_if_fail (UNDOD_IS_HINTS (hints));
+  if (g_strcmp0 (hints->state_tag, state_tag) == 0)
+    return;
   g_free (hints->state_tag);
   hints->state_tag = g_strdup (state_tag);
+  g_object_notify_by_pspec (G_OBJECT (hints), properties[PROP_STATE_TAG]);
 }
 
 /**

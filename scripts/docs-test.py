@@ -1,0 +1,106 @@
+#!/usr/bin/python3
+"""Runs every whole program of the app developers' guides as written (part
+of `make test`), so the docs cannot drift from what works.
+
+Usage: docs-test.py BIN_DIR LIBUNDOD_BUILD [DOC ...]
+
+A whole program is a code block whose first line says so: `#!/usr/bin/python3`
+(run with /usr/bin/python3), or a C comment naming its file and a `Build:`
+command (compiled with that command, the build tree's pkg-config files
+standing in for the installed ones). The ```text block right after it, if
+any, is what it must print. Each runs on a private bus of its own that
+starts undod (BIN_DIR/undod, a state directory of its own) by D-Bus
+activation, as an installed undod is started. The other code blocks are
+fragments: they are counted and named, not run.
+"""
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+bin_dir, build = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+docs = sys.argv[3:] or ["Docs/ADOPTING.md", "Docs/UNDOKIT.md"]
+BLOCK = re.compile(r"^```(\w*)\n(.*?)^```\n(?:\nIt prints:\n\n```text\n(.*?)^```\n)?", re.M | re.S)
+
+
+def programs(path):
+    """Every code block of `path`: (line, language, code, expected output or None, runnable)."""
+    text = open(path).read()
+    for match in BLOCK.finditer(text):
+        language, code, expected = match.group(1), match.group(2), match.group(3)
+        line = text.count("\n", 0, match.start()) + 1
+        runnable = (language == "python" and code.startswith("#!/usr/bin/python3\n")) or \
+                   (language == "c" and re.match(r"/\* [\w.-]+\.c: ", code) and "Build: " in code)
+        if language != "text":
+            yield line, language, code, expected, bool(runnable)
+
+
+def private_bus(work):
+    """A bus that starts this build's undod by activation; returns (bus process, address)."""
+    services = os.path.join(work, "services")
+    os.makedirs(services)
+    with open(os.path.join(services, "org.undod.Undo1.service"), "w") as file:
+        file.write(f"[D-BUS Service]\nName=org.undod.Undo1\n"
+                   f"Exec={bin_dir}/undod --state-dir {work}/state\n")
+    config = os.path.join(work, "bus.conf")
+    with open(config, "w") as file:
+        file.write(f"""<busconfig><type>session</type><listen>unix:dir={work}</listen><auth>EXTERNAL</auth>
+<servicedir>{services}</servicedir>
+<policy context="default"><allow send_destination="*"/><allow receive_sender="*"/><allow own="*"/></policy>
+</busconfig>""")
+    bus = subprocess.Popen(["dbus-daemon", "--config-file", config, "--nofork", "--print-address=1"],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return bus, bus.stdout.readline().strip()
+
+
+def run(doc, line, language, code, work):
+    """Builds and runs one program; returns (exit status, what it printed)."""
+    environment = dict(os.environ, GI_TYPELIB_PATH=f"{build}/undod", LD_LIBRARY_PATH=f"{build}/undod",
+                       PKG_CONFIG_PATH=f"{build}/meson-uninstalled", HOME=work, XDG_STATE_HOME=f"{work}/state-home")
+    environment.pop("DISPLAY", None)
+    environment.pop("WAYLAND_DISPLAY", None)
+    bus, address = private_bus(work)
+    environment["DBUS_SESSION_BUS_ADDRESS"] = address
+    try:
+        if language == "python":
+            command = ["/usr/bin/python3", "-"]
+            given = code
+        else:
+            name = re.match(r"/\* ([\w.-]+\.c): ", code).group(1)
+            with open(os.path.join(work, name), "w") as file:
+                file.write(code)
+            build_command = re.search(r"Build: (.*)", code).group(1).strip()
+            built = subprocess.run(["sh", "-c", build_command], cwd=work, env=environment,
+                                   capture_output=True, text=True, timeout=120)
+            if built.returncode != 0:
+                return built.returncode, f"`{build_command}` failed:\n{built.stderr}"
+            output = shlex.split(build_command)[shlex.split(build_command).index("-o") + 1]
+            command, given = [os.path.join(work, output)], None
+        done = subprocess.run(command, input=given, cwd=work, env=environment, capture_output=True, text=True,
+                              timeout=60)
+        return done.returncode, done.stdout + (f"(stderr) {done.stderr}" if done.stderr else "")
+    finally:
+        bus.terminate()
+        bus.wait()
+        subprocess.run(["pkill", "-f", "--", f"--state-dir {work}/state"], check=False)
+
+
+failures, ran, fragments = [], 0, []
+for doc in docs:
+    for line, language, code, expected, runnable in programs(doc):
+        if not runnable:
+            fragments.append(f"{doc}:{line} ({language or 'no language'})")
+            continue
+        with tempfile.TemporaryDirectory(prefix="undod-docs-") as work:
+            status, printed = run(doc, line, language, code, work)
+        ran += 1
+        if status != 0 or (expected is not None and printed != expected):
+            failures.append(f"{doc}:{line}: exit {status}; printed:\n{printed}"
+                            + (f"expected:\n{expected}" if expected is not None else ""))
+for failure in failures:
+    print(f"docs test: FAILED: {failure}", file=sys.stderr)
+print(f"docs test: {ran} whole programs of {', '.join(docs)} run as written, {len(failures)} failed; "
+      f"{len(fragments)} fragments not run")
+sys.exit(1 if failures else 0)
