@@ -40,6 +40,10 @@ TEST_TUNABLES ?= glibc.malloc.mmap_threshold=16384
 BENCH_ARGS ?=
 N          ?= 100000
 LIBUNDOD_BUILD ?= .build/libundod
+# What `make install` installs libundod from (a release build for PREFIX),
+# and where its libraries and typelibs go (Debian's multiarch directory).
+LIBUNDOD_INSTALL_BUILD ?= .build/libundod-install
+LIBDIR ?= $(PREFIX)/lib/$(shell dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
 UNDOD_QT_BUILD ?= .build/undod-qt
 SEED       ?= $(shell date +%s)
 # The Debian releases whose GNOME Shell, KWin and sway the compositor suites
@@ -49,7 +53,7 @@ DESKTOP_SUITES ?= bookworm trixie forky
 # What `make test-desktops` runs them on (e.g. SUITES=sid).
 SUITES ?= sid
 
-.PHONY: all deps build release static run demo test test-desktops desktop-roots libundod undod-qt coverage bench soak profile sanitize fuzz install uninstall deb deb-libundod deb-undod-qt clean
+.PHONY: all deps build release static run demo test test-desktops desktop-roots libundod undod-qt coverage bench soak profile sanitize fuzz install install-undod install-libundod uninstall deb deb-libundod deb-undod-qt clean
 
 all: build
 
@@ -158,10 +162,14 @@ sanitize: deps
 profile: deps
 	bash scripts/profile.sh
 
-## Installs under PREFIX (default /usr/local; DESTDIR for staging): the
-## binaries, man pages, D-Bus activation file and interface, systemd user
-## unit, completions and the example config.
-install: static
+## Installs under PREFIX (default /usr/local; DESTDIR for staging): undod
+## and libundod (install-undod, install-libundod).
+install: install-undod install-libundod
+
+## undod: the binaries, man pages, D-Bus activation file and interface,
+## systemd user unit, completions, the example config, the KWin script and
+## the GNOME Shell extension.
+install-undod: static
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" \
 	  "$(DESTDIR)$(PREFIX)/share/dbus-1/services" "$(DESTDIR)$(PREFIX)/share/dbus-1/interfaces" \
 	  "$(DESTDIR)$(PREFIX)/lib/systemd/user" "$(DESTDIR)$(SYSCONFDIR)/xdg/undod" \
@@ -180,6 +188,17 @@ install: static
 	"$(STATIC_BIN)/undoctl" completion bash > "$(DESTDIR)$(BASH_COMPLETIONS)/undoctl"
 	"$(STATIC_BIN)/undoctl" completion zsh > "$(DESTDIR)$(ZSH_COMPLETIONS)/_undoctl"
 	"$(STATIC_BIN)/undoctl" completion fish > "$(DESTDIR)$(FISH_COMPLETIONS)/undoctl.fish"
+
+## libundod, its GTK bridges, headers, pkg-config files, GIRs, typelibs and
+## API reference, in LIBDIR (PREFIX's multiarch directory).
+install-libundod: deps
+	meson setup $$([ -f "$(LIBUNDOD_INSTALL_BUILD)/build.ninja" ] && echo --reconfigure) "$(LIBUNDOD_INSTALL_BUILD)" \
+	  libundod --prefix="$(PREFIX)" --libdir="$(LIBDIR)" --buildtype=release -Dundod=/bin/false >/dev/null
+	meson compile -C "$(LIBUNDOD_INSTALL_BUILD)" >/dev/null
+	meson install -C "$(LIBUNDOD_INSTALL_BUILD)" --no-rebuild $(if $(DESTDIR),--destdir "$(DESTDIR)") >/dev/null
+	@if [ -z "$(DESTDIR)" ] && [ -w /etc/ld.so.cache ]; then ldconfig; fi
+	@case "$(LIBDIR)" in /usr/lib/*) ;; *) echo "libundod is in $(LIBDIR): for Python, GJS and the other languages" \
+	  "that load its typelib, export GI_TYPELIB_PATH=$(LIBDIR)/girepository-1.0";; esac
 
 ## Removes everything `make install` put down (same PREFIX and DESTDIR),
 ## and the directories it made that are left empty.
@@ -200,6 +219,12 @@ uninstall:
 	  "$(DESTDIR)$(GNOME_EXTENSION)/schemas/org.gnome.shell.extensions.undod.gschema.xml" \
 	  "$(DESTDIR)$(GNOME_EXTENSION)/schemas/gschemas.compiled"
 	for d in /schemas ""; do rmdir "$(DESTDIR)$(GNOME_EXTENSION)$$d" 2>/dev/null || true; done
+	rm -rf "$(DESTDIR)$(PREFIX)/include/undod-1" "$(DESTDIR)$(PREFIX)/share/doc/Undod-1"
+	rm -f "$(DESTDIR)$(LIBDIR)"/libundod-1.so* "$(DESTDIR)$(LIBDIR)"/libundod-gtk[34]-1.so* \
+	  "$(DESTDIR)$(LIBDIR)"/pkgconfig/undod-1.pc "$(DESTDIR)$(LIBDIR)"/pkgconfig/undod-gtk[34]-1.pc \
+	  "$(DESTDIR)$(LIBDIR)"/girepository-1.0/Undod-1.0.typelib "$(DESTDIR)$(LIBDIR)"/girepository-1.0/UndodGtk*-1.0.typelib \
+	  "$(DESTDIR)$(PREFIX)"/share/gir-1.0/Undod-1.0.gir "$(DESTDIR)$(PREFIX)"/share/gir-1.0/UndodGtk*-1.0.gir
+	@if [ -z "$(DESTDIR)" ] && [ -w /etc/ld.so.cache ]; then ldconfig; fi
 
 ## A Debian package of what `make install` installs (PREFIX /usr), its
 ## Depends computed from what the binaries link, checked by lintian.

@@ -7,7 +7,12 @@
 #   gir1.2-undod-1.0      the typelib Undod-1.0
 #   gir1.2-undodgtk-1.0   the typelib UndodGtk-1.0 (the GTK 4 bridge)
 #   gir1.2-undodgtk3-1.0  the typelib UndodGtk3-1.0 (the GTK 3 bridge)
-#   libundod-dev          headers, .so links, pkg-config files, GIRs, the API reference
+#   libundod-dev          headers, the .so link, pkg-config file and GIR of
+#                         the client library, the API reference
+#   libundod-gtk4-dev     the GTK 4 bridge's .so link, pkg-config file and GIR
+#   libundod-gtk3-dev     the GTK 3 bridge's
+# (libundod-dev needs no GTK: each bridge's -dev is installed by who wants it;
+# the bridges' two headers, shared by both, are in libundod-dev)
 # from a release build installed with prefix /usr; each library's Depends
 # computed by dpkg-shlibdeps; each package checked by lintian (an error
 # fails the build). Prints the packages' paths, one a line.
@@ -36,7 +41,9 @@ take libundod-gtk3-1-0 "$lib/libundod-gtk3-1.so.0" "$lib/libundod-gtk3-1.so.0.0.
 take gir1.2-undod-1.0 "$lib/girepository-1.0/Undod-1.0.typelib"
 take gir1.2-undodgtk-1.0 "$lib/girepository-1.0/UndodGtk-1.0.typelib"
 take gir1.2-undodgtk3-1.0 "$lib/girepository-1.0/UndodGtk3-1.0.typelib"
-take libundod-dev "usr/include" "$lib/libundod*.so" "$lib/pkgconfig" "usr/share/gir-1.0"
+take libundod-gtk4-dev "$lib/libundod-gtk4-1.so" "$lib/pkgconfig/undod-gtk4-1.pc" "usr/share/gir-1.0/UndodGtk-1.0.gir"
+take libundod-gtk3-dev "$lib/libundod-gtk3-1.so" "$lib/pkgconfig/undod-gtk3-1.pc" "usr/share/gir-1.0/UndodGtk3-1.0.gir"
+take libundod-dev "usr/include" "$lib/libundod-1.so" "$lib/pkgconfig/undod-1.pc" "usr/share/gir-1.0/Undod-1.0.gir"
 install -d "$stage/libundod-dev/usr/share/doc/libundod-dev"
 mv "$stage/all/usr/share/doc/Undod-1" "$stage/libundod-dev/usr/share/doc/libundod-dev/html"
 every_file_taken
@@ -86,9 +93,22 @@ build_package gir1.2-undodgtk3-1.0 "libundod-gtk3-1-0 (= $version), gir1.2-undod
   "$about
  .
  This package holds the typelib UndodGtk3-1.0, for Python, GJS, Vala and Rust."
-build_package libundod-dev "libundod-1-0 (= $version), libundod-gtk4-1-0 (= $version), libundod-gtk3-1-0 (= $version), gir1.2-undod-1.0 (= $version), gir1.2-undodgtk-1.0 (= $version), gir1.2-undodgtk3-1.0 (= $version), libglib2.0-dev" \
+build_package libundod-dev "libundod-1-0 (= $version), gir1.2-undod-1.0 (= $version), libglib2.0-dev" \
   libdevel "development files for libundod" \
   "$about
  .
- This package holds the headers, pkg-config files, GIR files and the API
- reference (gi-docgen)."
+ This package holds the headers, the pkg-config file, the GIR file and the
+ API reference (gi-docgen). The GTK bridges' development files are in
+ libundod-gtk4-dev and libundod-gtk3-dev."
+build_package libundod-gtk4-dev "libundod-dev (= $version), libundod-gtk4-1-0 (= $version), gir1.2-undodgtk-1.0 (= $version), libgtk-4-dev" \
+  libdevel "development files for libundod's GTK 4 bridge" \
+  "$about
+ .
+ This package holds the GTK 4 bridge's pkg-config file (undod-gtk4-1) and
+ GIR file."
+build_package libundod-gtk3-dev "libundod-dev (= $version), libundod-gtk3-1-0 (= $version), gir1.2-undodgtk3-1.0 (= $version), libgtk-3-dev, libgtksourceview-4-dev" \
+  libdevel "development files for libundod's GTK 3 bridge" \
+  "$about
+ .
+ This package holds the GTK 3 bridge's pkg-config file (undod-gtk3-1) and
+ GIR file."

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds dist/undod_VERSION_ARCH.deb: what `make install PREFIX=/usr` puts
+# Builds dist/undod_VERSION_ARCH.deb: what `make install-undod PREFIX=/usr` puts
 # down (the binaries with the Swift runtime linked in, stripped), its
 # Depends computed by dpkg-shlibdeps from what the binaries link, then
 # checked by lintian: an error fails the build. Prints the package's path.
@@ -12,7 +12,7 @@ stage=$(mktemp -d /tmp/undod-deb.XXXXXX)
 trap 'rm -rf "$stage"' EXIT
 root="$stage/root"
 
-make --no-print-directory -s install DESTDIR="$root" PREFIX=/usr >/dev/null
+make --no-print-directory -s install-undod DESTDIR="$root" PREFIX=/usr >/dev/null
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/undod" "$root/usr/bin/undoctl"
 gzip -9n "$root"/usr/share/man/man1/*.1
 
