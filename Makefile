@@ -156,6 +156,7 @@ fuzz: deps
 ## Builds and runs the whole suite under AddressSanitizer, then
 ## ThreadSanitizer (SANITIZERS=address for one); any report fails it.
 sanitize: deps
+	$(MAKE) --no-print-directory libundod undod-qt
 	bash scripts/sanitize.sh
 
 # Instructions per call in undod and in the bus, by callgrind (BENCHMARKS.md).

@@ -24,7 +24,7 @@ final class Shelf {
     }
 }
 
-/// Waits for the manager's next change of `kind` (at most 10 s).
+/// Waits for the manager's next change of `kind` (at most 10 s, scaled by `TestTime`).
 @MainActor
 func next(_ kind: UndoManager.Change.Kind, in changes: AsyncStream<UndoManager.Change>) async -> UndoManager.Change? {
     await withTaskGroup(of: UndoManager.Change?.self) { group in
@@ -33,7 +33,7 @@ func next(_ kind: UndoManager.Change.Kind, in changes: AsyncStream<UndoManager.C
             return nil
         }
         group.addTask {
-            try? await Task.sleep(for: .seconds(10))
+            try? await Task.sleep(for: .milliseconds(TestTime.milliseconds(10_000)))
             return nil
         }
         let first = await group.next() ?? nil
