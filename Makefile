@@ -13,10 +13,12 @@ BIN      = $(shell $(SWIFT) build -c release --show-bin-path 2>/dev/null)
 # its own.
 STATIC   = $(SWIFT) build -c release --static-swift-stdlib --scratch-path .build/static
 STATIC_BIN = .build/static/release
-# Where bash, zsh and fish look for completions under PREFIX.
+# Where bash, zsh and fish look for completions under PREFIX. fish reads
+# vendor completions only under /usr/share (and XDG_DATA_DIRS, which a
+# login shell may lack): outside /usr they go to the admin's /etc/fish.
 BASH_COMPLETIONS ?= $(PREFIX)/share/bash-completion/completions
 ZSH_COMPLETIONS  ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/share/zsh/vendor-completions,$(PREFIX)/share/zsh/site-functions)
-FISH_COMPLETIONS ?= $(PREFIX)/share/fish/vendor_completions.d
+FISH_COMPLETIONS ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/share/fish/vendor_completions.d,/etc/fish/completions)
 # undod's KWin script, where KWin and undod look for it (a KPackage).
 KWIN_SCRIPT      ?= $(PREFIX)/share/kwin/scripts/undod
 # undod's GNOME Shell extension (enabled by the user), in the variant the
@@ -24,7 +26,9 @@ KWIN_SCRIPT      ?= $(PREFIX)/share/kwin/scripts/undod
 GNOME_EXTENSIONS ?= $(PREFIX)/share/gnome-shell/extensions
 GNOME_EXTENSION  := $(GNOME_EXTENSIONS)/undod@undod.org
 GNOME_SHELL_FORMAT ?=
-SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
+# undod reads its system-wide config from /etc/xdg/undod/undod.conf
+# whatever its PREFIX (the spec's Files), so the example config goes there.
+SYSCONFDIR ?= /etc
 # The test process's malloc hands out blocks of 16 KiB and more as mappings
 # of their own: Foundation's Process.run (swift-corelibs-foundation) reads a
 # fixed 256 bytes of each /proc/self/fd entry's name, past the end of
