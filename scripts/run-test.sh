@@ -34,5 +34,12 @@ for n in 1 2; do
   eval "state$n=\$state"
 done
 [ "$state1" != "$state2" ] || fail "both runs share $state1"
+# A third, on a session bus where undod runs already (run 1's): it says so, with the pid, and leaves it be.
+address1=$(sed -n 's/^  DBUS_SESSION_BUS_ADDRESS=//p' "$work/run1.out")
+DBUS_SESSION_BUS_ADDRESS="$address1" timeout 20 bash scripts/run.sh "$bin" >"$work/run3.out" 2>&1 \
+  || fail "make run beside a running undod did not end at once: $(cat "$work/run3.out")"
+grep -q "^undod already runs on this bus, pid [0-9][0-9]* (.*undod" "$work/run3.out" \
+  || fail "make run beside a running undod did not say so: $(cat "$work/run3.out")"
+"$bin/undoctl" --address "$address1" list >/dev/null || fail "the running undod did not survive a third make run"
 [ ! -e "$work/home/state/undod" ] || fail "a run wrote to the user's own ~/.local/state/undod"
-echo "run test: two make runs without a session bus, side by side, each with its own bus and history"
+echo "run test: two make runs without a session bus, side by side, each with its own bus and history; a third beside a running undod says so"

@@ -13,6 +13,21 @@ if [ -z "${DBUS_SESSION_BUS_ADDRESS:-}" ] && [ -n "${XDG_RUNTIME_DIR:-}" ] && [ 
 fi
 if [ -n "${DBUS_SESSION_BUS_ADDRESS:-}" ] && dbus-send --session --dest=org.freedesktop.DBus \
      --type=method_call --print-reply /org/freedesktop/DBus org.freedesktop.DBus.GetId >/dev/null 2>&1; then
+  # An undod that already serves this bus (installed, activated, or
+  # another make run) keeps it: the name is taken once.
+  dbus() { dbus-send --session --dest=org.freedesktop.DBus --type=method_call --print-reply \
+             /org/freedesktop/DBus "org.freedesktop.DBus.$1" "string:org.undod.Undo1" 2>/dev/null | sed -n '$s/.* //p'; }
+  if [ "$(dbus NameHasOwner)" = true ]; then
+    pid=$(dbus GetConnectionUnixProcessID)
+    cat <<MSG
+undod already runs on this bus, pid $pid ($(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | sed 's/ $//' || true)):
+use it with
+  $bin/undoctl status
+or, to run this build instead, stop it first (\`systemctl --user stop undod\` if
+systemd started it, else \`kill $pid\`) and run \`make run\` again.
+MSG
+    exit 0
+  fi
   cat <<MSG
 undod: using the session bus at $DBUS_SESSION_BUS_ADDRESS
 From another terminal (undoctl is on your PATH after \`make install\`):
