@@ -60,7 +60,7 @@ struct JournalFailureTests {
             #expect(FileAttributes.chattr("+a", directory))
             defer { FileAttributes.chattr("-a", directory) }
             #expect {
-                _ = try HistoryDatabase(directory: directory, now: 0)
+                _ = try JournalTests.openOnceLetGo(directory)
             } throws: { error in
                 (error as? StoreError)?.isReadOnly == true && "\(error)".contains("cannot be set aside")
             }

@@ -57,9 +57,16 @@ import UndoStore
         if deletingDatabase {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
-        // The dropped store lets its lock go once its checkpointer's thread lets the store go:
-        // under load a moment later (at most 10 s).
-        let deadline = Date().addingTimeInterval(10)
+        return try openOnceLetGo(directory)
+    }
+
+    /// Opens the store in `directory` once a store dropped just before has
+    /// let its lock go: its checkpointer's thread lets the store go under
+    /// load a moment later (at most 10 s, times `UNDOD_TEST_TIME_SCALE`
+    /// for a sanitized build). Any other error is thrown at once.
+    static func openOnceLetGo(_ directory: String) throws(StoreError) -> HistoryDatabase {
+        let scale = ProcessInfo.processInfo.environment["UNDOD_TEST_TIME_SCALE"].flatMap(Double.init) ?? 1
+        let deadline = Date().addingTimeInterval(10 * max(1, scale))
         var opened = Result { () throws(StoreError) in try HistoryDatabase(directory: directory, now: 0) }
         while case .failure(let error) = opened, error.description.contains("already running"), Date() < deadline {
             usleep(10_000)
@@ -180,7 +187,7 @@ import UndoStore
             try FileManager.default.moveItem(atPath: Self.journal(directory), toPath: kept)
             try FileManager.default.createSymbolicLink(atPath: Self.journal(directory), withDestinationPath: kept)
             #expect {
-                _ = try HistoryDatabase(directory: directory, now: 0)
+                _ = try Self.openOnceLetGo(directory)
             } throws: { error in
                 (error as? StoreError)?.isReadOnly == true
             }

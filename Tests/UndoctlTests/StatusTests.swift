@@ -53,13 +53,23 @@ import Testing
         #expect(result.output.contains("  Redo:     nothing\n"))
     }
 
-    @Test func statusWithoutAFocusedStackExits1() throws {
+    /// Plain `undoctl` with nothing focused shows undod's state, not an error.
+    @Test func statusWithoutAFocusedStackShowsTheDaemon() throws {
         let f = try CtlFixture()
-        let result = try f.undoctl(["status"])
-        #expect(result.status == 1)
-        #expect(result.output.isEmpty)
-        #expect(result.errors.hasPrefix("undoctl: No stack has the focus"))
-        #expect(try f.undoctl(["--json", "status"]).status == 1)
+        let empty = try f.undoctl([])
+        #expect(empty.status == 0 && empty.errors.isEmpty, "\(empty.status): \(empty.errors)")
+        #expect(empty.output.hasPrefix("No stack has the focus"))
+        #expect(empty.output.contains("  Stacks:   none yet"), "\(empty.output)")
+        #expect(empty.output.contains("  Focus:    recent"), "\(empty.output)")
+        let editor = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing"])
+        try editor.call("Deactivate")
+        let some = try f.undoctl(["status"])
+        #expect(some.status == 0)
+        #expect(some.output.contains("  Stacks:   1 (1 with their application running): `undoctl list` shows them, "
+                                     + "`undoctl undo --last` undoes the change made last"), "\(some.output)")
+        let json = try f.json(["status"])
+        #expect(json["stack"] is NSNull)
+        #expect((json["daemon"] as? [String: Any])?["focus_strategy"] as? String == "recent", "\(json)")
     }
 
     @Test func statusJSONHasTheStackAndTheDaemon() throws {

@@ -21,6 +21,25 @@ import Testing
         #expect(!result.errors.isEmpty, "the sentence still goes to standard error")
     }
 
+    /// The title `list` shows names a stack where nothing else does.
+    @Test func aTitleNamesItsStack() throws {
+        let f = try CtlFixture()
+        let app = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing"])
+        let main = app.stack
+        let notes = try app.register("org.example.Editor", ["document": .string("notes.txt"), "title": .string("Notes")])
+        _ = try app.call("Push", [.string("Bold"), .bytes([1]), .bytes([2]), .vardict([:])], on: notes)
+        let undone = try f.undoctl(["undo", "notes"])
+        #expect(undone.status == 0, "\(undone.errors)")
+        #expect(undone.output == "Undid \"Bold\" in Notes\n")
+        #expect(try f.stackProperty(notes, "UndoDepth") == .uint32(0))
+        #expect(try f.stackProperty(main, "UndoDepth") == .uint32(1), "Text Editor untouched")
+        // Two stacks of one title: ambiguous, and both listed.
+        try f.app("org.example.Other", title: "Notes")
+        let two = try f.undoctl(["history", "Notes"])
+        #expect(two.status == 1)
+        #expect(two.errors.hasPrefix("undoctl: \"Notes\" matches 2 stacks; name one of them:"), "\(two.errors)")
+    }
+
     @Test func anAppIdWithSeveralStacksIsAmbiguousAndListsThem() throws {
         let f = try CtlFixture()
         let app = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing"])

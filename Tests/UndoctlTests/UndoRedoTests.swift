@@ -138,7 +138,6 @@ import Testing
         // undo carries the daemon's reason; both point a shell user at --last.
         #expect(noFocus.errors.contains("no application with undo history is active"), "\(noFocus.errors)")
         #expect(noFocus.errors.contains("`undoctl undo --last`"))
-        #expect((try f.undoctl(["status"])).errors.contains("`undoctl undo --last`"))
         #expect(noFocus.output.isEmpty)
 
         let editor = try f.app("org.example.Editor", title: "Text Editor")

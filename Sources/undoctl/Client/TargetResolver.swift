@@ -2,12 +2,15 @@
 /// app's stacks, whatever their document), `app_id:document` (`app_id:` is
 /// the app's stack with the empty document, and always means an app id), a
 /// stack number, or a stack object path. All digits may be a stack number or
-/// an app id (`3`): both are candidates. No match, or more than one, is a
-/// refusal (exit 1) whose sentence lists what there is.
+/// an app id (`3`): both are candidates. Where none of these matches, the
+/// title `list` shows (`Notes`, in any case) names the stacks that carry it.
+/// No match, or more than one, is a refusal (exit 1) whose sentence lists
+/// what there is.
 enum TargetResolver {
     /// The stack `target` names among `stacks`.
     static func resolve(_ target: String, among stacks: [StackInfo]) throws(CommandError) -> StackInfo {
-        let matches = candidates(for: target, among: stacks)
+        var matches = candidates(for: target, among: stacks)
+        if matches.isEmpty { matches = titled(target, among: stacks) }
         if matches.count == 1, let only = matches.first { return only }
         if matches.isEmpty {
             let hint = stacks.isEmpty ? "there are no stacks at all" : "run `undoctl list` to see the stacks"
@@ -28,6 +31,14 @@ enum TargetResolver {
             return target
         }
         return String(stack.number)
+    }
+
+    /// The stacks whose title is `target`, exactly, else in another case.
+    static func titled(_ target: String, among stacks: [StackInfo]) -> [StackInfo] {
+        let exact = stacks.filter { $0.title == target }
+        if !exact.isEmpty { return exact }
+        let folded = target.lowercased()
+        return stacks.filter { $0.title.lowercased() == folded }
     }
 
     /// Every stack that `target` could mean.

@@ -14,8 +14,9 @@ struct StatusCommand: Command {
         next undo and redo with how many steps each side holds, whether the \
         present state is the clean (saved) one, and whether an application owns \
         it; and, where the global undo key cannot work on this desktop, why and \
-        the command that fixes it. With no stack focused it says that too, and \
-        exits 1.
+        the command that fixes it. With no stack focused it says so and shows \
+        undod's state instead: how many stacks it keeps, the focus strategy, \
+        and the key (exit 0; with --json, "stack" is null).
         """
     static let options: [OptionSpec] = []
     static let takesTarget = true
@@ -40,9 +41,7 @@ struct StatusCommand: Command {
             stack = try TargetResolver.resolve(target, among: client.stacks())
         } else {
             guard let focused = manager.focusedPath else {
-                // A dead key is most likely why nothing was undone: say it first.
-                if !manager.keyProblem.isEmpty { Output.error(manager.keyProblem) }
-                throw CommandContext.noFocusedStack
+                return try showDaemon(manager, stacks: client.stacks(), context)
             }
             stack = try client.stack(at: focused)
         }
@@ -54,6 +53,21 @@ struct StatusCommand: Command {
                 + ["  " + Format.padded("Focus:", 10) + Self.strategy(manager.focusStrategy, in: context.environment)]
                 + (manager.keyProblem.isEmpty ? [] : ["  " + Format.padded("Key:", 10) + Format.safe(manager.keyProblem)]))
         }
+    }
+
+    /// With no stack focused: undod's own state, and where to go from here.
+    private func showDaemon(_ manager: ManagerProperties, stacks: [StackInfo], _ context: CommandContext) {
+        if context.json {
+            return Output.line(JSONValue.object(["stack": .null, "daemon": manager.json]).text)
+        }
+        let owned = stacks.filter { !$0.isDetached }.count
+        let kept = stacks.isEmpty ? "none yet: an application that uses undod makes one"
+            : "\(stacks.count) (\(owned) with their application running): `undoctl list` shows them, "
+                + "`undoctl undo --last` undoes the change made last"
+        Output.lines(["No stack has the focus: no window in front has undo history with undod.",
+                      "  " + Format.padded("Stacks:", 10) + kept,
+                      "  " + Format.padded("Focus:", 10) + Self.strategy(manager.focusStrategy, in: context.environment)]
+                     + (manager.keyProblem.isEmpty ? [] : ["  " + Format.padded("Key:", 10) + Format.safe(manager.keyProblem)]))
     }
 
     /// The text of one stack's status.
