@@ -44,6 +44,15 @@ public final class NotificationMonitor {
         }
     }
 
+    /// The bodies of the notifications asked for so far, in order.
+    public var bodies: [String] {
+        monitor.lines.compactMap { line in
+            guard line["member"] as? String == "Notify", line["destination"] as? String == "org.freedesktop.Notifications",
+                  let data = (line["payload"] as? [String: Any])?["data"] as? [Any], data.count > 4 else { return nil }
+            return data[4] as? String
+        }
+    }
+
     /// The values undod's manager announced for property `name`, in order.
     public func announced(_ name: String) -> [String] {
         monitor.lines.compactMap { line in

@@ -107,6 +107,20 @@ import Testing
         #expect(notes.applies.isEmpty, "the answer was about less than the group holds now")
     }
 
+    /// A key pressed over an empty history says so in the user's words,
+    /// not the protocol's advice to the app's developer.
+    @Test func nothingToUndoIsSaidInTheUsersWords() throws {
+        let f = try DesktopFixture(notifications: true)
+        let monitor = try NotificationMonitor(address: f.bus.address, loop: f.loop)
+        let notes = try f.app("org.example.Notes", title: "Notes")
+        try f.desktop.activate(notes.window, loop: f.loop)
+        #expect(try f.waitForFocus(notes.stack))
+        try f.desktop.press("ctrl+alt+z", loop: f.loop)
+        #expect(monitor.wait(loop: f.loop) { monitor.bodies.contains("There is nothing to undo in Notes.") },
+                "\(monitor.bodies)")
+        #expect(!monitor.bodies.contains { $0.contains("push a change") })
+    }
+
     @Test func errorsAreNotifiedBriefly() throws {
         // dunst's own timeout is long: only undod's short one can end it.
         let f = try DesktopFixture(notifications: true, notificationTimeout: 60)

@@ -220,9 +220,20 @@ final class TriggerHandler {
         case .failure(let error):
             show(.init(
                 summary: direction == .undo ? "Nothing undone" : "Nothing redone",
-                body: Self.markup(error.refusal(stack: record?.displayName).sentence),
+                body: Self.markup(Self.notice(of: error, on: record)),
                 icon: direction == .undo ? "edit-undo" : "edit-redo",
                 timeoutMilliseconds: Self.errorMilliseconds, urgency: 1))
+        }
+    }
+
+    /// What a notification says of a refusal: the user's words where the
+    /// protocol's sentence speaks to the app's developer ("push a change
+    /// first"), else that sentence.
+    static func notice(of error: ServiceError, on record: StackRecord?) -> String {
+        switch (error, record) {
+        case (.model(.nothingToUndo), let record?): "There is nothing to undo in \(record.title)."
+        case (.model(.nothingToRedo), let record?): "There is nothing to redo in \(record.title)."
+        default: error.refusal(stack: record?.displayName).sentence
         }
     }
 
