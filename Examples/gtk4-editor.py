@@ -66,7 +66,10 @@ def main():
         view = Gtk.TextView(monospace=True)
         window.set_child(Gtk.ScrolledWindow(child=view))
         window.present()
-        options = Undod.Options(title="GTK 4 editor", persist=False)
+        # Kept on disk, so that the history outlives an undod restart; a tag of
+        # this run's own, so that the next run (an empty text) does not take it
+        # up: the bridge tags each change, and undod's restart keeps it.
+        options = Undod.Options(title="GTK 4 editor", state_tag=GLib.uuid_string_random())
         client.register("org.undod.examples.Gtk4Editor", options, None,
                         lambda client, result: registered(client, result, window, view))
 

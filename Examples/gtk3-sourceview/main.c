@@ -226,7 +226,11 @@ main (int argc, char **argv)
 
   g_autoptr (UndodOptions) options = undod_options_new ();
   undod_options_set_title (options, "GTK 3 SourceView editor");
-  undod_options_set_persist (options, FALSE);
+  /* Kept on disk, so that the history outlives an undod restart; a tag of
+   * this run's own, so that the next run (its text read anew) does not take
+   * it up: the bridge tags each change, and undod's restart keeps it. */
+  g_autofree char *tag = g_uuid_string_random ();
+  undod_options_set_state_tag (options, tag);
   undod_client_register (client, "org.undod.examples.Gtk3SourceView", options, NULL, registered, NULL);
   gtk_main ();
   g_clear_object (&bridge);

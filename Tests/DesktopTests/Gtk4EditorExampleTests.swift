@@ -44,6 +44,25 @@ import Testing
         #expect(try editor.next(event: "applied")["text"] as? String == "hello")
     }
 
+    /// The history outlives an undod restart: the editor registers again,
+    /// adopts its stored stack (the bridge's state tags match), and the key
+    /// undoes what was typed before.
+    @Test func theHistoryOutlivesAnUndodRestart() throws {
+        let f = try DesktopFixture()
+        let signals = try f.daemon.recordSignals()
+        let (editor, stack) = try Self.startEditor(on: f)
+        defer { editor.stop() }
+        try f.desktop.xdotool(["type", "--delay", "40", "hello"], loop: f.loop)
+        #expect(f.daemon.wait(timeout: 10_000) { signals.arguments(of: "Pushed").count == 5 })
+        try f.daemon.restart()
+        #expect(try f.waitForFocus(stack), "the editor took its stack up again")
+        #expect(try f.daemon.stackProperty(stack, "UndoName")?.string == "Typing")
+        try f.desktop.press("ctrl+alt+z", loop: f.loop)
+        let undone = try editor.next(event: "applied")
+        #expect(undone["direction"] as? String == "undo")
+        #expect(undone["text"] as? String == "")
+    }
+
     /// Starts the editor on `f`'s desktop, in front, once undod focuses its stack.
     static func startEditor(on f: DesktopFixture) throws -> (ScriptedProcess, String) {
         let typelib = Repository.root.appendingPathComponent(".build/libundod/undod-gtk/UndodGtk-1.0.typelib")

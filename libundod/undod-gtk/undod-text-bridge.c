@@ -13,7 +13,13 @@
  * views' keys and gtk_source_buffer_undo() do.
  *
  * A payload is UTF-8 text: "i<offset>:<text>" inserts <text> at character
- * <offset>; "d<offset>:<count>" deletes <count> characters from <offset>. */
+ * <offset>; "d<offset>:<count>" deletes <count> characters from <offset>.
+ *
+ * Every push carries a state tag of its own, new for each state of the
+ * buffer (a random one: a buffer's text has no cheap name): the history
+ * undod stores is taken up again after undod restarts (libundod registers
+ * again without the first tag), and never by a later run of the app, which
+ * registers with a tag of its own. */
 #include "undod-text-bridge.h"
 
 #include <stdlib.h>
@@ -80,6 +86,17 @@ is_recording (UndodTextBridge *self)
   return !self->applying;
 }
 
+/* A push's hints: the merge key for typing, and a new state tag. */
+static UndodHints *
+hints_for (gboolean typing)
+{
+  UndodHints *hints = undod_hints_new ();
+  g_autofree char *tag = g_uuid_string_random ();
+  undod_hints_set_merge_key (hints, typing ? "typing" : NULL);
+  undod_hints_set_state_tag (hints, tag);
+  return hints;
+}
+
 static void
 record (UndodTextBridge *self, UndodAction *action, const char *name, gboolean typing)
 {
@@ -96,8 +113,8 @@ record (UndodTextBridge *self, UndodAction *action, const char *name, gboolean t
       self->pending_typing = self->pending->len == 1 && typing;
       return;
     }
-  undod_stack_push (self->stack, name, undod_action_get_undo (action), undod_action_get_redo (action),
-                    typing ? "typing" : NULL);
+  g_autoptr (UndodHints) hints = hints_for (typing);
+  undod_stack_push_full (self->stack, name, undod_action_get_undo (action), undod_action_get_redo (action), hints);
   undod_action_free (action);
 }
 
@@ -147,11 +164,13 @@ on_end_user_action (GtkTextBuffer *buffer, UndodTextBridge *self)
   g_autofree char *name = g_steal_pointer (&self->pending_name);
   if (!is_recording (self))
     return; /* it ends inside a not-undoable action: its edits no longer fit the history */
+  g_autoptr (UndodHints) hints = hints_for (actions->len == 1 && self->pending_typing);
   if (actions->len == 1)
-    undod_stack_push (self->stack, name, undod_action_get_undo (g_ptr_array_index (actions, 0)),
-                      undod_action_get_redo (g_ptr_array_index (actions, 0)), self->pending_typing ? "typing" : NULL);
+    undod_stack_push_full (self->stack, name, undod_action_get_undo (g_ptr_array_index (actions, 0)),
+                           undod_action_get_redo (g_ptr_array_index (actions, 0)), hints);
   else if (actions->len > 1)
-    undod_stack_push_group (self->stack, name, (UndodAction **) actions->pdata, actions->len, NULL, NULL, NULL, NULL);
+    undod_stack_push_group_full (self->stack, name, (UndodAction **) actions->pdata, actions->len, hints,
+                                 NULL, NULL, NULL);
 }
 
 /* Applies one payload to the buffer; FALSE if it does not fit the text. */
