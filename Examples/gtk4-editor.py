@@ -6,7 +6,9 @@ one history; without undod the editor keeps a local one.
 
     make libundod && /usr/bin/python3 Examples/gtk4-editor.py [--address ADDR] [--trace]
 
---trace prints one JSON line per event (registered, changed, applied) for the tests.
+The Edit menu's Undo and Redo name the next group and grey out with the
+stack. --trace prints one JSON line per event (registered, changed, applied,
+menu) for the tests.
 """
 import argparse
 import json
@@ -28,7 +30,7 @@ for part in ("undod", "undod-gtk"):
 gi.require_version("Gtk", "4.0")
 gi.require_version("Undod", "1.0")
 gi.require_version("UndodGtk", "1.0")
-from gi.repository import GLib, Gtk, Undod, UndodGtk  # noqa: E402
+from gi.repository import Gio, GLib, Gtk, Undod, UndodGtk  # noqa: E402
 
 
 def trace(enabled, event, **fields):
@@ -57,12 +59,43 @@ def main():
             args.trace, "applied", direction=direction.value_nick, text=text_of(view.get_buffer())))
         window.connect("notify::is-active", lambda w, _: w.props.is_active and stack.activate(None, None))
         kept.update(stack=stack, bridge=bridge)
+        # The Edit menu: its items ask the bridge, and name and grey
+        # themselves from the stack's state, whoever moved it.
+        undo, redo = app.lookup_action("undo"), app.lookup_action("redo")
+        undo.connect("activate", lambda *_: bridge.undo())
+        redo.connect("activate", lambda *_: bridge.redo())
+
+        def follow(*_):
+            undo.set_enabled(stack.props.can_undo)
+            redo.set_enabled(stack.props.can_redo)
+            edit.remove_all()
+            edit.append(f"Undo {stack.props.undo_name}" if stack.props.can_undo else "Undo", "app.undo")
+            edit.append(f"Redo {stack.props.redo_name}" if stack.props.can_redo else "Redo", "app.redo")
+            trace(args.trace, "menu", undo=edit.get_item_attribute_value(0, "label").get_string(),
+                  redo=edit.get_item_attribute_value(1, "label").get_string(),
+                  can_undo=undo.get_enabled(), can_redo=redo.get_enabled())
+        for name in ("can-undo", "can-redo", "undo-name", "redo-name"):
+            stack.connect(f"notify::{name}", follow)
+        follow()
         view.get_buffer().connect("changed", lambda b: trace(args.trace, "changed", text=text_of(b)))
         trace(args.trace, "registered", path=stack.get_path(), xid=xid_of(window))
 
+    edit = Gio.Menu()
+
     def activate(app):
+        for name in ("undo", "redo"):
+            action = Gio.SimpleAction.new(name, None)
+            action.set_enabled(False)
+            app.add_action(action)
+        # No accelerators: the view's own Ctrl+Z and Ctrl+Shift+Z already go
+        # through undod (attach_view), and would otherwise act twice.
+        edit.append("Undo", "app.undo")
+        edit.append("Redo", "app.redo")
+        menus = Gio.Menu()
+        menus.append_submenu("Edit", edit)
+        app.set_menubar(menus)
         window = Gtk.ApplicationWindow(application=app, title="GTK 4 editor (undod)", default_width=480,
-                                       default_height=320)
+                                       default_height=320, show_menubar=True)
         view = Gtk.TextView(monospace=True)
         window.set_child(Gtk.ScrolledWindow(child=view))
         window.present()

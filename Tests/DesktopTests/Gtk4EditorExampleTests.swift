@@ -44,6 +44,22 @@ import Testing
         #expect(try editor.next(event: "applied")["text"] as? String == "hello")
     }
 
+    /// The Edit menu names the next undo and redo and greys out with the
+    /// stack, whoever moved it (here the global key).
+    @Test func theEditMenuFollowsTheStack() throws {
+        let f = try DesktopFixture()
+        let (editor, _) = try Self.startEditor(on: f)
+        defer { editor.stop() }
+        try f.desktop.xdotool(["type", "--delay", "40", "hi"], loop: f.loop)
+        _ = try editor.next(where: { $0["event"] as? String == "menu" && $0["undo"] as? String == "Undo Typing" })
+        try f.desktop.press("ctrl+alt+z", loop: f.loop)
+        let menu = try editor.next(where: {
+            $0["event"] as? String == "menu" && $0["redo"] as? String == "Redo Typing" && $0["can_undo"] as? Bool == false
+        })
+        #expect(menu["undo"] as? String == "Undo")
+        #expect(menu["can_redo"] as? Bool == true)
+    }
+
     /// The history outlives an undod restart: the editor registers again,
     /// adopts its stored stack (the bridge's state tags match), and the key
     /// undoes what was typed before.
