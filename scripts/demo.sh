@@ -108,5 +108,8 @@ The desktop stays up until Ctrl+C. In another terminal, paste:
   $bin/undoctl watch &                              # follow what undod does
   xdotool search --onlyvisible --name '^Notes' windowactivate; xdotool type ' again'; xdotool key ctrl+alt+z
   $bin/undoctl undo --last                          # or undo from the shell
+dunst shows a notification's buttons only as "(A)" after its text: press
+them with \`dunstctl action 0\` (the first button: Redo after an undo), or
+open dunst's menu of them with Ctrl+Shift+. (its context key) or a middle click.
 MSG
 wait "${pids[4]}"
