@@ -110,6 +110,6 @@ The desktop stays up until Ctrl+C. In another terminal, paste:
   $bin/undoctl undo --last                          # or undo from the shell
 dunst shows a notification's buttons only as "(A)" after its text: press
 them with \`dunstctl action 0\` (the first button: Redo after an undo), or
-open dunst's menu of them with Ctrl+Shift+. (its context key) or a middle click.
+open dunst's menu of them with \`dunstctl context\` or a middle click on it.
 MSG
 wait "${pids[4]}"
