@@ -688,6 +688,15 @@ test_apply_only_from_undod (Fixture *f, gconstpointer data)
  * after an undo made elsewhere (the global path), what undod says; clean
  * after set-clean, and again when a redo walks back to that state; a clear
  * empties both sides. */
+/* Records, each time the redo side gets a name, what the undo side says
+ * at that moment: never the name of the group that just left it. */
+static void
+note_both_names (UndodStack *stack, GParamSpec *pspec, GPtrArray *seen)
+{
+  g_ptr_array_add (seen, g_strdup_printf ("%s|%s", undod_stack_get_undo_name (stack),
+                                          undod_stack_get_redo_name (stack)));
+}
+
 static void
 test_state_follows_the_stack (Fixture *f, gconstpointer data)
 {
@@ -705,7 +714,10 @@ test_state_follows_the_stack (Fixture *f, gconstpointer data)
 
   /* Away from the saved state and back: clean follows. The side a group
    * went to has it at once (a key pressed right after works); the rest
-   * follows when undod has been asked. */
+   * follows when undod has been asked, never naming meanwhile the group
+   * that left it. */
+  g_autoptr (GPtrArray) seen = g_ptr_array_new_with_free_func (g_free);
+  gulong watch = g_signal_connect (stack, "notify::redo-name", G_CALLBACK (note_both_names), seen);
   undo_or_redo_focused (f, TRUE);
   g_assert_true (undod_stack_get_can_redo (stack));
   g_assert_cmpstr (undod_stack_get_redo_name (stack), ==, "Two");
@@ -713,6 +725,10 @@ test_state_follows_the_stack (Fixture *f, gconstpointer data)
   g_assert_true (undod_stack_get_can_undo (stack));
   g_assert_true (undod_stack_get_can_redo (stack));
   g_assert_cmpstr (undod_stack_get_redo_name (stack), ==, "Two");
+  g_signal_handler_disconnect (stack, watch);
+  for (guint i = 0; i < seen->len; i++)
+    g_assert_cmpstr (g_ptr_array_index (seen, i), !=, "Two|Two");
+  g_assert_cmpuint (seen->len, >, 0);
   undo_or_redo_focused (f, FALSE);
   g_assert_cmpstr (undod_stack_get_undo_name (stack), ==, "Two");
   WAIT_FOR (!undod_stack_get_can_redo (stack));

@@ -575,17 +575,17 @@ undod_stack_release (UndodStack *stack)
 
 /* A group was applied in @direction: it went to the other side (undod
  * hands out only the top group), so that side has something at once, by
- * that name, and a key pressed right after works; the rest is read. */
+ * that name, and a key pressed right after works. The side it left is read
+ * from undod: until then it may still have a group, name unknown (""),
+ * never the name of the group that left it. */
 static void
 note_applied (UndodStack *self, UndodDirection direction)
 {
-  const char *undo_name = self->can_undo ? self->undo_name : NULL;
-  const char *redo_name = self->can_redo ? self->redo_name : NULL;
   g_autofree char *moved = g_strdup (direction == UNDOD_DIRECTION_UNDO ? self->undo_name : self->redo_name);
   if (direction == UNDOD_DIRECTION_UNDO)
-    set_state (self, undo_name, moved, self->clean);
+    set_state (self, self->can_undo ? "" : NULL, moved, self->clean);
   else
-    set_state (self, moved, redo_name, self->clean);
+    set_state (self, moved, self->can_redo ? "" : NULL, self->clean);
   undod_stack_refresh_state (self);
 }
 
