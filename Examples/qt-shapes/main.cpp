@@ -1,5 +1,6 @@
 // qt-shapes: a Qt Widgets app on QUndoStack whose history undod mirrors
-// (UndodQt::UndoStackBridge): Ctrl+N adds a shape, Delete removes the last,
+// (UndodQt::UndoStackBridge): a canvas of shapes drawn in a row, Ctrl+N
+// adds a shape (circle, square, triangle in turn), Delete removes the last,
 // Ctrl+Z / Ctrl+Shift+Z are the stack's own actions, and the desktop's
 // global undo key undoes through the same stack.
 //
@@ -12,9 +13,10 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QListWidget>
 #include <QMainWindow>
 #include <QMenuBar>
+#include <QPainter>
+#include <QPainterPath>
 #include <QUndoCommand>
 #include <QUndoStack>
 #include <cstdio>
@@ -34,24 +36,72 @@ void trace(const QString &event, QJsonObject fields)
     std::fflush(stdout);
 }
 
-QJsonArray itemsOf(QListWidget *list)
+/// The document: shapes in a row, drawn as what they are.
+class ShapeCanvas : public QWidget
 {
-    QJsonArray items;
-    for (int row = 0; row < list->count(); ++row)
-        items.append(list->item(row)->text());
-    return items;
+public:
+    void add(const QString &shape)
+    {
+        m_shapes.append(shape);
+        update();
+    }
+    QString takeLast()
+    {
+        QString shape = m_shapes.takeLast();
+        update();
+        return shape;
+    }
+    const QStringList &shapes() const { return m_shapes; }
+
+protected:
+    void paintEvent(QPaintEvent *) override
+    {
+        QPainter painter(this);
+        painter.setRenderHint(QPainter::Antialiasing);
+        painter.fillRect(rect(), palette().base());
+        const int size = 56, gap = 16;
+        const QColor colours[] = {QColor(0x35, 0x84, 0xe4), QColor(0xe0, 0x1b, 0x24), QColor(0x33, 0xd1, 0x7a)};
+        for (int index = 0; index < m_shapes.size(); ++index) {
+            const QRectF box(gap + index % 4 * (size + gap), gap + index / 4 * (size + gap), size, size);
+            painter.setBrush(colours[index % 3]);
+            painter.setPen(QPen(palette().text().color(), 2));
+            if (m_shapes[index] == QLatin1String("circle")) {
+                painter.drawEllipse(box);
+            } else if (m_shapes[index] == QLatin1String("square")) {
+                painter.drawRect(box);
+            } else {
+                QPainterPath triangle;
+                triangle.moveTo(box.center().x(), box.top());
+                triangle.lineTo(box.bottomRight());
+                triangle.lineTo(box.bottomLeft());
+                triangle.closeSubpath();
+                painter.drawPath(triangle);
+            }
+        }
+        if (m_shapes.isEmpty())
+            painter.drawText(rect(), Qt::AlignCenter, QStringLiteral("Ctrl+N adds a shape"));
+    }
+
+private:
+    QStringList m_shapes;
+};
+
+QJsonArray itemsOf(ShapeCanvas *canvas)
+{
+    return QJsonArray::fromStringList(canvas->shapes());
 }
 
-/// Adds a shape at the end of the list.
+/// Adds a shape at the end of the row.
 class AddShape : public QUndoCommand
 {
 public:
-    AddShape(QListWidget *list, const QString &shape) : QUndoCommand(QStringLiteral("Add ") + shape), m_list(list), m_shape(shape) {}
-    void redo() override { m_list->addItem(m_shape); }
-    void undo() override { delete m_list->takeItem(m_list->count() - 1); }
+    AddShape(ShapeCanvas *canvas, const QString &shape)
+        : QUndoCommand(QStringLiteral("Add ") + shape), m_canvas(canvas), m_shape(shape) {}
+    void redo() override { m_canvas->add(m_shape); }
+    void undo() override { m_canvas->takeLast(); }
 
 private:
-    QListWidget *m_list;
+    ShapeCanvas *m_canvas;
     QString m_shape;
 };
 
@@ -59,13 +109,14 @@ private:
 class RemoveShape : public QUndoCommand
 {
 public:
-    explicit RemoveShape(QListWidget *list) : QUndoCommand(QStringLiteral("Remove ") + list->item(list->count() - 1)->text()),
-        m_list(list), m_shape(list->item(list->count() - 1)->text()) {}
-    void redo() override { delete m_list->takeItem(m_list->count() - 1); }
-    void undo() override { m_list->addItem(m_shape); }
+    explicit RemoveShape(ShapeCanvas *canvas)
+        : QUndoCommand(QStringLiteral("Remove ") + canvas->shapes().last()), m_canvas(canvas),
+          m_shape(canvas->shapes().last()) {}
+    void redo() override { m_canvas->takeLast(); }
+    void undo() override { m_canvas->add(m_shape); }
 
 private:
-    QListWidget *m_list;
+    ShapeCanvas *m_canvas;
     QString m_shape;
 };
 
@@ -77,8 +128,8 @@ int main(int argc, char **argv)
     tracing = app.arguments().contains(QStringLiteral("--trace"));
     QMainWindow window;
     window.setWindowTitle(QStringLiteral("Shapes (undod)"));
-    auto *list = new QListWidget;
-    window.setCentralWidget(list);
+    auto *canvas = new ShapeCanvas;
+    window.setCentralWidget(canvas);
     QUndoStack stack;
     const QStringList shapes{QStringLiteral("circle"), QStringLiteral("square"), QStringLiteral("triangle")};
     int added = 0;
@@ -86,12 +137,12 @@ int main(int argc, char **argv)
     QMenu *edit = window.menuBar()->addMenu(QStringLiteral("&Edit"));
     QAction *add = edit->addAction(QStringLiteral("Add shape"));
     add->setShortcut(QKeySequence(QStringLiteral("Ctrl+N")));
-    QObject::connect(add, &QAction::triggered, [&] { stack.push(new AddShape(list, shapes[added++ % shapes.size()])); });
+    QObject::connect(add, &QAction::triggered, [&] { stack.push(new AddShape(canvas, shapes[added++ % shapes.size()])); });
     QAction *remove = edit->addAction(QStringLiteral("Remove last shape"));
     remove->setShortcut(QKeySequence::Delete);
     QObject::connect(remove, &QAction::triggered, [&] {
-        if (list->count() > 0)
-            stack.push(new RemoveShape(list));
+        if (!canvas->shapes().isEmpty())
+            stack.push(new RemoveShape(canvas));
     });
     QAction *undo = stack.createUndoAction(&window);
     undo->setShortcut(QKeySequence::Undo);
@@ -100,7 +151,7 @@ int main(int argc, char **argv)
     edit->addAction(undo);
     edit->addAction(redo);
     QObject::connect(&stack, &QUndoStack::indexChanged, [&] {
-        trace(QStringLiteral("changed"), {{QStringLiteral("items"), itemsOf(list)}});
+        trace(QStringLiteral("changed"), {{QStringLiteral("items"), itemsOf(canvas)}});
     });
 
     UndodQt::UndoStackBridge bridge(&stack, QStringLiteral("org.undod.examples.QtShapes"), QStringLiteral("Shapes"));
@@ -109,7 +160,7 @@ int main(int argc, char **argv)
                                               {QStringLiteral("xid"), qint64(window.winId())}});
     });
     QObject::connect(&bridge, &UndodQt::UndoStackBridge::applied, [&](const QString &direction) {
-        trace(QStringLiteral("applied"), {{QStringLiteral("direction"), direction}, {QStringLiteral("items"), itemsOf(list)}});
+        trace(QStringLiteral("applied"), {{QStringLiteral("direction"), direction}, {QStringLiteral("items"), itemsOf(canvas)}});
     });
     window.resize(320, 240);
     window.show();
