@@ -8,10 +8,11 @@ A whole program is a code block whose first line says so: `#!/usr/bin/python3`
 (run with /usr/bin/python3), or a C comment naming its file and a `Build:`
 command (compiled with that command, the build tree's pkg-config files
 standing in for the installed ones). The ```text block right after it, if
-any, is what it must print. Each runs on a private bus of its own that
-starts undod (BIN_DIR/undod, a state directory of its own) by D-Bus
-activation, as an installed undod is started. The other code blocks are
-fragments: they are counted and named, not run.
+any, is what it must print. They run one after another, each twice, on one
+private bus that starts undod (BIN_DIR/undod, a state directory of the
+run's own) by D-Bus activation, as an installed undod is started — as a
+reader trying them in turn would (so that one's stack is never another's).
+The other code blocks are fragments: they are counted and named, not run.
 """
 import os
 import re
@@ -55,52 +56,57 @@ def private_bus(work):
     return bus, bus.stdout.readline().strip()
 
 
-def run(doc, line, language, code, work):
-    """Builds and runs one program; returns (exit status, what it printed)."""
+def run(line, language, code, work, environment):
+    """Builds and runs one program (a Python one saved as a file of its own,
+    as a reader would: undod tells programs apart by their script); returns
+    (exit status, what it printed)."""
+    if language == "python":
+        script = os.path.join(work, f"program-{line}.py")
+        with open(script, "w") as file:
+            file.write(code)
+        command, given = ["/usr/bin/python3", script], None
+    else:
+        name = re.match(r"/\* ([\w.-]+\.c): ", code).group(1)
+        with open(os.path.join(work, name), "w") as file:
+            file.write(code)
+        build_command = re.search(r"Build: (.*)", code).group(1).strip()
+        built = subprocess.run(["sh", "-c", build_command], cwd=work, env=environment,
+                               capture_output=True, text=True, timeout=120)
+        if built.returncode != 0:
+            return built.returncode, f"`{build_command}` failed:\n{built.stderr}"
+        output = shlex.split(build_command)[shlex.split(build_command).index("-o") + 1]
+        command, given = [os.path.join(work, output)], None
+    done = subprocess.run(command, input=given, cwd=work, env=environment, capture_output=True, text=True,
+                          timeout=60)
+    return done.returncode, done.stdout + (f"(stderr) {done.stderr}" if done.stderr else "")
+
+
+failures, ran, fragments = [], 0, []
+with tempfile.TemporaryDirectory(prefix="undod-docs-") as work:
     environment = dict(os.environ, GI_TYPELIB_PATH=f"{build}/undod", LD_LIBRARY_PATH=f"{build}/undod",
                        PKG_CONFIG_PATH=f"{build}/meson-uninstalled", HOME=work, XDG_STATE_HOME=f"{work}/state-home")
     environment.pop("DISPLAY", None)
     environment.pop("WAYLAND_DISPLAY", None)
-    bus, address = private_bus(work)
-    environment["DBUS_SESSION_BUS_ADDRESS"] = address
+    bus, environment["DBUS_SESSION_BUS_ADDRESS"] = private_bus(work)
     try:
-        if language == "python":
-            command = ["/usr/bin/python3", "-"]
-            given = code
-        else:
-            name = re.match(r"/\* ([\w.-]+\.c): ", code).group(1)
-            with open(os.path.join(work, name), "w") as file:
-                file.write(code)
-            build_command = re.search(r"Build: (.*)", code).group(1).strip()
-            built = subprocess.run(["sh", "-c", build_command], cwd=work, env=environment,
-                                   capture_output=True, text=True, timeout=120)
-            if built.returncode != 0:
-                return built.returncode, f"`{build_command}` failed:\n{built.stderr}"
-            output = shlex.split(build_command)[shlex.split(build_command).index("-o") + 1]
-            command, given = [os.path.join(work, output)], None
-        done = subprocess.run(command, input=given, cwd=work, env=environment, capture_output=True, text=True,
-                              timeout=60)
-        return done.returncode, done.stdout + (f"(stderr) {done.stderr}" if done.stderr else "")
+        for doc in docs:
+            for line, language, code, expected, runnable in programs(doc):
+                if not runnable:
+                    fragments.append(f"{doc}:{line} ({language or 'no language'})")
+                    continue
+                ran += 1
+                for attempt in ("", " (run again)"):
+                    status, printed = run(line, language, code, work, environment)
+                    if status != 0 or (expected is not None and printed != expected):
+                        failures.append(f"{doc}:{line}{attempt}: exit {status}; printed:\n{printed}"
+                                        + (f"expected:\n{expected}" if expected is not None else ""))
     finally:
         bus.terminate()
         bus.wait()
         subprocess.run(["pkill", "-f", "--", f"--state-dir {work}/state"], check=False)
-
-
-failures, ran, fragments = [], 0, []
-for doc in docs:
-    for line, language, code, expected, runnable in programs(doc):
-        if not runnable:
-            fragments.append(f"{doc}:{line} ({language or 'no language'})")
-            continue
-        with tempfile.TemporaryDirectory(prefix="undod-docs-") as work:
-            status, printed = run(doc, line, language, code, work)
-        ran += 1
-        if status != 0 or (expected is not None and printed != expected):
-            failures.append(f"{doc}:{line}: exit {status}; printed:\n{printed}"
-                            + (f"expected:\n{expected}" if expected is not None else ""))
 for failure in failures:
     print(f"docs test: FAILED: {failure}", file=sys.stderr)
-print(f"docs test: {ran} whole programs of {', '.join(docs)} run as written, {len(failures)} failed; "
+print(f"docs test: {ran} whole programs of {', '.join(docs)} run as written, each twice on one undod, "
+      f"{len(failures)} failed; "
       f"{len(fragments)} fragments not run")
 sys.exit(1 if failures else 0)
