@@ -5,9 +5,11 @@ of `make test`), so the docs cannot drift from what works.
 Usage: docs-test.py BIN_DIR LIBUNDOD_BUILD [DOC ...]
 
 A whole program is a code block whose first line says so: `#!/usr/bin/python3`
-(run with /usr/bin/python3), or a C comment naming its file and a `Build:`
+(run with /usr/bin/python3), a C comment naming its file and a `Build:`
 command (compiled with that command, the build tree's pkg-config files
-standing in for the installed ones). The ```text block right after it, if
+standing in for the installed ones), or `import UndoKit` (Swift: built as an
+executable target of a package that depends on this checkout by path, as
+UNDOKIT.md's Package.swift shows, in .build/docs-programs). The ```text block right after it, if
 any, is what it must print. They run one after another, each twice, on one
 private bus that starts undod (BIN_DIR/undod, a state directory of the
 run's own) by D-Bus activation, as an installed undod is started — as a
@@ -33,7 +35,8 @@ def programs(path):
         language, code, expected = match.group(1), match.group(2), match.group(3)
         line = text.count("\n", 0, match.start()) + 1
         runnable = (language == "python" and code.startswith("#!/usr/bin/python3\n")) or \
-                   (language == "c" and re.match(r"/\* [\w.-]+\.c: ", code) and "Build: " in code)
+                   (language == "c" and re.match(r"/\* [\w.-]+\.c: ", code) and "Build: " in code) or \
+                   (language == "swift" and code.startswith("import UndoKit\n"))
         if language != "text":
             yield line, language, code, expected, bool(runnable)
 
@@ -56,11 +59,40 @@ def private_bus(work):
     return bus, bus.stdout.readline().strip()
 
 
-def run(line, language, code, work, environment):
+REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SWIFT_SCRATCH = os.path.join(REPOSITORY, ".build", "docs-programs")
+
+
+def build_swift(swift_programs, work):
+    """Builds every Swift program (key, code) as target P<key> of one
+    package; returns {key: executable} and the build's failure, if any."""
+    package = os.path.join(work, "swift")
+    identity = os.path.basename(REPOSITORY)
+    targets = []
+    for line, code in swift_programs:
+        os.makedirs(os.path.join(package, "Sources", f"P{line}"))
+        with open(os.path.join(package, "Sources", f"P{line}", "main.swift"), "w") as file:
+            file.write(code)
+        targets.append(f'.executableTarget(name: "P{line}", '
+                       f'dependencies: [.product(name: "UndoKit", package: "{identity}")]),')
+    with open(os.path.join(package, "Package.swift"), "w") as file:
+        file.write("// swift-tools-version: 6.0\nimport PackageDescription\n"
+                   f'let package = Package(name: "DocPrograms", dependencies: [.package(path: "{REPOSITORY}")],\n'
+                   "  targets: [" + "\n".join(targets) + "])\n")
+    built = subprocess.run(["swift", "build", "--package-path", package, "--scratch-path", SWIFT_SCRATCH],
+                           capture_output=True, text=True, timeout=1200)
+    binaries = os.path.join(SWIFT_SCRATCH, "debug")
+    return {line: os.path.join(binaries, f"P{line}") for line, _ in swift_programs}, \
+        None if built.returncode == 0 else built.stdout[-4000:] + built.stderr[-2000:]
+
+
+def run(line, language, code, work, environment, swift_binaries=None):
     """Builds and runs one program (a Python one saved as a file of its own,
     as a reader would: undod tells programs apart by their script); returns
     (exit status, what it printed)."""
-    if language == "python":
+    if language == "swift":
+        command, given = [swift_binaries[line]], None
+    elif language == "python":
         script = os.path.join(work, f"program-{line}.py")
         with open(script, "w") as file:
             file.write(code)
@@ -87,19 +119,28 @@ with tempfile.TemporaryDirectory(prefix="undod-docs-") as work:
                        PKG_CONFIG_PATH=f"{build}/meson-uninstalled", HOME=work, XDG_STATE_HOME=f"{work}/state-home")
     environment.pop("DISPLAY", None)
     environment.pop("WAYLAND_DISPLAY", None)
+    everything = [(doc, *block) for doc in docs for block in programs(doc)]
+    # Swift programs by their place in `everything` (two docs may have one at the same line).
+    swift = [(index, code) for index, (_, _, language, code, _, runnable) in enumerate(everything)
+             if runnable and language == "swift"]
+    swift_binaries, swift_failure = build_swift(swift, work) if swift else ({}, None)
+    if swift_failure:
+        failures.append(f"the Swift programs did not build:\n{swift_failure}")
     bus, environment["DBUS_SESSION_BUS_ADDRESS"] = private_bus(work)
     try:
-        for doc in docs:
-            for line, language, code, expected, runnable in programs(doc):
-                if not runnable:
-                    fragments.append(f"{doc}:{line} ({language or 'no language'})")
-                    continue
-                ran += 1
-                for attempt in ("", " (run again)"):
-                    status, printed = run(line, language, code, work, environment)
-                    if status != 0 or (expected is not None and printed != expected):
-                        failures.append(f"{doc}:{line}{attempt}: exit {status}; printed:\n{printed}"
-                                        + (f"expected:\n{expected}" if expected is not None else ""))
+        for index, (doc, line, language, code, expected, runnable) in enumerate(everything):
+            if not runnable:
+                fragments.append(f"{doc}:{line} ({language or 'no language'})")
+                continue
+            if language == "swift" and swift_failure:
+                continue
+            ran += 1
+            for attempt in ("", " (run again)"):
+                status, printed = run(index if language == "swift" else line, language, code, work, environment,
+                                      swift_binaries)
+                if status != 0 or (expected is not None and printed != expected):
+                    failures.append(f"{doc}:{line}{attempt}: exit {status}; printed:\n{printed}"
+                                    + (f"expected:\n{expected}" if expected is not None else ""))
     finally:
         bus.terminate()
         bus.wait()
