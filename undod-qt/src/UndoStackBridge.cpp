@@ -5,8 +5,10 @@
 #include <QDBusPendingCallWatcher>
 #include <QDBusPendingReply>
 #include <QDBusServiceWatcher>
+#include <QDBusVariant>
 #include <QUndoGroup>
 #include <QUndoStack>
+#include <QUuid>
 #include <QVariantMap>
 
 #include "ClientObject.h"
@@ -23,7 +25,8 @@ const QString stackInterface = QStringLiteral("org.undod.Undo1.Stack");
 UndoStackBridge::UndoStackBridge(QUndoStack *stack, const QString &appId, const QString &title,
                                  const QDBusConnection &bus, QObject *parent)
     : QObject(parent), m_stack(stack), m_appId(appId), m_title(title.isEmpty() ? appId : title), m_bus(bus),
-      m_watcher(new QDBusServiceWatcher(service, bus, QDBusServiceWatcher::WatchForOwnerChange, this))
+      m_watcher(new QDBusServiceWatcher(service, bus, QDBusServiceWatcher::WatchForOwnerChange, this)),
+      m_runTag(QUuid::createUuid().toString(QUuid::WithoutBraces))
 {
     m_index = m_stack->index();
     m_known = commands();
@@ -32,8 +35,8 @@ UndoStackBridge::UndoStackBridge(QUndoStack *stack, const QString &appId, const 
     connect(m_stack, &QUndoStack::cleanChanged, this, &UndoStackBridge::cleanChanged);
     connect(m_watcher, &QDBusServiceWatcher::serviceOwnerChanged, this,
             [this](const QString &, const QString &, const QString &newOwner) {
-                // undod left (its history of this stack, memory-only, went with
-                // it) or a new one came: register anew and push the undo side.
+                // undod left or a new one came: register anew, taking up the
+                // history it stored (or pushing the undo side where it has none).
                 ClientObject::on(m_bus)->forget(this);
                 m_path.clear();
                 m_doneLocally.clear();
@@ -77,7 +80,13 @@ void UndoStackBridge::registerWithDaemon()
 {
     QDBusMessage message = QDBusMessage::createMethodCall(service, managerPath, managerInterface,
                                                           QStringLiteral("Register"));
-    QVariantMap options{{QStringLiteral("title"), m_title}, {QStringLiteral("persist"), false}};
+    // Kept on disk, so that an undod restart keeps the history and its
+    // times (`undoctl undo --last` goes by them); the run's tag only the
+    // first time, so that the restarted undod's stored history is taken up
+    // while a later run of the app, under a new tag, never takes it.
+    QVariantMap options{{QStringLiteral("title"), m_title}};
+    if (!m_taken)
+        options.insert(QStringLiteral("state_tag"), m_runTag);
     message << m_appId << options;
     auto *watcher = new QDBusPendingCallWatcher(m_bus.asyncCall(message), this);
     connect(watcher, &QDBusPendingCallWatcher::finished, this, [this](QDBusPendingCallWatcher *finished) {
@@ -90,9 +99,33 @@ void UndoStackBridge::registerWithDaemon()
         ClientObject *client = ClientObject::on(m_bus);
         client->daemon = reply.reply().service();
         m_path = reply.value().path();
+        m_taken = true;
         client->route(m_path, this);
-        // The stack's undo side, oldest first: what undod may undo.
+        takeUpOrPush();
+    });
+}
+
+void UndoStackBridge::takeUpOrPush()
+{
+    QDBusMessage message = QDBusMessage::createMethodCall(service, m_path, QStringLiteral("org.freedesktop.DBus.Properties"),
+                                                          QStringLiteral("GetAll"));
+    message << stackInterface;
+    auto *watcher = new QDBusPendingCallWatcher(m_bus.asyncCall(message), this);
+    connect(watcher, &QDBusPendingCallWatcher::finished, this, [this](QDBusPendingCallWatcher *finished) {
+        finished->deleteLater();
+        QDBusPendingReply<QVariantMap> reply = *finished;
+        const QVariantMap state = reply.isError() ? QVariantMap() : reply.value();
+        const int undoDepth = state.value(QStringLiteral("UndoDepth")).toInt();
+        const int redoDepth = state.value(QStringLiteral("RedoDepth")).toInt();
         m_index = m_stack->index();
+        // undod kept this run's history (it restarted): nothing to send.
+        if (!reply.isError() && undoDepth == m_index && redoDepth == m_stack->count() - m_index) {
+            Q_EMIT registered(m_path);
+            return;
+        }
+        // Else the stack's undo side, oldest first: what undod may undo.
+        if (undoDepth + redoDepth > 0)
+            call(QStringLiteral("Clear"));
         for (int index = 0; index < m_index; ++index)
             pushCommand(index);
         Q_EMIT registered(m_path);

@@ -2,6 +2,7 @@
 // dbus-run-session gives the test (ctest runs it so). Every wait is bounded
 // (QTRY_*), for what undod or the stack is expected to show.
 #include <QDBusConnection>
+#include <QDBusArgument>
 #include <QDBusConnectionInterface>
 #include <QDBusInterface>
 #include <QDBusMessage>
@@ -56,6 +57,29 @@ class TestUndoStackBridge : public QObject
         QDBusReply<QVariant> reply = properties.call(QStringLiteral("Get"), QStringLiteral("org.undod.Undo1.Stack"),
                                                      QString::fromLatin1(name));
         return reply.isValid() ? reply.value() : QVariant();
+    }
+
+    /// The undo side's groups, top first, as (id, time) pairs (`History`).
+    static QList<QPair<quint64, qint64>> undoSide(const QString &path)
+    {
+        QDBusMessage reply = QDBusConnection::sessionBus().call(QDBusMessage::createMethodCall(
+            QStringLiteral("org.undod.Undo1"), path, QStringLiteral("org.undod.Undo1.Stack"), QStringLiteral("History")));
+        QList<QPair<quint64, qint64>> groups;
+        if (reply.type() != QDBusMessage::ReplyMessage || reply.arguments().isEmpty())
+            return groups;
+        const QDBusArgument side = reply.arguments().at(0).value<QDBusArgument>();
+        side.beginArray();
+        while (!side.atEnd()) {
+            quint64 id = 0, bytes = 0;
+            QString name;
+            qint64 time = 0;
+            side.beginStructure();
+            side >> id >> name >> time >> bytes;
+            side.endStructure();
+            groups.append({id, time});
+        }
+        side.endArray();
+        return groups;
     }
 
     /// Manager.UndoFocused/RedoFocused, not waited for: this thread answers the Apply.
@@ -124,8 +148,10 @@ private Q_SLOTS:
         QCOMPARE(property(path, "UndoName").toString(), QStringLiteral("Add C"));
     }
 
-    /// undod restarting: the bridge registers again and pushes the undo side
-    /// anew, so the global key goes on undoing the app's commands.
+    /// undod restarting: the bridge registers again and takes up the history
+    /// undod stored, its groups and their times unchanged (undoctl undo
+    /// --last goes by them), and the global key goes on undoing the app's
+    /// commands.
     void undodRestartingIsFollowed()
     {
         QStringList items;
@@ -135,6 +161,8 @@ private Q_SLOTS:
         stack.push(new Append(&items, QStringLiteral("A")));
         stack.push(new Append(&items, QStringLiteral("B")));
         QTRY_COMPARE_WITH_TIMEOUT(property(bridge.path(), "UndoDepth").toUInt(), 2u, 10000);
+        const auto before = undoSide(bridge.path());
+        QCOMPARE(before.size(), 2);
 
         QSignalSpy registered(&bridge, &UndodQt::UndoStackBridge::registered);
         m_undod.terminate();
@@ -142,6 +170,7 @@ private Q_SLOTS:
         startUndod();
         QTRY_COMPARE_WITH_TIMEOUT(registered.count(), 1, 10000);
         QTRY_COMPARE_WITH_TIMEOUT(property(bridge.path(), "UndoDepth").toUInt(), 2u, 10000);
+        QCOMPARE(undoSide(bridge.path()), before);
 
         QSignalSpy applied(&bridge, &UndodQt::UndoStackBridge::applied);
         applyFocused("UndoFocused");

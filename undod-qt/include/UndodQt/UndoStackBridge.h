@@ -57,6 +57,7 @@ private:
     friend class ClientObject;
     bool applyFromDaemon(const QString &direction, QString *error);
     void registerWithDaemon();
+    void takeUpOrPush();
     void indexChanged(int index);
     void cleanChanged(bool clean);
     void call(const QString &method, const QList<QVariant> &arguments = {});
@@ -77,6 +78,12 @@ private:
     /// answered without touching the stack again.
     QQueue<QString> m_doneLocally;
     quint64 m_nextToken = 1;
+    /// The state tag of this bridge's run: given at its first Register
+    /// only, so that undod restarting keeps the history (the bridge
+    /// registers again without it) and a later run never takes it up.
+    QString m_runTag;
+    /// Whether undod has taken the stack once (a later Register is undod's restart).
+    bool m_taken = false;
 };
 
 } // namespace UndodQt
