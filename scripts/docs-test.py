@@ -101,7 +101,7 @@ def run(line, language, code, work, environment, swift_binaries=None):
         name = re.match(r"/\* ([\w.-]+\.c): ", code).group(1)
         with open(os.path.join(work, name), "w") as file:
             file.write(code)
-        build_command = re.search(r"Build: (.*)", code).group(1).strip()
+        build_command = re.search(r"Build: (.*?)\s*(\*/)?$", code, re.M).group(1).strip()
         built = subprocess.run(["sh", "-c", build_command], cwd=work, env=environment,
                                capture_output=True, text=True, timeout=120)
         if built.returncode != 0:
