@@ -9,7 +9,8 @@
 #     whose service directory is the installed one starts undod by D-Bus
 #     activation;
 #  4. removing the package leaves nothing of it behind;
-#  5. `make uninstall` removes everything `make install` put down.
+#  5. `make install` puts each file where it is read (libundod too), and
+#     `make uninstall` removes everything it put down.
 # Needs root (dpkg --root, mount namespaces); says so and passes otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -79,9 +80,16 @@ left=$(find "$root" -path "$root/var" -prune -o -type f -print)
 
 # 5. make install, then make uninstall: nothing left but empty directories
 #    that were not undod's own.
+#    Each file goes where it is read: the example config where undod reads
+#    it (/etc/xdg), fish's completions where fish looks outside /usr
+#    (/etc/fish), libundod in PREFIX's multiarch directory.
 make --no-print-directory -s install DESTDIR="$work/inst" >/dev/null
-[ -x "$work/inst/usr/local/bin/undod" ] && [ -f "$work/inst/usr/local/share/zsh/site-functions/_undoctl" ] \
-  || fail "make install put down too little"
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+for file in usr/local/bin/undod usr/local/share/zsh/site-functions/_undoctl etc/xdg/undod/undod.conf \
+            etc/fish/completions/undoctl.fish "usr/local/lib/$multiarch/pkgconfig/undod-1.pc" \
+            "usr/local/lib/$multiarch/girepository-1.0/Undod-1.0.typelib" usr/local/include/undod-1/undod/undod.h; do
+  [ -e "$work/inst/$file" ] || fail "make install did not put down /$file"
+done
 make --no-print-directory -s uninstall DESTDIR="$work/inst"
 left=$(find "$work/inst" -type f)
 [ -z "$left" ] || fail "make uninstall left: $left"
