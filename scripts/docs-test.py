@@ -14,8 +14,12 @@ any, is what it must print. They run one after another, each twice, on one
 private bus that starts undod (BIN_DIR/undod, a state directory of the
 run's own) by D-Bus activation, as an installed undod is started — as a
 reader trying them in turn would (so that one's stack is never another's).
-The other code blocks are fragments: they are counted and named, not run.
+A block whose first line names an example (`# from Examples/…`, or
+`/* from Examples/… */`) is an excerpt of it, which the suites run: every
+line of its code (comments and spacing aside) must still be in that file.
+The other code blocks are fragments: they are counted, not run.
 """
+import glob
 import os
 import re
 import shlex
@@ -113,7 +117,29 @@ def run(line, language, code, work, environment, swift_binaries=None):
     return done.returncode, done.stdout + (f"(stderr) {done.stderr}" if done.stderr else "")
 
 
-failures, ran, fragments = [], 0, []
+def code_lines(text):
+    """`text`'s lines of code, comments and spacing aside."""
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    lines = (re.sub(r"\s+#.*$|^\s*#(?!include).*$|\s*//.*$", "", line) for line in text.splitlines())
+    return [" ".join(line.split()) for line in lines if line.strip()]
+
+
+EXAMPLES = {os.path.relpath(path, REPOSITORY): " \n ".join(code_lines(open(path, errors="replace").read())) + " \n "
+            for path in glob.glob(os.path.join(REPOSITORY, "Examples", "**", "*"), recursive=True)
+            if os.path.isfile(path)}
+
+
+def excerpt_of(code):
+    """The example `code` says it is taken from, or None; and the lines of
+    its code that the example no longer holds."""
+    named = re.match(r"(?:#|/\*) from (Examples/\S+?)(?: \*/)?\n", code)
+    if not named:
+        return None, []
+    text = EXAMPLES.get(named.group(1), "")
+    return named.group(1), [line for line in code_lines(code) if line not in text]
+
+
+failures, ran, fragments, excerpts = [], 0, [], []
 with tempfile.TemporaryDirectory(prefix="undod-docs-") as work:
     environment = dict(os.environ, GI_TYPELIB_PATH=f"{build}/undod", LD_LIBRARY_PATH=f"{build}/undod",
                        PKG_CONFIG_PATH=f"{build}/meson-uninstalled", HOME=work, XDG_STATE_HOME=f"{work}/state-home")
@@ -130,7 +156,13 @@ with tempfile.TemporaryDirectory(prefix="undod-docs-") as work:
     try:
         for index, (doc, line, language, code, expected, runnable) in enumerate(everything):
             if not runnable:
-                fragments.append(f"{doc}:{line} ({language or 'no language'})")
+                example, missing = excerpt_of(code)
+                if example is None:
+                    fragments.append(f"{doc}:{line} ({language or 'no language'})")
+                elif missing:
+                    failures.append(f"{doc}:{line}: an excerpt of {example} that it no longer holds: {missing}")
+                else:
+                    excerpts.append(f"{doc}:{line} ({example})")
                 continue
             if language == "swift" and swift_failure:
                 continue
@@ -148,6 +180,6 @@ with tempfile.TemporaryDirectory(prefix="undod-docs-") as work:
 for failure in failures:
     print(f"docs test: FAILED: {failure}", file=sys.stderr)
 print(f"docs test: {ran} whole programs of {', '.join(docs)} run as written, each twice on one undod, "
-      f"{len(failures)} failed; "
-      f"{len(fragments)} fragments not run")
+      f"{len(failures)} failed; {len(excerpts)} excerpts still in the examples the suites run "
+      f"({', '.join(excerpts) or 'none'}); {len(fragments)} fragments not run")
 sys.exit(1 if failures else 0)
