@@ -21,12 +21,14 @@ class ClientObject;
 
 /// Attaches a QUndoStack to undod. Each command pushed on the stack becomes
 /// a group in undod named by the command's text, whose payloads are only a
-/// reference to the command (the commands stay in the app: the stack is
-/// memory-only in undod). When undod undoes (the global key), the bridge
+/// reference to the command (the commands stay in the app: only this run
+/// of it can apply them). When undod undoes (the global key), the bridge
 /// calls the stack's undo(); when the app undoes on its own (its Undo
 /// action, Ctrl+Z), the bridge tells undod, so both keep one history.
-/// undod restarting is followed: the bridge registers again and pushes the
-/// stack's undo side anew.
+/// undod restarting is followed: the stack is kept on disk under a state
+/// tag of this run, and the bridge registers again without it and takes up
+/// the stored history (ids and times unchanged), pushing the undo side anew
+/// only where undod kept nothing; a later run, under a new tag, starts afresh.
 class UndoStackBridge : public QObject
 {
     Q_OBJECT
