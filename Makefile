@@ -47,7 +47,9 @@ LIBUNDOD_BUILD ?= .build/libundod
 # What `make install` installs libundod from (a release build for PREFIX),
 # and where its libraries and typelibs go (Debian's multiarch directory).
 LIBUNDOD_INSTALL_BUILD ?= .build/libundod-install
-LIBDIR ?= $(PREFIX)/lib/$(shell dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
+# (MULTIARCH is asked for once, and only by a rule that uses it.)
+MULTIARCH = $(eval MULTIARCH := $(shell dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch))$(MULTIARCH)
+LIBDIR ?= $(PREFIX)/lib/$(MULTIARCH)
 UNDOD_QT_BUILD ?= .build/undod-qt
 SEED       ?= $(shell date +%s)
 # The Debian releases whose GNOME Shell, KWin and sway the compositor suites

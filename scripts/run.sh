@@ -15,10 +15,10 @@ if [ -n "${DBUS_SESSION_BUS_ADDRESS:-}" ] && dbus-send --session --dest=org.free
      --type=method_call --print-reply /org/freedesktop/DBus org.freedesktop.DBus.GetId >/dev/null 2>&1; then
   # An undod that already serves this bus (installed, activated, or
   # another make run) keeps it: the name is taken once.
-  dbus() { dbus-send --session --dest=org.freedesktop.DBus --type=method_call --print-reply \
+  ask_bus() { dbus-send --session --dest=org.freedesktop.DBus --type=method_call --print-reply \
              /org/freedesktop/DBus "org.freedesktop.DBus.$1" "string:org.undod.Undo1" 2>/dev/null | sed -n '$s/.* //p'; }
-  if [ "$(dbus NameHasOwner)" = true ]; then
-    pid=$(dbus GetConnectionUnixProcessID)
+  if [ "$(ask_bus NameHasOwner)" = true ]; then
+    pid=$(ask_bus GetConnectionUnixProcessID)
     cat <<MSG
 undod already runs on this bus, pid $pid ($(tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | sed 's/ $//' || true)):
 use it with

@@ -16,8 +16,7 @@ import Testing
         defer { editor.stop() }
 
         // Five keystrokes, five pushes with the merge key: one "Typing" group.
-        try f.desktop.xdotool(["type", "--delay", "40", "hello"], loop: f.loop)
-        #expect(f.daemon.wait(timeout: 10_000) { signals.arguments(of: "Pushed").count == 5 })
+        try Self.typeHello(on: f, signals: signals)
         #expect(try f.daemon.stackProperty(stack, "UndoName")?.string == "Typing")
         #expect(try f.daemon.stackProperty(stack, "UndoDepth")?.uint32 == 1, "the keystrokes merged into one group")
 
@@ -68,8 +67,7 @@ import Testing
         let signals = try f.daemon.recordSignals()
         let (editor, stack) = try Self.startEditor(on: f)
         defer { editor.stop() }
-        try f.desktop.xdotool(["type", "--delay", "40", "hello"], loop: f.loop)
-        #expect(f.daemon.wait(timeout: 10_000) { signals.arguments(of: "Pushed").count == 5 })
+        try Self.typeHello(on: f, signals: signals)
         try f.daemon.restart()
         #expect(try f.waitForFocus(stack), "the editor took its stack up again")
         #expect(try f.daemon.stackProperty(stack, "UndoName")?.string == "Typing")
@@ -77,6 +75,12 @@ import Testing
         let undone = try editor.next(event: "applied")
         #expect(undone["direction"] as? String == "undo")
         #expect(undone["text"] as? String == "")
+    }
+
+    /// Types "hello" into the editor in front and waits for its five pushes.
+    static func typeHello(on f: DesktopFixture, signals: SignalLog) throws {
+        try f.desktop.xdotool(["type", "--delay", "40", "hello"], loop: f.loop)
+        #expect(f.daemon.wait(timeout: 10_000) { signals.arguments(of: "Pushed").count == 5 })
     }
 
     /// Starts the editor on `f`'s desktop, in front, once undod focuses its stack.

@@ -206,6 +206,16 @@ undo_on (UndodStack *stack, GError **error)
   return name;
 }
 
+/* Undoes on @stack, which must undo the group named @name. */
+static void
+expect_undo (UndodStack *stack, const char *name)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *undone = undo_on (stack, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (undone, ==, name);
+}
+
 static void
 test_push_undo_redo (Fixture *f, gconstpointer data)
 {
@@ -430,6 +440,19 @@ test_restart_registers_again (Fixture *f, gconstpointer data)
   g_assert_cmpstr (undone, ==, "Before");
   g_assert_cmpuint (f->applied->len, ==, 1);
   g_assert_cmpstr (g_ptr_array_index (f->applied, 0), ==, "undo:u-before");
+}
+
+/* Gives @stack up, keeping its history for a later register to adopt. */
+static void
+close_keeping (UndodStack *stack)
+{
+  GAsyncResult *result = NULL;
+  undod_stack_close (stack, FALSE, NULL, store_result, &result);
+  WAIT_FOR (result != NULL);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (undod_stack_close_finish (stack, result, &error));
+  g_assert_no_error (error);
+  g_object_unref (result);
 }
 
 static char *
@@ -773,13 +796,7 @@ test_hints_reach_undod (Fixture *f, gconstpointer data)
 
   /* Given up and registered again with the tag of the state reached: the
    * history is adopted, and can be undone at once. */
-  GAsyncResult *result = NULL;
-  undod_stack_close (stack, FALSE, NULL, store_result, &result);
-  WAIT_FOR (result != NULL);
-  g_autoptr (GError) error = NULL;
-  g_assert_true (undod_stack_close_finish (stack, result, &error));
-  g_assert_no_error (error);
-  g_clear_object (&result);
+  close_keeping (stack);
   undod_options_set_state_tag (options, "after-three");
   g_autoptr (UndodStack) again = register_stack (f, "org.undod.test.Hints", options);
   WAIT_FOR (undod_stack_get_can_undo (again));
@@ -863,13 +880,8 @@ test_restart_keeps_a_tagged_history (Fixture *f, gconstpointer data)
   WAIT_FOR (!undod_client_get_daemon_running (f->client));
   start_undod (f);
   WAIT_FOR (undod_client_get_daemon_running (f->client));
-  g_autoptr (GError) error = NULL;
-  g_autofree char *first = undo_on (stack, &error);
-  g_assert_no_error (error);
-  g_assert_cmpstr (first, ==, "B");
-  g_autofree char *second = undo_on (stack, &error);
-  g_assert_no_error (error);
-  g_assert_cmpstr (second, ==, "A");
+  expect_undo (stack, "B");
+  expect_undo (stack, "A");
   g_assert_cmpuint (f->push_failures, ==, 0);
 }
 
@@ -894,13 +906,7 @@ test_local_pushes_keep_their_state_tag (Fixture *f, gconstpointer data)
   reader = reader_for (f);
   WAIT_POLL (undod_client_get_daemon_running (f->client) && undo_depth (reader, undod_stack_get_path (stack)) == 2);
 
-  GAsyncResult *result = NULL;
-  undod_stack_close (stack, FALSE, NULL, store_result, &result);
-  WAIT_FOR (result != NULL);
-  g_autoptr (GError) error = NULL;
-  g_assert_true (undod_stack_close_finish (stack, result, &error));
-  g_assert_no_error (error);
-  g_clear_object (&result);
+  close_keeping (stack);
   g_autoptr (UndodOptions) reopened = undod_options_new ();
   undod_options_set_persist (reopened, TRUE);
   undod_options_set_state_tag (reopened, "after-offline");
