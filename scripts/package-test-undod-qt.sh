@@ -46,7 +46,11 @@ cmake -S "$work/app" -B "$work/app/build" -DCMAKE_PREFIX_PATH="$root/usr" >"$wor
   || { cat "$work/cmake.log" >&2; fail "find_package(UndodQt) from the installed -dev package"; }
 cmake --build "$work/app/build" >"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; fail "a Qt program built against libundodqt-dev"; }
 LD_LIBRARY_PATH="$lib" "$work/app/build/app" || fail "a Qt program against the installed libundodqt0"
-ldd "$work/app/build/app" | grep -q "$lib/libUndodQt.so.0" || fail "the program did not load the installed library"
+# ldd's output read whole before it is searched: `ldd | grep -q` under
+# pipefail failed one run in three, grep leaving first and ldd then
+# killed by SIGPIPE.
+linked=$(ldd "$work/app/build/app")
+grep -q "$lib/libUndodQt.so.0" <<<"$linked" || fail "the program did not load the installed library"
 
 dpkg --root="$root" --force-script-chrootless --purge libundodqt-dev libundodqt0 >"$work/purge.log" 2>&1 \
   || { cat "$work/purge.log" >&2; fail "dpkg --purge"; }

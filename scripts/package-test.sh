@@ -56,7 +56,8 @@ unshare -m bash -euo pipefail -c '
   ! command -v swift >/dev/null || { echo "swift is still reachable" >&2; exit 1; }
   version=$(/usr/bin/undod --version)
   [ "$version" = "undod 0.1.0" ] || { echo "undod --version said: $version" >&2; exit 1; }
-  /usr/bin/undoctl --help | grep -q "^USAGE" || { echo "undoctl --help printed no usage" >&2; exit 1; }
+  help=$(/usr/bin/undoctl --help)   # read whole: grep -q leaving first would SIGPIPE it under pipefail
+  grep -q "^USAGE" <<<"$help" || { echo "undoctl --help printed no usage" >&2; exit 1; }
   env -i PATH=/usr/bin:/bin HOME="$work/home" XDG_STATE_HOME="$work/home/state" \
     dbus-daemon --config-file="$work/bus.conf" --nofork --print-address=3 --print-pid=4 \
     3>"$work/address" 4>"$work/bus.pid" 2>"$work/bus.log" &
