@@ -243,8 +243,13 @@ class Notes:
             self.show("undod stopped: editing works, undo does not")
 
     def on_active(self, window, _param):
-        if window.is_active() and self.stack:   # "active", for the recent strategy
+        """Tells undod where the user's focus is, for the `recent` strategy."""
+        if not self.stack:
+            return
+        if window.is_active():                        # a window of ours has the focus
             self.call(self.stack, STACK, "Activate", "", ())
+        elif not any(w.is_active() for w in Gtk.Window.list_toplevels()):
+            self.call(self.stack, STACK, "Deactivate", "", ())   # the focus left the app
 
     def refresh(self):
         if self.stack:
