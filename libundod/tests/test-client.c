@@ -949,6 +949,55 @@ test_pushes_across_a_restart_all_arrive (Fixture *f, gconstpointer data)
   g_assert_cmpuint (f->push_failures, ==, 0);
 }
 
+/* `undoctl undo --last` after undod restarted undoes the change made last,
+ * whichever stack registered again last: a stack taken up again keeps its
+ * groups and their times (a bridge that pushed its history anew would make
+ * the older change look newest). */
+static void
+test_undo_last_after_a_restart (Fixture *f, gconstpointer data)
+{
+  g_autoptr (GDBusConnection) reader = reader_for (f);
+  g_autoptr (UndodOptions) options = undod_options_new ();
+  undod_options_set_persist (options, TRUE);
+  g_autoptr (UndodStack) older = register_stack (f, "org.undod.test.Older", options);
+  g_autoptr (UndodStack) newer = register_stack (f, "org.undod.test.Newer", options);
+  g_autoptr (GBytes) u1 = text ("u-older"), r1 = text ("r-older"), u2 = text ("u-newer"), r2 = text ("r-newer");
+  undod_stack_push (older, "Older", u1, r1, NULL);
+  WAIT_POLL (undo_depth (reader, undod_stack_get_path (older)) == 1);
+  undod_stack_push (newer, "Newer", u2, r2, NULL);
+  WAIT_POLL (undo_depth (reader, undod_stack_get_path (newer)) == 1);
+
+  stop_undod (f);
+  WAIT_FOR (!undod_client_get_daemon_running (f->client));
+  start_undod (f);
+  g_clear_object (&reader);
+  reader = reader_for (f);
+  WAIT_POLL (undod_client_get_daemon_running (f->client) && undod_stack_get_path (newer) != NULL &&
+             undod_stack_get_path (older) != NULL && undo_depth (reader, undod_stack_get_path (older)) == 1 &&
+             undo_depth (reader, undod_stack_get_path (newer)) == 1);
+
+  g_autofree char *bin = g_path_get_dirname (g_getenv ("UNDOD"));
+  g_autofree char *undoctl = g_build_filename (bin, "undoctl", NULL);
+  const char *argv[] = { undoctl, "--address", g_test_dbus_get_bus_address (f->bus), "undo", "--last", NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSubprocess) run = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
+  g_assert_no_error (error);
+  g_autofree char *printed = NULL;
+  /* undoctl waits for the Apply that this loop answers: communicate
+   * asynchronously, and go on running the loop. */
+  GAsyncResult *result = NULL;
+  g_subprocess_communicate_utf8_async (run, NULL, NULL, store_result, &result);
+  WAIT_FOR (result != NULL);
+  g_subprocess_communicate_utf8_finish (run, result, &printed, NULL, &error);
+  g_object_unref (result);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (run) && g_subprocess_get_exit_status (run) == 0);
+  g_assert_nonnull (strstr (printed, "Undid \"Newer\""));
+  g_assert_cmpuint (f->applied->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (f->applied, 0), ==, "undo:u-newer");
+  g_assert_cmpuint (undo_depth (reader, undod_stack_get_path (older)), ==, 1);
+}
+
 /* undod's activation file is installed but undod fails to start: the app
  * still gets its stack, with a local history, not a raw bus error. */
 static void
@@ -1009,6 +1058,7 @@ main (int argc, char **argv)
               test_local_pushes_keep_their_state_tag, teardown);
   g_test_add ("/client/pushes-across-a-restart-all-arrive", Fixture, NULL, setup,
               test_pushes_across_a_restart_all_arrive, teardown);
+  g_test_add ("/client/undo-last-after-a-restart", Fixture, NULL, setup, test_undo_last_after_a_restart, teardown);
   g_test_add ("/client/register-when-undod-cannot-start", Fixture, NULL, setup,
               test_register_when_undod_cannot_start, teardown);
   return g_test_run ();
