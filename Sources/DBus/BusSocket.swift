@@ -20,6 +20,10 @@ internal import Glibc
 final class BusSocket {
     /// The socket; non-blocking once `open` returns.
     let fd: Int32
+    /// Whether the bus agreed to pass Unix fds (`NEGOTIATE_UNIX_FD`): then
+    /// a call carrying one reaches us, to be refused in words; else the bus
+    /// refuses it to its sender.
+    private(set) var unixFDsAgreed = false
     private var isClosed = false
 
     private init(fd: Int32) {
@@ -48,20 +52,22 @@ final class BusSocket {
     }
 
     /// Connects to the first entry of the D-Bus `address` that answers and
-    /// authenticates as this process's user, within `timeoutMilliseconds`.
+    /// authenticates as this process's user, within `timeoutMilliseconds`:
+    /// an entry whose socket is missing, or whose bus refuses us, is passed
+    /// over for the next, as libdbus and sd-bus do.
     static func open(address: String, timeoutMilliseconds: Int) throws(DBusError) -> BusSocket {
         let deadline = SystemTime.monotonicNanoseconds + Int64(timeoutMilliseconds) * 1_000_000
         var failure = DBusError(name: DBusError.Names.badAddress, message: "The bus address “\(address)” names no socket.")
         for target in try BusAddress.unixSockets(in: address) {
-            let socket: BusSocket
             do {
-                socket = try connect(target)
+                let socket = try connect(target)
+                try socket.authenticate(until: deadline)
+                return socket
             } catch {
                 failure = error
-                continue
+                // The time is spent for every entry: no later one can answer.
+                if error.name == DBusError.Names.noReply { throw error }
             }
-            try socket.authenticate(until: deadline)
-            return socket
         }
         throw failure
     }
@@ -94,39 +100,32 @@ final class BusSocket {
         return socket
     }
 
-    /// The SASL exchange: a NUL byte, `AUTH EXTERNAL` with our uid, `OK`
-    /// back; `NEGOTIATE_UNIX_FD`, whatever the answer; `BEGIN`. Nothing
-    /// follows an answer before we speak again, so no byte of the first
-    /// message is read here.
+    /// The SASL exchange in one write, as sd-bus makes it: a NUL byte,
+    /// `AUTH EXTERNAL` with our uid, `NEGOTIATE_UNIX_FD` and `BEGIN`; then
+    /// the bus's two answers, `OK <guid>` and `AGREE_UNIX_FD` (or `ERROR`,
+    /// a bus that passes no fds). The bus says nothing more until our
+    /// `Hello`, so the answers are read a buffer at a time, and any byte
+    /// beyond them is not a bus speaking D-Bus.
     private func authenticate(until deadline: Int64) throws(DBusError) {
         let uid = String(getuid()).utf8.map { byte in
             let digits = Array("0123456789abcdef".utf8)
             return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
         }.joined()
-        try writeAll(Array("\0AUTH EXTERNAL \(uid)\r\n".utf8), until: deadline)
-        let answer = try readLine(until: deadline)
-        guard answer.hasPrefix("OK ") else { throw Self.authFailed("the bus answered “\(answer)”") }
-        try writeAll(Array("NEGOTIATE_UNIX_FD\r\n".utf8), until: deadline)
-        _ = try readLine(until: deadline)
-        try writeAll(Array("BEGIN\r\n".utf8), until: deadline)
-    }
-
-    /// One line of the SASL exchange, without its CR LF.
-    private func readLine(until deadline: Int64) throws(DBusError) -> String {
-        var line: [UInt8] = []
-        var byte: UInt8 = 0
-        while !line.hasSuffix("\r\n") {
-            switch withUnsafeMutableBytes(of: &byte, { read(into: $0) }) {
-            case .moved: line.append(byte)
-            case .closed: throw Self.authFailed("the bus closed the connection")
-            case .wouldBlock: try wait(for: Int16(POLLIN), until: deadline)
-            }
-            guard line.count < 512 else { throw Self.authFailed("the bus's answer is not SASL") }
+        try writeAll(Array("\0AUTH EXTERNAL \(uid)\r\nNEGOTIATE_UNIX_FD\r\nBEGIN\r\n".utf8), until: deadline)
+        var answers = SASLAnswers()
+        guard let authenticated = try answers.next(from: self, until: deadline) else {
+            throw Self.authFailed("the bus closed the connection")
         }
-        return String(decoding: line.dropLast(2), as: UTF8.self)
+        guard authenticated.hasPrefix("OK ") else { throw Self.authFailed("the bus answered “\(authenticated)”") }
+        switch try answers.next(from: self, until: deadline) {
+        case "AGREE_UNIX_FD": unixFDsAgreed = true
+        case let answer? where answer.hasPrefix("ERROR"): unixFDsAgreed = false
+        case let answer: throw Self.authFailed("the bus answered “\(answer ?? "")” to NEGOTIATE_UNIX_FD")
+        }
+        guard answers.isDrained else { throw Self.authFailed("the bus spoke before our Hello") }
     }
 
-    private static func authFailed(_ why: String) -> DBusError {
+    static func authFailed(_ why: String) -> DBusError {
         DBusError(name: DBusError.Names.authFailed, message: "The bus did not accept us: \(why).")
     }
 
