@@ -13,9 +13,11 @@ internal import Glibc
 /// replies to the calls that await them.
 ///
 /// The socket is its own (`BusSocket`): it reads whole messages
-/// (`MessageReader`), hands libdbus each one to validate and hold
-/// (`Message(received:)`), and writes what it sends once a turn
-/// (`OutgoingBytes`). libdbus's transport read 2 KiB a call and copied
+/// (`MessageReader`), keeps each in the bytes it came in
+/// (`Message(received:)`: its header read by `WireHeader`, its arguments
+/// by `WireDecoder`, libdbus asked only for what that gives up on), and
+/// writes what it sends once a turn (`OutgoingBytes`). What the bus
+/// passes on it has validated; our readers check every bound all the same. libdbus's transport read 2 KiB a call and copied
 /// every message out of its buffer; a huge call cost it 150 ms before
 /// undod saw it (BENCHMARKS.md). It numbers every message it sends, so
 /// the serials of calls awaiting replies never repeat, and answers

@@ -6,10 +6,12 @@
 /// (`a(ayay)`) took 200 ms to read and held up every other caller that
 /// long. Read here, it takes a few milliseconds.
 ///
-/// libdbus has validated every message it hands us (lengths, alignment,
-/// UTF-8, nesting depth) exactly as the specification says; this reader
-/// still checks every bound and gives up (nil) on anything it does not
-/// expect, and the caller then reads through the iterators instead.
+/// The bus validated every message it passes on (lengths, alignment,
+/// UTF-8, nesting depth), as the specification says; this reader still
+/// checks every bound and gives up (nil) on anything it does not expect.
+/// The caller then reads a small message through libdbus's iterators; a
+/// large one (whose body libdbus never sees, `Message.raw`) has no other
+/// reading, and a `Push` so refused is answered `InvalidArgs`.
 struct WireDecoder {
     private let bytes: UnsafeRawBufferPointer
     private let bigEndian: Bool

@@ -73,8 +73,15 @@ enum StackObject {
         guard let hints = call.options(at: method.hintsIndex, stack: record.displayName, PushHints.init) else { return }
         // A large push's actions were read and written to a file while it waited (`LargePushPreparer`).
         let file = call.preparation as? PayloadFile
-        let actions = file?.actions ?? method.actions(of: call).flatMap(EncodedActions.init(encoded:)) ?? EncodedActions([])
-        service.push(record, caller: call.sender, name: call.argument(0)?.string ?? "", actions: actions,
+        // Arguments the bus passed that we cannot read are the caller's to
+        // fix, in those words: never a push of no name or no actions.
+        guard let name = call.argument(0)?.string,
+              let actions = file?.actions ?? method.actions(of: call).flatMap(EncodedActions.init(encoded:)) else {
+            return call.fail(.invalidArgs("undod could not read the arguments of this \(method.rawValue) for "
+                                          + "\(record.displayName): nothing was pushed; send it again as "
+                                          + "D-Bus's specification lays it out."))
+        }
+        service.push(record, caller: call.sender, name: name, actions: actions,
                      hints: hints, storedIn: file) { call.answer($0, stack: record.displayName) { [.uint64($0.group)] } }
     }
 
