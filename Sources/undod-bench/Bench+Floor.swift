@@ -36,7 +36,11 @@ extension Bench {
                 continue
             }
             Self.note(again, as: Self.floorLabel, key: "floor_service", under: &rows[index])
-            if let floorCPU, cpuRow != nil { Self.note(floorCPU, as: Self.floorLabel, key: "floor_service", under: &cpuRow!) }
+            rows[index].floor = again.summary?.median
+            if let floorCPU, cpuRow != nil {
+                Self.note(floorCPU, as: Self.floorLabel, key: "floor_service", under: &cpuRow!)
+                cpuRow?.floor = floorCPU.summary?.median
+            }
         }
         progress("rows 1-3 and 8 on the floor service done in \(Report.format(SystemTime.seconds(since: start), digits: 1)) s")
     }

@@ -80,27 +80,32 @@ final class Bench {
 
     // MARK: The rows: what each measures and its goal
 
-    /// Row 1, not yet measured.
+    /// Row 1, not yet measured. Judged within 0.05 of the floor service:
+    /// the floor itself reads 1.09–1.10, so 1.10 is a goal for the wire.
     static func row1() -> Row {
         Row(number: 1, key: "latency", title: "Push ÷ Ping, round trip", unit: "×", digits: 2,
-            target: Target(bound: .atMost, limit: 1.10, digits: 2))
+            target: Target(bound: .atMost, limit: 1.10, digits: 2),
+            overFloor: Target(bound: .atMost, limit: 0.05, digits: 2))
     }
-    /// Row 2, not yet measured.
+    /// Row 2, not yet measured; judged at most 0.05 below the floor.
     static func row2() -> Row {
         Row(number: 2, key: "throughput", title: "Push ÷ Ping, calls/s with 128 in flight", unit: "×", digits: 2,
-            target: Target(bound: .atLeast, limit: 0.80, digits: 2))
+            target: Target(bound: .atLeast, limit: 0.80, digits: 2),
+            overFloor: Target(bound: .atLeast, limit: -0.05, digits: 2))
     }
     /// Row 8, measured with row 2: undod's CPU time a pipelined Push ÷ a
     /// pipelined Ping. Row 2 cannot pass 0.80 on two cores unless this is
     /// at most 1.35 (the bus's and the client's shares are not undod's).
     static func row8() -> Row {
         Row(number: 8, key: "push_cpu_ratio", title: "undod's CPU a Push ÷ a Ping (row 2)", unit: "×", digits: 2,
-            target: Target(bound: .atMost, limit: 1.35, digits: 2))
+            target: Target(bound: .atMost, limit: 1.35, digits: 2),
+            overFloor: Target(bound: .atMost, limit: 0.30, digits: 2))
     }
-    /// Row 3, not yet measured.
+    /// Row 3, not yet measured; judged within 0.10 Pings of the floor.
     static func row3() -> Row {
         Row(number: 3, key: "trigger", title: "UndoFocused (with Apply) ÷ Ping", unit: "Pings", digits: 2,
-            target: Target(bound: .atMost, limit: 2.3, digits: 1))
+            target: Target(bound: .atMost, limit: 2.3, digits: 1),
+            overFloor: Target(bound: .atMost, limit: 0.10, digits: 2))
     }
     /// Row 4, not yet measured.
     static func row4() -> Row {

@@ -18,6 +18,11 @@ struct Target: Sendable {
     var text: String { (bound == .atMost ? "≤ " : "≥ ") + Report.format(limit, digits: digits) }
     /// Whether `value` meets the goal.
     func isMet(by value: Double) -> Bool { bound == .atMost ? value <= limit : value >= limit }
+    /// How the limit is written as a distance from the floor service's
+    /// figure (`≤ floor + 0.05`).
+    var textOverFloor: String {
+        (bound == .atMost ? "≤ " : "≥ ") + "floor " + (limit < 0 ? "− " : "+ ") + Report.format(abs(limit), digits: digits)
+    }
 }
 
 /// One line of the table: a measurement, its figures and its goal.
@@ -34,6 +39,13 @@ struct Row {
     let digits: Int
     /// The goal, or nil for a figure only reported.
     let target: Target?
+    /// The goal on the distance from the floor service's figure (the median
+    /// less the floor's), which replaces `target` once the floor is
+    /// measured in the same run: no service on this transport does better
+    /// than the floor, so what is undod's own is the distance.
+    var overFloor: Target?
+    /// The floor service's median in the same run, once measured.
+    var floor: Double?
     /// The figures (one per round), or nil when the measurement failed.
     var summary: Summary?
     /// The absolute figures behind the ratio, in words.
@@ -43,10 +55,18 @@ struct Row {
     /// Why it could not be measured.
     var error: String?
 
-    /// Whether the median meets the goal (nil: not measured).
+    /// Whether the median meets the goal (nil: not measured): its distance
+    /// from the floor where both are known, else the median itself.
     var met: Bool? {
-        guard let target, let summary else { return nil }
-        return target.isMet(by: summary.median)
+        guard let summary else { return nil }
+        if let overFloor, let floor { return overFloor.isMet(by: summary.median - floor) }
+        return target?.isMet(by: summary.median)
+    }
+
+    /// The goal as the table writes it, or nil for a figure only reported.
+    var goalText: String? {
+        if let overFloor, floor != nil { return overFloor.textOverFloor }
+        return target?.text
     }
 }
 
@@ -103,10 +123,10 @@ enum Report {
                     "\(row.number)", row.title, format(summary.median, digits: row.digits) + unit,
                     single ? "–" : format(summary.min, digits: row.digits),
                     single ? "–" : format(summary.max, digits: row.digits),
-                    row.target.map { $0.text + unit } ?? "(reported)", row.target == nil ? "" : row.met == true ? "✓" : "✗",
+                    row.goalText.map { $0 + unit } ?? "(reported)", row.target == nil ? "" : row.met == true ? "✓" : "✗",
                 ])
             } else {
-                lines.append(["\(row.number)", row.title, "failed", "", "", row.target.map { $0.text + unit } ?? "", "✗"])
+                lines.append(["\(row.number)", row.title, "failed", "", "", row.goalText.map { $0 + unit } ?? "", "✗"])
             }
         }
         var widths = [Int](repeating: 0, count: header.count)
@@ -124,6 +144,11 @@ enum Report {
                 let indent = String(repeating: " ", count: widths[0] + 2)
                 if let error = row.error { out += "\(indent)error: \(error)\n" }
                 if !row.detail.isEmpty { out += "\(indent)\(row.detail)\n" }
+                if let floor = row.floor, row.overFloor != nil, let summary = row.summary {
+                    let distance = summary.median - floor
+                    out += "\(indent)undod over the floor: \(distance < 0 ? "−" : "+")"
+                        + "\(format(abs(distance), digits: row.digits))\(unitSuffix(row))\n"
+                }
             }
         }
         let targeted = rows.filter { $0.target != nil }
@@ -131,6 +156,9 @@ enum Report {
         out += "\n\(targeted.count - missed) of \(targeted.count) targets met; \(format(seconds, digits: 1)) s.\n"
         return out
     }
+
+    /// The row's unit after a figure (` ×`), or nothing.
+    private static func unitSuffix(_ row: Row) -> String { row.unit.isEmpty ? "" : " \(row.unit)" }
 
     /// One JSON object with the machine, the mode and every row.
     static func json(_ rows: [Row], machine: Machine, mode: String, seconds: Double, pinnedCPU: Int32?) -> String {
@@ -145,6 +173,11 @@ enum Report {
                              "limit": .double(target.limit)])
                 } ?? .null,
             ]
+            if let overFloor = row.overFloor, let floor = row.floor {
+                fields["target_over_floor"] = .object([
+                    "bound": .string(overFloor.bound == .atMost ? "at_most" : "at_least"),
+                    "limit": .double(overFloor.limit), "floor": .double(floor)])
+            }
             if let summary = row.summary {
                 fields["median"] = .double(summary.median)
                 fields["min"] = .double(summary.min)

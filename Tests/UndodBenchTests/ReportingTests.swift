@@ -49,6 +49,28 @@ import Testing
         #expect(json.contains("\"round_trip_cpu\":1"))
     }
 
+    /// Rows 1, 2, 3 and 8 are judged by their distance from the floor
+    /// service once it is measured, by their own figure until then.
+    @Test func aRowWithTheFloorMeasuredIsJudgedByItsDistance() {
+        var row = Bench.row1()
+        row.summary = Summary([1.16])
+        #expect(row.met == false && row.goalText == "≤ 1.10")
+        row.floor = 1.12
+        #expect(row.met == true && row.goalText == "≤ floor + 0.05")
+        row.floor = 1.10
+        #expect(row.met == false)
+        var throughput = Bench.row2()
+        throughput.summary = Summary([0.78])
+        throughput.floor = 0.82
+        #expect(throughput.met == true && throughput.goalText == "≥ floor − 0.05")
+        let machine = Machine(processors: 2, cpuModel: "Test CPU", memoryBytes: 1 << 30, kernel: "6.0")
+        let table = Report.table([row, throughput], machine: machine, mode: "quick", seconds: 1, pinnedCPU: nil)
+        #expect(table.contains("undod over the floor: +0.06 ×") && table.contains("undod over the floor: −0.04 ×"))
+        #expect(table.contains("1 of 2 targets met"))
+        let json = Report.json([row], machine: machine, mode: "quick", seconds: 1, pinnedCPU: nil)
+        #expect(json.contains("\"target_over_floor\":{"))
+    }
+
     @Test func aReportedRowHasNoTargetAndCountsForNone() {
         var reported = Bench.row7()
         reported.summary = Summary([1.5])
