@@ -59,27 +59,29 @@ let package = Package(
         .target(name: "SwayIPC", dependencies: ["Loop", "JSONText"], swiftSettings: strict),
         // The history on disk.
         .target(name: "UndoStore", dependencies: ["UndoCore", "CSQLite", "CShim", "Locking"], swiftSettings: strict),
-        // The wire contract in one place.
-        .target(name: "Undo1", dependencies: ["DBus", "UndoCore"], swiftSettings: strict),
+        // The wire contract in one place: its names and types, no bus.
+        .target(name: "Undo1", dependencies: ["UndoCore"], swiftSettings: strict),
+        // The contract's types to and from D-Bus values and messages.
+        .target(name: "Undo1Wire", dependencies: ["DBus", "Undo1", "UndoCore"], swiftSettings: strict),
         // The undo service, the caretaker of every stack: no bus, no desktop, no config file.
         .target(name: "Caretaker", dependencies: ["Loop", "Undo1", "UndoCore", "UndoStore", "SafeText"], swiftSettings: strict),
         // The library apps link.
-        .target(name: "UndoKit", dependencies: ["Loop", "DBus", "Undo1", "UndoCore", "Locking"], swiftSettings: strict),
+        .target(name: "UndoKit", dependencies: ["Loop", "DBus", "Undo1", "Undo1Wire", "UndoCore", "Locking"], swiftSettings: strict),
         // The daemon: the service wired to the bus, the desktop and the config.
-        .target(name: "UndoDaemon", dependencies: ["Caretaker", "Loop", "DBus", "Undo1", "X11", "SwayIPC", "JSONText", "UndoCore", "UndoStore", "SafeText", "Locking"],
+        .target(name: "UndoDaemon", dependencies: ["Caretaker", "Loop", "DBus", "Undo1", "Undo1Wire", "X11", "SwayIPC", "JSONText", "UndoCore", "UndoStore", "SafeText", "Locking"],
                 swiftSettings: strict),
 
         // Executables.
-        .executableTarget(name: "undod", dependencies: ["UndoDaemon", "Undo1", "Loop"], swiftSettings: strict),
-        .executableTarget(name: "undoctl", dependencies: ["Loop", "DBus", "Undo1", "UndoCore", "JSONText"], swiftSettings: strict),
+        .executableTarget(name: "undod", dependencies: ["UndoDaemon", "Undo1", "Undo1Wire", "Loop"], swiftSettings: strict),
+        .executableTarget(name: "undoctl", dependencies: ["Loop", "DBus", "Undo1", "Undo1Wire", "UndoCore", "JSONText"], swiftSettings: strict),
         .executableTarget(name: "line-editor", dependencies: ["UndoKit"], path: "Examples/LineEditor",
                           swiftSettings: strict),
-        .executableTarget(name: "undod-bench", dependencies: ["Loop", "DBus", "Undo1", "UndoCore", "UndoKit", "CBench", "JSONText", "Rig", "Locking"], swiftSettings: strict),
+        .executableTarget(name: "undod-bench", dependencies: ["Loop", "DBus", "Undo1", "Undo1Wire", "UndoCore", "UndoKit", "CBench", "JSONText", "Rig", "Locking"], swiftSettings: strict),
 
         // Tests.
         // What the harness needs from C: a child's end, seen without Foundation.
         .target(name: "CHarness", path: "Tests/CHarness"),
-        .target(name: "BusHarness", dependencies: ["Loop", "DBus", "Undo1", "UndoCore", "Rig", "Locking", "CHarness"], path: "Tests/BusHarness",
+        .target(name: "BusHarness", dependencies: ["Loop", "DBus", "Undo1", "Undo1Wire", "UndoCore", "Rig", "Locking", "CHarness"], path: "Tests/BusHarness",
                 swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["Loop", "DBus", "CDBus", "BusHarness", "Locking"], swiftSettings: strict),
         .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore", "Rig", "SafeText"], swiftSettings: strict),
@@ -93,7 +95,7 @@ let package = Package(
         .testTarget(name: "DesktopTests", dependencies: ["BusHarness", "DBus", "Loop", "Rig"], swiftSettings: strict),
         .testTarget(
             name: "DaemonTests",
-            dependencies: ["Loop", "DBus", "BusHarness", "Rig", "Undo1", "UndoCore", "UndoStore", "Caretaker", "UndoDaemon", "X11"],
+            dependencies: ["Loop", "DBus", "BusHarness", "Rig", "Undo1", "Undo1Wire", "UndoCore", "UndoStore", "Caretaker", "UndoDaemon", "X11"],
             swiftSettings: strict),
         .testTarget(name: "UndoKitTests", dependencies: ["Loop", "UndoKit", "DBus", "BusHarness", "Locking"], swiftSettings: strict),
         .testTarget(name: "UndoctlTests", dependencies: ["Loop", "DBus", "BusHarness"], swiftSettings: strict),

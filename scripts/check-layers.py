@@ -4,8 +4,9 @@
 1. Package.swift's graph: each library target stands only on targets of
    lower layers (LAYERS, lowest first), so DBus and X11, side by side on
    the loop, cannot reach each other, and the service (Caretaker) stands on
-   the model, the store, the contract and the loop and on nothing of the
-   bus, the desktop or the config (KEPT_APART).
+   the model, the store, the contract's types and the loop and on nothing
+   of the bus, the desktop or the config, not even through another target
+   (KEPT_APART).
 2. The imports: every Swift file imports only the targets its own target
    names as dependencies (plus the toolchain's modules). SwiftPM itself
    would let a file import a dependency's dependency.
@@ -30,14 +31,18 @@ LAYERS = [
     {"Loop", "UndoCore"},
     {"DBus", "X11", "SwayIPC", "UndoStore"},
     {"Undo1"},
+    {"Undo1Wire"},
     {"Caretaker", "UndoKit"},
     {"UndoDaemon"},
 ]
-# Direct dependencies that must never be declared, though the layers would
-# allow them: the service stands on the contract (which stands on the bus)
-# but never on the bus, the desktop or the daemon itself.
+# Dependencies that must never be reached, directly or through another
+# target, though the layers would allow them: the service stands on the
+# contract's types (Undo1, which has no bus) but never on their codecs
+# (Undo1Wire), the bus, the desktop or the daemon itself — so "the service
+# has no bus" holds at link time.
 KEPT_APART = {
-    "Caretaker": {"DBus", "X11", "SwayIPC", "UndoDaemon", "CDBus", "CXCB"},
+    "Caretaker": {"DBus", "Undo1Wire", "X11", "SwayIPC", "UndoDaemon", "CDBus", "CXCB"},
+    "Undo1": {"DBus", "CDBus"},
     "UndoCore": {"Loop", "DBus", "X11", "UndoStore"},
     "Loop": {"DBus", "X11", "SwayIPC"},
 }
@@ -62,13 +67,24 @@ def main():
     for name, _, _ in targets:
         if not name.endswith("Tests") and name not in layer and not is_top(package, name):
             problems.append(f"Package.swift: library target {name} has no layer in check-layers.py")
+    direct = {name: set(re.findall(r'"([^"]+)"', dependencies)) for name, dependencies, _ in targets}
+
+    def reached(name, seen=None):
+        """Every target `name` stands on, directly or not."""
+        seen = set() if seen is None else seen
+        for dependency in direct.get(name, set()) - seen:
+            seen.add(dependency)
+            reached(dependency, seen)
+        return seen
+
     for name, dependencies, path in targets:
-        declared = set(re.findall(r'"([^"]+)"', dependencies))
+        declared = direct[name]
         for dependency in sorted(declared):
             if name in layer and layer.get(dependency, len(LAYERS)) >= layer[name]:
                 problems.append(f"Package.swift: {name} depends on {dependency}, which is not in a layer below it")
-            if dependency in KEPT_APART.get(name, set()):
-                problems.append(f"Package.swift: {name} must not depend on {dependency}")
+        for dependency in sorted(reached(name) & KEPT_APART.get(name, set())):
+            how = "" if dependency in declared else " (through another target)"
+            problems.append(f"Package.swift: {name} must not depend on {dependency}{how}")
         allowed = declared | TOOLCHAIN | {name}
         allowed |= {d.replace("-", "_") for d in allowed}
         folder = path or os.path.join("Tests" if name.endswith("Tests") else "Sources", name)

@@ -1,5 +1,3 @@
-public import DBus
-
 /// The properties of `org.undod.Undo1.Manager`, typed.
 public struct ManagerProperties: Sendable, Equatable {
     /// `FocusedStack`: nil when it is `/` (no stack has the focus).
@@ -24,11 +22,11 @@ public struct ManagerProperties: Sendable, Equatable {
     /// What `FocusedStack` holds when no stack has the focus.
     public static let noStack = "/"
 
-    /// Reads the answer of `GetAll(org.undod.Undo1.Manager)`.
-    public init(_ values: [String: DBusValue]) {
-        focusedStack = (values[Self.focusedStackName]?.string).flatMap(StackPath.init)
-        focusStrategy = values[Self.focusStrategyName]?.string ?? ""
-        version = values[Self.versionName]?.string ?? ""
-        keyProblem = values[Self.keyProblemName]?.string ?? ""
+    /// Properties with these values.
+    public init(focusedStack: StackPath?, focusStrategy: String, version: String, keyProblem: String) {
+        self.focusedStack = focusedStack
+        self.focusStrategy = focusStrategy
+        self.version = version
+        self.keyProblem = keyProblem
     }
 }

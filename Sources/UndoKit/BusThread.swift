@@ -4,6 +4,7 @@ import Foundation
 import Locking
 import Loop
 import Undo1
+import Undo1Wire
 import UndoCore
 
 /// The thread that runs one `UndoClient`'s bus connection: its own

@@ -1,5 +1,6 @@
 import DBus
 import Undo1
+import Undo1Wire
 import UndoCore
 
 /// One connection to undod on the session bus (or `address`). Its own thread

@@ -2,6 +2,7 @@ import DBus
 public import Dispatch
 import Locking
 import Undo1
+import Undo1Wire
 public import UndoCore
 
 /// One registered stack; the app owns it. Pushes arrive in the order they

@@ -1,6 +1,7 @@
 import DBus
 import Loop
 import Undo1
+import Undo1Wire
 
 /// Rows 5 and 6: many groups, held in memory or stored.
 extension Bench {

@@ -1,6 +1,7 @@
 import DBus
 import Loop
 import Undo1
+import Undo1Wire
 
 /// The application side of the bench: a connection that registers stacks,
 /// pushes to them, and serves `org.undod.Undo1.Client.Apply` by succeeding

@@ -1,6 +1,7 @@
 import DBus
 import Loop
 import Undo1
+import Undo1Wire
 import UndoCore
 
 /// The messages the bench sends, built before the clock starts so that

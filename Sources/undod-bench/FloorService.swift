@@ -1,6 +1,7 @@
 import DBus
 import Loop
 import Undo1
+import Undo1Wire
 import UndoCore
 
 /// `undod-bench --floor-service ADDRESS`: owns `org.undod.Undo1` and answers

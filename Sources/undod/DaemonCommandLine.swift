@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Loop
 import Undo1
+import Undo1Wire
 import UndoDaemon
 
 /// undod's command line: `undod [--address ADDR] [--config FILE]

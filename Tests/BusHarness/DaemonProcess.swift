@@ -2,6 +2,7 @@ public import DBus
 public import Foundation
 public import Loop
 import Undo1
+import Undo1Wire
 
 /// A real `undod`, the built binary, on a test's private bus, with its own
 /// config file and state directory. Started and stopped like a user would.

@@ -1,6 +1,7 @@
 public import DBus
 public import Loop
 import Undo1
+import Undo1Wire
 import UndoCore
 
 /// A desktop application as undod sees it: its own connection, a stack it

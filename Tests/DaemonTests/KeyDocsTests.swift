@@ -3,6 +3,7 @@ import DBus
 import Foundation
 import Testing
 import Undo1
+import Undo1Wire
 import UndoCore
 
 /// Register's options and Push's hints are documented, each with its type

@@ -4,6 +4,7 @@ import Foundation
 import Loop
 import Testing
 import Undo1
+import Undo1Wire
 
 /// `ReportFocus` and the `kwin`/`gnome` strategies on a private bus: a
 /// stand-in compositor (the test process, serving a stand-in Wayland

@@ -2,6 +2,7 @@ import Caretaker
 import DBus
 import Loop
 import Undo1
+import Undo1Wire
 
 /// `Client.Apply` over the bus, to the owner's unique name: a call that
 /// never blocks, whose error names become `ApplyAnswer`s.

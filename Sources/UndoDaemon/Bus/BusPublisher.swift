@@ -1,6 +1,7 @@
 import Caretaker
 import DBus
 import Undo1
+import Undo1Wire
 
 /// The service's stacks as D-Bus objects, and its announcements as signals:
 /// `InterfacesAdded`/`Removed` on the manager's ObjectManager,

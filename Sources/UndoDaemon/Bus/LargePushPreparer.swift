@@ -3,6 +3,7 @@ import DBus
 import Locking
 import Loop
 import Undo1
+import Undo1Wire
 import UndoCore
 import UndoStore
 

@@ -2,6 +2,7 @@ import Caretaker
 import DBus
 import SafeText
 import Undo1
+import Undo1Wire
 import UndoCore
 
 /// The manager object `/org/undod/Undo1`: binds `Undo1Interfaces.manager`

@@ -1,6 +1,7 @@
 import Caretaker
 import DBus
 import Undo1
+import Undo1Wire
 import UndoCore
 import UndoStore
 

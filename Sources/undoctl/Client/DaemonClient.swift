@@ -1,6 +1,7 @@
 import DBus
 import Loop
 import Undo1
+import Undo1Wire
 import UndoCore
 
 /// undoctl's one connection to undod: every call it makes, each answered

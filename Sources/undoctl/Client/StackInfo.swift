@@ -1,6 +1,7 @@
 import DBus
 import JSONText
 import Undo1
+import Undo1Wire
 
 /// One stack as the daemon describes it on the narrow interface: its path
 /// and the properties of `org.undod.Undo1.Stack` (identity, owner,

@@ -5,6 +5,7 @@ import DBus
 import JSONText
 import Loop
 import Undo1
+import Undo1Wire
 import UndoCore
 
 /// `watch`'s state: the stacks and focus as last seen, kept current from

@@ -1,4 +1,5 @@
 import DBus
+import Undo1
 
 /// Reads typed entries of an `a{sv}` of options or hints: absent is nil, a
 /// value of another type is an `OptionTypeError`.

@@ -1,4 +1,5 @@
 public import DBus
+public import Undo1
 import UndoCore
 
 /// The declarations of undod's three interfaces, with their documentation:

@@ -1,4 +1,5 @@
 public import DBus
+public import Undo1
 public import UndoCore
 
 /// A history item as `Stack.History` carries it: `(tsxt)`.

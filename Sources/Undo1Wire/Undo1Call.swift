@@ -1,4 +1,5 @@
 public import DBus
+public import Undo1
 public import UndoCore
 
 /// The method calls of the contract, built as messages: the one place a

@@ -1,4 +1,5 @@
 public import DBus
+public import Undo1
 public import UndoCore
 
 /// The hints of `Stack.Push`/`PushGroup` as the wire carries them: an
