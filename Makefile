@@ -99,6 +99,7 @@ test: deps
 	UNDOD_DESKTOP_SUITES="$(DESKTOP_SUITES)" GLIBC_TUNABLES=$(TEST_TUNABLES) $(SWIFT) test --skip-build
 	meson test -C "$(LIBUNDOD_BUILD)" --print-errorlogs
 	/usr/bin/python3 scripts/docs-test.py "$$($(SWIFT) build --show-bin-path)" "$(LIBUNDOD_BUILD)"
+	/usr/bin/python3 scripts/check-rules.py
 	ctest --test-dir "$(UNDOD_QT_BUILD)" --output-on-failure
 	bash scripts/run-test.sh "$$($(SWIFT) build --show-bin-path)"
 	bash scripts/package-test.sh
