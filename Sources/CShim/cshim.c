@@ -106,3 +106,37 @@ int cshim_unix_listener_pid(const char *path) {
     close(fd);
     return pid;
 }
+
+ssize_t cshim_read_with_fds(int fd, void *bytes, size_t count, int *fds, int max_fds, int *fd_count,
+                            int *truncated) {
+    /* Room for SCM_MAX_FD (253) descriptors, which is all one message may carry. */
+    union {
+        char buffer[CMSG_SPACE(253 * sizeof(int))];
+        struct cmsghdr align;
+    } control;
+    struct iovec vector = { .iov_base = bytes, .iov_len = count };
+    struct msghdr header = {
+        .msg_iov = &vector, .msg_iovlen = 1, .msg_control = control.buffer, .msg_controllen = sizeof control.buffer,
+    };
+    *fd_count = 0;
+    *truncated = 0;
+    ssize_t got = recvmsg(fd, &header, MSG_CMSG_CLOEXEC);
+    if (got < 0) return got;
+    if (header.msg_flags & MSG_CTRUNC) *truncated = 1;
+    for (struct cmsghdr *entry = CMSG_FIRSTHDR(&header); entry != NULL; entry = CMSG_NXTHDR(&header, entry)) {
+        if (entry->cmsg_level != SOL_SOCKET || entry->cmsg_type != SCM_RIGHTS) continue;
+        size_t given = (entry->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        const unsigned char *data = CMSG_DATA(entry);
+        for (size_t index = 0; index < given; index++) {
+            int received;
+            memcpy(&received, data + index * sizeof(int), sizeof received);
+            if (*fd_count < max_fds) {
+                fds[(*fd_count)++] = received;
+            } else {
+                close(received);
+                *truncated = 1;
+            }
+        }
+    }
+    return got;
+}

@@ -1,3 +1,4 @@
+internal import CShim
 import Loop
 #if canImport(Glibc)
 internal import Glibc
@@ -14,9 +15,10 @@ internal import Glibc
 ///
 /// Only Unix sockets (`unix:path=`, `unix:abstract=`) and the `EXTERNAL`
 /// mechanism, which is what a session bus on Linux offers. Unix file
-/// descriptors are negotiated, so that a call carrying one reaches us and
-/// gets a clear `InvalidArgs` (no method of ours takes one), but never
-/// received: reading without room for them, the kernel closes them.
+/// descriptors are negotiated: the bus's own replies may carry one (the
+/// caller's pidfd, `ProcessFD`), and a call carrying one reaches us and
+/// gets a clear `InvalidArgs` (no method of ours takes one) after its fds
+/// were closed (`Connection`).
 final class BusSocket {
     /// The socket; non-blocking once `open` returns.
     let fd: Int32
@@ -39,6 +41,7 @@ final class BusSocket {
 
     deinit {
         close()
+        fdRoom.deallocate()
     }
 
     /// What a read or a write did.
@@ -129,11 +132,12 @@ final class BusSocket {
         DBusError(name: DBusError.Names.authFailed, message: "The bus did not accept us: \(why).")
     }
 
-    /// Reads what the socket has, up to `buffer`'s size.
+    /// Reads what the socket has, up to `buffer`'s size; the Unix fds that
+    /// came with the bytes wait, in order, for `takeReceivedFDs`.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Transfer {
         guard !isClosed, let base = buffer.baseAddress, !buffer.isEmpty else { return .closed }
         while true {
-            let count = Glibc.read(fd, base, buffer.count)
+            let count = unixFDsAgreed ? readWithFDs(base, buffer.count) : Glibc.read(fd, base, buffer.count)
             if count > 0 { return .moved(count) }
             if count == 0 { return .closed }
             switch errno {
@@ -142,6 +146,41 @@ final class BusSocket {
             default: return .closed
             }
         }
+    }
+
+    /// The most fds one read takes: all one message may carry (`SCM_MAX_FD`).
+    private static let fdsPerRead: Int32 = 253
+    /// Where a read puts the fds that came (kept: reads are the hot path).
+    private let fdRoom = UnsafeMutablePointer<Int32>.allocate(capacity: Int(fdsPerRead))
+    /// The fds received and not yet taken, oldest first.
+    private var receivedFDs: [Int32] = []
+    /// Whether fds were ever lost on the way in (the kernel closed those it
+    /// had no room for): from then on the count of a message's fds can no
+    /// longer be matched to those that came, and none is handed out.
+    private var fdsLost = false
+
+    /// `read(2)` that keeps the fds that come with the bytes.
+    private func readWithFDs(_ base: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        var given: Int32 = 0, truncated: Int32 = 0
+        let got = cshim_read_with_fds(fd, base, count, fdRoom, Self.fdsPerRead, &given, &truncated)
+        if truncated != 0 { fdsLost = true }
+        receivedFDs += UnsafeBufferPointer(start: fdRoom, count: Int(given))
+        if fdsLost { Self.close(taking: &receivedFDs) }
+        return got
+    }
+
+    /// The `count` fds that came with the next message, oldest first; fewer
+    /// (none) where fds were lost on the way. The caller owns them.
+    func takeReceivedFDs(_ count: Int) -> [Int32] {
+        let taken = Array(receivedFDs.prefix(count))
+        receivedFDs.removeFirst(taken.count)
+        return taken
+    }
+
+    /// Closes every fd in `fds`, and empties it.
+    static func close(taking fds: inout [Int32]) {
+        for fd in fds { _ = Glibc.close(fd) }
+        fds.removeAll()
     }
 
     /// Writes what it can of `buffers`, in order, with one system call.
@@ -199,13 +238,6 @@ final class BusSocket {
         guard !isClosed else { return }
         isClosed = true
         _ = Glibc.close(fd)
-    }
-}
-
-extension Array where Element == UInt8 {
-    /// Whether the bytes end with `suffix`'s UTF-8.
-    fileprivate func hasSuffix(_ suffix: String) -> Bool {
-        let tail = Array(suffix.utf8)
-        return count >= tail.count && Array(self[(count - tail.count)...]) == tail
+        Self.close(taking: &receivedFDs)
     }
 }

@@ -35,7 +35,7 @@ extension Connection {
         var early: [Message] = []
         while true {
             while let bytes = try reader.next() {
-                let message = try Message(received: bytes)
+                let message = try received(bytes, on: socket)
                 guard message.replySerial == serial else {
                     early.append(message)
                     continue
@@ -140,10 +140,25 @@ extension Connection {
             routedThisTurn += 1
             // One whose header is not D-Bus is dropped, never the
             // connection (the bus validates all it passes on).
-            guard let message = try? Message(received: bytes) else { continue }
+            guard let message = try? Self.received(bytes, on: socket) else { continue }
             route(message)
         }
         return false
+    }
+
+    /// `bytes` as a message, with the Unix fds that came with it: kept for
+    /// a reply of the bus daemon itself (its `ProcessFD`), closed at once
+    /// for anything else, so that no client can make undod hold its fds.
+    static func received(_ bytes: WireBytes, on socket: BusSocket) throws(DBusError) -> Message {
+        let message = try Message(received: bytes)
+        guard message.unixFDCount > 0 else { return message }
+        var fds = socket.takeReceivedFDs(message.unixFDCount)
+        if message.kind == .methodReturn, message.sender == "org.freedesktop.DBus" {
+            message.unixFDs = fds
+        } else {
+            BusSocket.close(taking: &fds)
+        }
+        return message
     }
 
     /// Decides what an incoming message is for. It only queues work for the

@@ -59,6 +59,9 @@ public final class Message {
     /// What was made for this call off the loop while it waited
     /// (`MethodCall.preparation`).
     var preparation: AnyObject?
+    /// The Unix fds that came with it (only the bus daemon's replies keep
+    /// theirs: `Connection.received`); closed with the message unless taken.
+    var unixFDs: [Int32] = []
 
     /// Takes over one reference to `raw`.
     init(owning raw: OpaquePointer) {
@@ -74,6 +77,18 @@ public final class Message {
 
     deinit {
         if let libdbusMessage { dbus_message_unref(libdbusMessage) }
+        BusSocket.close(taking: &unixFDs)
+    }
+
+    /// How many Unix fds the header says came with the message.
+    var unixFDCount: Int { Int(header?.unixFDCount ?? 0) }
+
+    /// The first Unix fd that came with this reply of the bus daemon (the
+    /// `ProcessFD` of `GetConnectionCredentials`, the one handle such a
+    /// reply carries), now the caller's; nil when none came.
+    public func takeUnixFD() -> ReceivedDescriptor? {
+        guard !unixFDs.isEmpty else { return nil }
+        return ReceivedDescriptor(taking: unixFDs.removeFirst())
     }
 
     /// The libdbus message. One received or written here gets it on first

@@ -16,8 +16,11 @@ struct WireHeader {
     var fields: WireEncoder.Fields
     /// The body's signature (`""` for none).
     var signature: String
-    /// Whether the header has a Unix fd count (the fds themselves are never taken).
+    /// Whether the header has a Unix fd count.
     var carriesUnixFDs: Bool
+    /// How many Unix fds the message carries (they come with its bytes,
+    /// `BusSocket.takeReceivedFDs`).
+    var unixFDCount: UInt32 = 0
     /// The header field code of the Unix fd count.
     static let unixFDsField: UInt8 = 9
 }
@@ -84,6 +87,7 @@ extension WireHeader {
                 } else if code == Self.unixFDsField {
                     guard !carriesUnixFDs else { return nil }
                     carriesUnixFDs = true
+                    unixFDCount = value
                 } else if WireEncoder.Field(rawValue: code) != nil {
                     return nil  // a known field of another type
                 }

@@ -45,5 +45,6 @@ import Testing
         #expect((object?["push_fd"] as? String)?.contains("merge_key must be of type s, not h") == true)
         #expect(object?["undo_depth"] as? Int == 1, "the refused pushes changed nothing")
         #expect(object?["ping"] as? String == "", "undod still answers")
+        #expect(object?["fd_closed"] as? Bool == true, "undod closed the fds the calls brought")
     }
 }

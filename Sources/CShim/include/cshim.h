@@ -36,4 +36,14 @@ uint32_t cshim_crc32c_update(uint32_t crc, const void *bytes, size_t count);
 /// a path too long, its backlog full).
 int cshim_unix_listener_pid(const char *path);
 
+#include <sys/types.h>
+
+/// Reads up to `count` bytes from the socket `fd` into `bytes`, as read(2)
+/// does, and takes the file descriptors that came with them (close-on-exec)
+/// into `fds`, at most `max_fds` (any beyond are closed); `fd_count` says
+/// how many. `truncated` is 1 when descriptors were lost (the kernel's
+/// room, or `max_fds`, was too small). Returns what read(2) returns.
+ssize_t cshim_read_with_fds(int fd, void *bytes, size_t count, int *fds, int max_fds, int *fd_count,
+                            int *truncated);
+
 #endif
