@@ -30,7 +30,8 @@ RULES = "Docs/RULES.md"
 
 SOURCE_SUFFIXES = (".swift", ".py", ".sh", ".c", ".h", ".cpp", ".js", ".json",
                    ".xml", ".md", ".service", ".desktop", ".supp", ".1", ".conf")
-SWIFT_TEST = re.compile(r"^([A-Za-z_]\w*)\.((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)/([A-Za-z_]\w*)\(\)$")
+# A test's name ends in its parentheses, with its argument labels if any (`(release:)`).
+SWIFT_TEST = re.compile(r"^([A-Za-z_]\w*)\.((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)/([A-Za-z_]\w*)\((?:[A-Za-z_]\w*:)*\)$")
 FILE_TEST = re.compile(r"^(\S+\.\w+)/([A-Za-z_]\w*)\(\)$")
 TYPE_DECL = re.compile(r"\b(struct|class|enum|actor|extension|protocol)\s+([A-Za-z_][\w.]*)")
 FUNC_DECL = re.compile(r"\bfunc\s+([A-Za-z_]\w*)")
@@ -217,6 +218,8 @@ def main():
                 missing.append(f"{RULES}:{number}: {token}: no file {path}")
             elif not defines(os.path.join(ROOT, path), function):
                 missing.append(f"{RULES}:{number}: {token}: no function {function} in {path}")
+        elif "/" in token and re.search(r"\w\([^()]*\)$", token):
+            missing.append(f"{RULES}:{number}: {token}: not a test name this check can read")
         elif is_path(token, top):
             files.add(token)
             if not exists(token):

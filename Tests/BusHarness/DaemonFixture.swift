@@ -14,9 +14,11 @@ public final class DaemonFixture {
     /// The environment undod runs with (beyond the test's own, minus any display).
     public let environment: [String: String]
 
+    /// `busRelease`: the bus of that Debian's root, in a pid namespace of its own (`TestBus`).
     public init(config: String = "", extraArguments: [String] = [], wrapper: [String] = [],
-         environment: [String: String] = [:], services: URL? = nil, busOutgoingLimit: Int = 1_000_000_000) throws {
-        bus = try TestBus(services: services, maxOutgoingBytes: busOutgoingLimit)
+                environment: [String: String] = [:], services: URL? = nil, busOutgoingLimit: Int = 1_000_000_000,
+                busRelease: DesktopRelease? = nil) throws {
+        bus = try TestBus(services: services, maxOutgoingBytes: busOutgoingLimit, release: busRelease)
         watcher = try Connection(address: bus.address, loop: loop)
         self.environment = environment
         daemon = try DaemonProcess(bus: bus, loop: loop, watcher: watcher, config: config,

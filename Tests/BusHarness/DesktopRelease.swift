@@ -68,11 +68,15 @@ public struct DesktopRelease: Sendable, CustomStringConvertible, Hashable {
     /// as `user` (with `asUser` false: as root, for a service that must read
     /// what root's processes hold, as xdg-desktop-portal reads its callers'
     /// `/proc/PID/root`); on the host, `command` as it is.
-    public func command(_ command: [String], asUser: Bool = true) throws -> [String] {
+    /// With `ownPIDNamespace`, in a pid namespace of its own (in the root
+    /// only): as a containerised service sees the host's processes, with no
+    /// pid for them.
+    public func command(_ command: [String], asUser: Bool = true, ownPIDNamespace: Bool = false) throws -> [String] {
         guard !isHost else { return command }
         let (uid, gid) = try Self.makeUser()
         let user = asUser ? ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(gid)", "--clear-groups", "--"] : []
-        return user + ["/usr/bin/bwrap", "--bind", try root(), "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc",
+        return user + ["/usr/bin/bwrap"] + (ownPIDNamespace ? ["--unshare-pid"] : [])
+            + ["--bind", try root(), "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc",
                        "--ro-bind", "/sys", "/sys", "--bind", "/tmp", "/tmp", "--ro-bind", "/etc/passwd", "/etc/passwd",
                        "--ro-bind", "/etc/group", "/etc/group",
                        "--tmpfs", "/run", "--die-with-parent", "--"] + command

@@ -18,7 +18,9 @@ public final class TestBus: @unchecked Sendable {
     /// With `services`, the bus starts services on demand from the
     /// `.service` files in that directory (and from nowhere else).
     /// `maxOutgoingBytes`: what the bus queues for one connection at most.
-    public init(services: URL? = nil, maxOutgoingBytes: Int = 1_000_000_000) throws {
+    /// With `release`, the dbus-daemon of that Debian's root, in a pid
+    /// namespace of its own (it sees no pid of the test's processes).
+    public init(services: URL? = nil, maxOutgoingBytes: Int = 1_000_000_000, release: DesktopRelease? = nil) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("undod-test-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -31,7 +33,10 @@ public final class TestBus: @unchecked Sendable {
             .write(to: config, atomically: false, encoding: .utf8)
         let output = Pipe()
         process = Process()
-        let arguments = ["/usr/bin/dbus-daemon"] + PrivateBusConfig.daemonArguments(configPath: config.path)
+        var arguments = ["/usr/bin/dbus-daemon"] + PrivateBusConfig.daemonArguments(configPath: config.path)
+        if let release {
+            arguments = try release.command(arguments, asUser: false, ownPIDNamespace: true)
+        }
         if services == nil {
             process.executableURL = URL(fileURLWithPath: arguments[0])
             process.arguments = Array(arguments.dropFirst())

@@ -56,6 +56,28 @@ import Testing
         #expect(back["applied"] as? [String] == ["delete:hunter2-secret"])
     }
 
+    /// A newer bus (Debian 13's dbus-daemon gives `ProcessFD`) in a pid
+    /// namespace of its own, as a containerised bus would be: it knows no
+    /// pid of undod's callers, only their pidfds. undod learns each
+    /// caller's program from the pidfd, so another program still cannot
+    /// adopt the stack (with the pid alone, no origin: anyone could).
+    @Test(.enabled(if: DesktopRelease.tested.contains { !$0.isHost && $0.canRun }, "no newer Debian root to run"),
+          arguments: DesktopRelease.tested.filter { !$0.isHost })
+    func theBussPidfdTellsTheProgramWhereNoPidCan(release: DesktopRelease) throws {
+        let f = try DaemonFixture(busRelease: release)
+        let notes = try Self.script("notes.py", in: f.bus.directory)
+        let thief = try Self.script("thief.py", in: f.bus.directory)
+        let made = try Self.run(notes, ["org.example.Contained", "--push", "secret"], f)
+        let path = try #require(made["path"] as? String)
+        #expect(f.wait { (try? f.stackProperty(path, "Owner")) == .string("") })
+        let stolen = try Self.run(thief, ["org.example.Contained", "--undo"], f)
+        #expect(stolen["error"] as? String == undodError("NotAllowed"), "\(stolen)")
+        #expect((stolen["message"] as? String ?? "").contains("notes.py"), "\(stolen)")
+        let back = try Self.run(notes, ["org.example.Contained", "--undo"], f)
+        #expect(back["path"] as? String == path)
+        #expect(back["applied"] as? [String] == ["secret"])
+    }
+
     @Test func theDocumentsStateTagLetsAMovedAppAdopt() throws {
         let f = try DaemonFixture()
         let old = try Self.script("editor.py", in: f.bus.directory)

@@ -2,8 +2,9 @@ import Caretaker
 import DBus
 
 /// Learns the origin of a caller (`StackOrigin`): the bus's credentials of
-/// its connection (`GetConnectionCredentials`: the process id and the
-/// security label), then that process's files (`ProcessOrigin`). Asked
+/// its connection (`GetConnectionCredentials`: the process's pidfd where
+/// the bus gives one, else its id, and the security label), then that
+/// process's files (`ProcessOrigin`). Asked
 /// afresh at each `Register`, since a process may exec another program
 /// and keep its connection. Confined to the loop; never blocks.
 final class CallerOrigins {
@@ -33,9 +34,14 @@ final class CallerOrigins {
             member: "GetConnectionCredentials", arguments: [.string(caller)]) else { return done(.unknown) }
         connection.call(message, timeoutMilliseconds: 5_000) { answer in
             guard case .success(let reply) = answer else { return done(.gone) }
-            guard let credentials = reply.arguments.first?.stringDictionary,
-                  let pid = credentials["ProcessID"]?.uint32 else { return done(.unknown) }
+            guard let credentials = reply.arguments.first?.stringDictionary else { return done(.unknown) }
             let label = credentials["LinuxSecurityLabel"]?.bytes ?? []
+            // The pidfd where the bus gives one: it names the process
+            // whatever the bus's pid namespace, and no reused pid passes.
+            if credentials["ProcessFD"] != nil, let pidfd = reply.takeUnixFD() {
+                return done(ProcessOrigin.of(pidfd: pidfd.rawValue, securityLabel: label).map(Answer.known) ?? .unknown)
+            }
+            guard let pid = credentials["ProcessID"]?.uint32 else { return done(.unknown) }
             done(ProcessOrigin.of(pid: pid, securityLabel: label, startedBy: asked).map(Answer.known) ?? .unknown)
         }
     }

@@ -22,6 +22,27 @@ enum ProcessOrigin {
         return origin
     }
 
+    /// The origin of the process `pidfd` refers to (the bus's `ProcessFD`),
+    /// which the bus labelled `securityLabel`: read under the pid the
+    /// descriptor names in our own pid namespace, and kept only if the
+    /// process is still alive once read (a pid is reused only after its
+    /// process died); nil where it cannot be told.
+    static func of(pidfd: Int32, securityLabel: [UInt8]) -> StackOrigin? {
+        guard let pid = pid(of: pidfd), pid > 0 else { return nil }
+        let origin = read(UInt32(pid), securityLabel: securityLabel)
+        guard Self.pid(of: pidfd) == pid else { return nil }
+        return origin
+    }
+
+    /// The pid `pidfd` refers to in our pid namespace (`Pid:` of its
+    /// fdinfo): -1 once the process has died, 0 where it is not in our
+    /// namespace; nil where it cannot be read.
+    private static func pid(of pidfd: Int32) -> Int64? {
+        guard let bytes = LocalProcess.read("/proc/self/fdinfo/\(pidfd)", limit: 4096) else { return nil }
+        let line = bytes.split(separator: UInt8(ascii: "\n")).first { $0.starts(with: Array("Pid:".utf8)) }
+        return line.flatMap { Int64(String(decoding: $0.dropFirst(4).filter { $0 != 32 && $0 != 9 }, as: UTF8.self)) }
+    }
+
     /// Now, in clock ticks since boot (what `/proc/PID/stat` counts a
     /// process's start in), rounded up.
     static func now() -> UInt64 {
