@@ -2,27 +2,34 @@ public import DBus
 public import Foundation
 public import Loop
 
-/// A private bus with a real undod on it, a loop to drive clients, and a
-/// watcher connection that records signals.
+/// A private bus with a real undod on it (unless told otherwise), a loop
+/// to drive clients, a watcher connection that records signals, and the
+/// test's apps: what every suite that talks to undod stands on (undoctl's
+/// tests add its runs, `DaemonFixture+Undoctl`).
 public final class DaemonFixture {
     public let bus: TestBus
     public let loop = EventLoop()
     public let watcher: Connection
-    public var daemon: DaemonProcess
+    /// undod; nil only where the fixture was made without it, or a test
+    /// stopped it and starts another.
+    public var daemon: DaemonProcess!
     private var apps: [TestApp] = []
 
     /// The environment undod runs with (beyond the test's own, minus any display).
     public let environment: [String: String]
 
+    /// With `daemon` false, the bus alone (undod is not running).
     /// `busRelease`: the bus of that Debian's root, in a pid namespace of its own (`TestBus`).
-    public init(config: String = "", extraArguments: [String] = [], wrapper: [String] = [],
-                environment: [String: String] = [:], services: URL? = nil, busOutgoingLimit: Int = 1_000_000_000,
-                busRelease: DesktopRelease? = nil) throws {
+    public init(daemon startDaemon: Bool = true, config: String = "", extraArguments: [String] = [],
+                wrapper: [String] = [], environment: [String: String] = [:], services: URL? = nil,
+                busOutgoingLimit: Int = 1_000_000_000, busRelease: DesktopRelease? = nil) throws {
         bus = try TestBus(services: services, maxOutgoingBytes: busOutgoingLimit, release: busRelease)
         watcher = try Connection(address: bus.address, loop: loop)
         self.environment = environment
-        daemon = try DaemonProcess(bus: bus, loop: loop, watcher: watcher, config: config,
-                                   extraArguments: extraArguments, wrapper: wrapper, environment: environment)
+        if startDaemon {
+            daemon = try DaemonProcess(bus: bus, loop: loop, watcher: watcher, config: config,
+                                       extraArguments: extraArguments, wrapper: wrapper, environment: environment)
+        }
     }
 
     /// Stops undod (SIGTERM, or SIGKILL when `crash`) and starts a new one on
@@ -45,7 +52,7 @@ public final class DaemonFixture {
     deinit {
         for app in apps { app.quit() }
         watcher.close()
-        daemon.stop()
+        daemon?.stop()
         bus.stop()
     }
 
@@ -56,9 +63,15 @@ public final class DaemonFixture {
         return app
     }
 
-    /// An app that registered `appId` and pushed `names` in order.
-    public func app(_ appId: String, pushing names: [String] = [], options: [String: DBusValue] = [:]) throws -> TestApp {
+    /// An app that registered `appId` (with `title` and `document` when
+    /// given) and pushed `names` in order.
+    @discardableResult
+    public func app(_ appId: String, title: String? = nil, document: String? = nil, pushing names: [String] = [],
+                    options: [String: DBusValue] = [:]) throws -> TestApp {
         let app = try app()
+        var options = options
+        if let title { options["title"] = .string(title) }
+        if let document { options["document"] = .string(document) }
         try app.register(appId, options)
         for (index, name) in names.enumerated() {
             try app.push(name, undo: [UInt8(index), 0xAA], redo: [UInt8(index), 0xBB])
@@ -115,6 +128,23 @@ public final class DaemonFixture {
         try watcher.callAndWait(destination: "org.undod.Undo1", path: "/org/undod/Undo1",
                                 interface: "org.freedesktop.DBus.Properties", member: "Get",
                                 arguments: [.string("org.undod.Undo1.Manager"), .string(name)]).first?.variantValue
+    }
+
+    /// Makes `app` leave the bus and waits (at most 10 s) for undod to
+    /// announce its stack detached.
+    public func quit(_ app: TestApp) throws {
+        var detached = false
+        let path = app.stack
+        let subscription = watcher.subscribe(SignalMatch(path: path, interface: "org.freedesktop.DBus.Properties",
+                                                         member: "PropertiesChanged")) { message in
+            if message.arguments.dropFirst().first?.stringDictionary?["Owner"] == .string("") { detached = true }
+        }
+        defer { watcher.unsubscribe(subscription) }
+        try ping()
+        // undod announces a stack's changes only to subscribers.
+        _ = try manager("Subscribe")
+        app.quit()
+        guard wait(until: { detached }) else { throw HarnessError("undod did not announce \(path) detached") }
     }
 
     /// Sends a call and returns a box that fills when the answer comes.

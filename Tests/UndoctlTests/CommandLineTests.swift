@@ -10,7 +10,7 @@ import Testing
                            "help"]
 
     @Test func helpForTheToolNamesEveryCommandWithExamples() throws {
-        let result = try runTool([CtlFixture.binary, "--help"])
+        let result = try runTool([DaemonFixture.undoctlBinary, "--help"])
         result.expectSuccess()
         for command in Self.commands {
             #expect(result.output.contains("\n  \(command)"), "--help lists \(command)")
@@ -20,38 +20,38 @@ import Testing
         }
         #expect(result.output.contains("undoctl undo org.example.Editor"))
         #expect(result.output.split(separator: "\n").allSatisfy { $0.count <= 80 }, "fits 80 columns")
-        #expect(try runTool([CtlFixture.binary, "-h"]).output == result.output)
-        #expect(try runTool([CtlFixture.binary, "help"]).output == result.output)
+        #expect(try runTool([DaemonFixture.undoctlBinary, "-h"]).output == result.output)
+        #expect(try runTool([DaemonFixture.undoctlBinary, "help"]).output == result.output)
     }
 
     @Test(arguments: CommandLineTests.commands)
     func helpForEachCommandHasAnExample(_ command: String) throws {
-        let result = try runTool([CtlFixture.binary, command, "--help"])
+        let result = try runTool([DaemonFixture.undoctlBinary, command, "--help"])
         result.expectSuccess()
         #expect(result.output.hasPrefix("undoctl \(command) — "))
         #expect(result.output.contains("\nUSAGE\n"))
         let examples = try #require(result.output.range(of: "\nEXAMPLES\n  "), "an example")
         #expect(result.output[examples.upperBound...].contains("undoctl \(command == "help" ? "help" : command)"))
         #expect(result.output.split(separator: "\n").allSatisfy { $0.count <= 80 }, "fits 80 columns")
-        #expect(try runTool([CtlFixture.binary, "help", command]).output == result.output)
-        #expect(try runTool([CtlFixture.binary, "--help", command]).output == result.output)
+        #expect(try runTool([DaemonFixture.undoctlBinary, "help", command]).output == result.output)
+        #expect(try runTool([DaemonFixture.undoctlBinary, "--help", command]).output == result.output)
     }
 
     @Test func helpWinsOverOtherMistakes() throws {
-        let result = try runTool([CtlFixture.binary, "undo", "--frob", "a", "b", "--help"])
+        let result = try runTool([DaemonFixture.undoctlBinary, "undo", "--frob", "a", "b", "--help"])
         result.expectSuccess()
         #expect(result.output.hasPrefix("undoctl undo — "))
     }
 
     @Test func aWordFarFromEveryCommandSuggestsNone() throws {
-        let result = try runTool([CtlFixture.binary, "bogus"], environment: ["DBUS_SESSION_BUS_ADDRESS": ""])
+        let result = try runTool([DaemonFixture.undoctlBinary, "bogus"], environment: ["DBUS_SESSION_BUS_ADDRESS": ""])
         #expect(result.status == 2)
         #expect(result.errors.contains("unknown command \"bogus\""))
         #expect(!result.errors.contains("did you mean"), "“bogus” is two letters from “focus”, too far: \(result.errors)")
     }
 
     @Test func version() throws {
-        let result = try runTool([CtlFixture.binary, "--version"])
+        let result = try runTool([DaemonFixture.undoctlBinary, "--version"])
         result.expectSuccess()
         #expect(result.output == "undoctl 0.1.0\n")
     }
@@ -77,7 +77,7 @@ import Testing
     ])
     func usageErrorsExit2(_ arguments: [String], _ message: String) throws {
         // No daemon and no bus: a usage error is found before anything is asked.
-        let result = try runTool([CtlFixture.binary] + arguments, environment: ["DBUS_SESSION_BUS_ADDRESS": ""])
+        let result = try runTool([DaemonFixture.undoctlBinary] + arguments, environment: ["DBUS_SESSION_BUS_ADDRESS": ""])
         #expect(result.status == 2, "\(arguments): \(result.errors)")
         #expect(result.output.isEmpty)
         #expect(result.errors.hasPrefix("undoctl: "))
@@ -87,10 +87,10 @@ import Testing
 
     @Test(arguments: ["status", "list", "undo", "redo", "history", "watch"])
     func noBusExits3(_ command: String) throws {
-        let missing = try runTool([CtlFixture.binary, "--address", "unix:path=/nonexistent/undod-test-bus", command])
+        let missing = try runTool([DaemonFixture.undoctlBinary, "--address", "unix:path=/nonexistent/undod-test-bus", command])
         #expect(missing.status == 3)
         #expect(missing.errors.hasPrefix("undoctl: cannot reach the bus at"))
-        let unset = try runTool([CtlFixture.binary, command],
+        let unset = try runTool([DaemonFixture.undoctlBinary, command],
                                 environment: ["DBUS_SESSION_BUS_ADDRESS": "", "XDG_RUNTIME_DIR": "/nonexistent"])
         #expect(unset.status == 3)
         #expect(unset.errors.contains("DBUS_SESSION_BUS_ADDRESS"))
@@ -99,7 +99,7 @@ import Testing
     /// Without `DBUS_SESSION_BUS_ADDRESS`, the session bus is the socket
     /// `$XDG_RUNTIME_DIR/bus`, as sd-bus and GLib clients find it.
     @Test func withoutTheAddressTheBusIsTheRuntimeDirectorysSocket() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing"])
         let runtime = FileManager.default.temporaryDirectory.appendingPathComponent("undod-runtime-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
@@ -119,7 +119,7 @@ import Testing
     }
 
     @Test func aBusWithoutUndodExits3() throws {
-        let f = try CtlFixture(daemon: false)
+        let f = try DaemonFixture(daemon: false)
         for command in [["status"], ["list"], ["undo"], ["redo", "org.example.Editor"], ["history"],
                         ["focus", "1"], ["forget", "1"]] {
             let result = try f.undoctl(command)
@@ -129,7 +129,7 @@ import Testing
     }
 
     @Test func theSessionBusIsTheDefault() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing"])
         let result = try f.undoctlBare(["undo"], environment: ["DBUS_SESSION_BUS_ADDRESS": f.bus.address])
         result.expectSuccess()
@@ -137,7 +137,7 @@ import Testing
     }
 
     @Test func aDaemonThatStoppedExits3() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         try f.app("org.example.Editor", pushing: ["Typing"])
         f.daemon?.signal(SIGTERM)
         #expect(f.daemon?.waitForExit(loop: f.loop) == 0)

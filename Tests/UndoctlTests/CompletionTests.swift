@@ -11,7 +11,7 @@ import Testing
     }
 
     /// Writes undoctl's script for `shell` to a file and returns its path.
-    static func script(_ shell: String, _ f: CtlFixture) throws -> String {
+    static func script(_ shell: String, _ f: DaemonFixture) throws -> String {
         let result = try f.undoctlBare(["completion", shell])
         result.expectSuccess()
         let file = f.bus.directory.appendingPathComponent("undoctl.\(shell)")
@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func bashAcceptsTheScript() throws {
-        let f = try CtlFixture(daemon: false)
+        let f = try DaemonFixture(daemon: false)
         let path = try Self.script("bash", f)
         let check = try runTool(["bash", "-n", path])
         #expect(check.status == 0, "bash -n: \(check.errors)")
@@ -28,20 +28,20 @@ import Testing
 
     @Test(.enabled(if: CompletionTests.installed("zsh"), "zsh is not installed on this machine"))
     func zshAcceptsTheScript() throws {
-        let f = try CtlFixture(daemon: false)
+        let f = try DaemonFixture(daemon: false)
         let check = try runTool(["zsh", "-n", try Self.script("zsh", f)])
         #expect(check.status == 0, "zsh -n: \(check.errors)")
     }
 
     @Test(.enabled(if: CompletionTests.installed("fish"), "fish is not installed on this machine"))
     func fishAcceptsTheScript() throws {
-        let f = try CtlFixture(daemon: false)
+        let f = try DaemonFixture(daemon: false)
         let check = try runTool(["fish", "--no-execute", try Self.script("fish", f)])
         #expect(check.status == 0, "fish --no-execute: \(check.errors)")
     }
 
     @Test func anUnknownShellIsAUsageError() throws {
-        let f = try CtlFixture(daemon: false)
+        let f = try DaemonFixture(daemon: false)
         let result = try f.undoctlBare(["completion", "tcsh"])
         #expect(result.status == 2)
         #expect(result.errors.contains("choose bash, zsh or fish"))
@@ -49,7 +49,7 @@ import Testing
     }
 
     /// What bash's completion offers for `line` (the cursor at its end).
-    static func complete(_ line: String, script: String, _ f: CtlFixture) throws -> [String] {
+    static func complete(_ line: String, script: String, _ f: DaemonFixture) throws -> [String] {
         let directory = DaemonProcess.undoctl.deletingLastPathComponent().path
         let program = """
             source "$1"
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func bashCompletesCommandsOptionsAndTargetsFromUndod() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         try f.app("org.example.Editor")
         try f.app("org.example.Editor", document: "notes.txt")
         try f.app("org.example.Draw")
@@ -93,7 +93,7 @@ import Testing
     /// What zsh's completion offers for the words of `line` (the last one
     /// being completed), with the completion system's builtins replaced by
     /// stubs that print what they are given.
-    static func completeInZsh(_ line: String, script: String, _ f: CtlFixture) throws -> [String] {
+    static func completeInZsh(_ line: String, script: String, _ f: DaemonFixture) throws -> [String] {
         let program = """
             compdef() { }
             compadd() {
@@ -126,8 +126,8 @@ import Testing
 
     /// undod with two stacks of org.example.Editor, and the path of undoctl's
     /// completion script for `shell`, written where that shell can read it.
-    static func editorStacksAndScript(for shell: String) throws -> (CtlFixture, String) {
-        let f = try CtlFixture()
+    static func editorStacksAndScript(for shell: String) throws -> (DaemonFixture, String) {
+        let f = try DaemonFixture()
         try f.app("org.example.Editor")
         try f.app("org.example.Editor", document: "notes.txt")
         let script = f.bus.directory.appendingPathComponent("undoctl.\(shell)").path

@@ -6,7 +6,7 @@ import Testing
 /// `undoctl focus` (`SetFocus`) and `undoctl forget` (`Forget`).
 @Suite struct FocusForgetTests {
     @Test func focusMovesTheFocusAndUndoFollowsIt() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let editor = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing"])
         let draw = try f.app("org.example.Draw", title: "Drawing", pushing: ["Line"])
         #expect(try f.managerProperty("FocusedStack") == .objectPath(draw.stack))
@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func focusIsRefusedForADetachedOrOptedOutStack() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let gone = try f.app("org.example.Draw", title: "Drawing")
         try f.quit(gone)
         let detached = try f.undoctl(["focus", "org.example.Draw"])
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func forgetDeletesADetachedStack() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let gone = try f.app("org.example.Draw", title: "Drawing", pushing: ["Line"])
         let path = gone.stack
         try f.quit(gone)
@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func forgetJSON() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let gone = try f.app("org.example.Draw", title: "Drawing")
         try f.quit(gone)
         let object = try f.json(["forget", gone.stack])
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func forgetIsRefusedWhileTheAppRuns() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let editor = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing"])
         let result = try f.undoctl(["forget", "org.example.Editor"])
         #expect(result.status == 1)
@@ -75,7 +75,7 @@ import Testing
     }
 
     @Test func focusAndForgetNeedATarget() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         for command in ["focus", "forget"] {
             let result = try f.undoctl([command])
             #expect(result.status == 2)

@@ -6,7 +6,7 @@ import Testing
 /// `undoctl history`: both sides, top first, with ids, names, times and sizes.
 @Suite struct HistoryTests {
     @Test func historyShowsBothSidesTopFirst() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let editor = try f.app("org.example.Editor", title: "Text Editor")
         let paste = try editor.push("Paste", undo: [UInt8](repeating: 1, count: 1_000), redo: [UInt8](repeating: 2, count: 1_000))
         let typing = try editor.push("Typing", undo: [1], redo: [2])
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func historyOfAnEmptyStackAndOfATarget() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing"])
         let draw = try f.app("org.example.Draw", title: "Drawing")
         let result = try f.undoctl(["history", number(of: draw.stack)])
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func historyJSON() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let editor = try f.app("org.example.Editor", title: "Text Editor")
         let first = try editor.push("Paste", undo: [1, 2, 3], redo: [4])
         let second = try editor.push("Typing", undo: [1], redo: [2])
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func historyWithoutAFocusedStackExits1() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let result = try f.undoctl(["history"])
         #expect(result.status == 1)
         #expect(result.errors.hasPrefix("undoctl: No stack has the focus"))

@@ -6,7 +6,7 @@ import Testing
 /// `undoctl list`: every stack, a line each.
 @Suite struct ListTests {
     @Test func listShowsEveryStackOnALine() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let editor = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Paste", "Typing"])
         _ = try editor.call("Undo")
         let notes = try f.app("org.example.Editor", title: "Notes", document: "notes.txt", pushing: ["Bold"])
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func listFitsANarrowTerminalCuttingTitlesAndNamesFirst() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         try f.app("org.example.Editor", title: "A Rather Long Window Title For An Editor",
                   pushing: ["Insert a very long paragraph of text"])
         try f.app("org.example.Draw", title: "Drawing", pushing: ["Line"])
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func listWithNoStacks() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let text = try f.undoctl(["list"])
         #expect(text.status == 0)
         #expect(text.output == "No stacks: no application has one with undod now.\n")
@@ -70,13 +70,13 @@ import Testing
     }
 
     @Test func listJSONIsEveryStackByNumberWithSortedKeys() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let first = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing"])
         let second = try f.app("org.example.Draw", title: "Drawing")
         try f.quit(second)
         let result = try f.undoctl(["list", "--json"])
         #expect(result.status == 0)
-        let object = try CtlFixture.object(result.output)
+        let object = try DaemonFixture.object(result.output)
         let stacks = try #require(object["stacks"] as? [[String: Any]])
         #expect(stacks.map { $0["path"] as? String } == [first.stack, second.stack])
         #expect(stacks.allSatisfy { Set($0.keys) == StackSchema.keys })
@@ -99,7 +99,7 @@ import Testing
     /// `app:` where the app has several stacks, the number where an
     /// all-digit app id would also be a stack number.
     @Test func listQuietPrintsTargetsThatEachNameOneStack() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let editor = try f.app("org.example.Editor")
         let notes = try f.app("org.example.Editor", document: "notes.txt")
         let draw = try f.app("org.example.Draw")
@@ -125,7 +125,7 @@ import Testing
     }
 
     @Test func documentsAndNamesCannotDriveTheTerminal() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let app = try f.app("org.example.Evil", title: "Evil\u{2028}Title", document: "a\u{2028}b\\")
         try app.push("Quote \" and \\")
         let result = try f.undoctl(["list"])
@@ -154,7 +154,7 @@ extension ToolResult {
 /// them names exactly one.
 @Suite struct ExampleTargetTests {
     @Test func everyExampleTargetResolvesOnTheReadmesListing() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing"])
         try f.app("org.example.Editor", title: "Notes", document: "notes.txt", pushing: ["Paste"])
         let draw = try f.app("org.example.Draw", title: "Drawing", pushing: ["Line"])

@@ -6,7 +6,7 @@ import Testing
 /// `undoctl status` (and `undoctl` alone): the focused stack at a glance.
 @Suite struct StatusTests {
     @Test func statusIsTheDefaultAndShowsTheFocusedStack() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         try f.app("org.example.Draw", title: "Drawing", pushing: ["Line"])
         let editor = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Paste", "Typing"])
         _ = try editor.call("Undo")
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func statusSaysWhatWouldLetUndodSeeTheWindowOnThisDesktop() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         try f.app("org.example.Editor", title: "Notes", pushing: ["Typing"])
         let focus = { (desktop: [String: String]) throws -> String in
             try f.undoctl(["status"], environment: desktop).output.split(separator: "\n")
@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func statusOfACleanStackAndOfANamedTarget() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let notes = try f.app("org.example.Editor", title: "Notes", document: "notes.txt", pushing: ["Typing"])
         _ = try notes.call("SetClean")
         try f.app("org.example.Draw", title: "Drawing")
@@ -55,7 +55,7 @@ import Testing
 
     /// Plain `undoctl` with nothing focused shows undod's state, not an error.
     @Test func statusWithoutAFocusedStackShowsTheDaemon() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let empty = try f.undoctl([])
         #expect(empty.status == 0 && empty.errors.isEmpty, "\(empty.status): \(empty.errors)")
         #expect(empty.output.hasPrefix("No stack has the focus"))
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func statusJSONHasTheStackAndTheDaemon() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let editor = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing", "Bold"])
         let object = try f.json(["status"])
         let stack = try #require(object["stack"] as? [String: Any])
@@ -112,7 +112,7 @@ import Testing
             .write(to: services.appendingPathComponent("org.undod.Undo1.service"), atomically: false, encoding: .utf8)
         let bus = try TestBus(services: services)
         defer { bus.stop() }
-        let result = try runTool([CtlFixture.binary, "--address", bus.address, "status"])
+        let result = try runTool([DaemonFixture.undoctlBinary, "--address", bus.address, "status"])
         #expect(result.status == 3, "\(result.errors)")
         #expect(result.errors.contains("the bus could not start undod"), "\(result.errors)")
         #expect(result.errors.contains("journalctl --user -u undod"), "\(result.errors)")

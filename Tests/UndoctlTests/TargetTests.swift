@@ -11,10 +11,10 @@ import Testing
     @Test(arguments: [["status", "org.example.Nothing"], ["history", "org.example.Nothing"],
                       ["focus", "org.example.Nothing"], ["forget", "org.example.Nothing"]])
     func jsonFailuresPrintTheErrorObject(_ arguments: [String]) throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let result = try f.undoctl(["--json"] + arguments)
         #expect(result.status == 1)
-        let object = try CtlFixture.object(result.output)
+        let object = try DaemonFixture.object(result.output)
         let error = object["error"] as? [String: Any]
         #expect(error?["exit_status"] as? Int == 1)
         #expect((error?["message"] as? String)?.contains("org.example.Nothing") == true, "\(result.output)")
@@ -23,7 +23,7 @@ import Testing
 
     /// The title `list` shows names a stack where nothing else does.
     @Test func aTitleNamesItsStack() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let app = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing"])
         let main = app.stack
         let notes = try app.register("org.example.Editor", ["document": .string("notes.txt"), "title": .string("Notes")])
@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func anAppIdWithSeveralStacksIsAmbiguousAndListsThem() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let app = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing"])
         let main = app.stack
         let notes = try app.register("org.example.Editor", ["document": .string("notes.txt"), "title": .string("Notes")])
@@ -64,7 +64,7 @@ import Testing
     @Test(arguments: ["org.example.Nothing", "org.example.Editor:other.txt", "99", "/org/undod/Undo1/stack/99",
                       "/not/a/stack"])
     func aTargetThatMatchesNothingExits1(_ target: String) throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         try f.app("org.example.Editor", pushing: ["Typing"])
         let result = try f.undoctl(["undo", target])
         #expect(result.status == 1)
@@ -73,14 +73,14 @@ import Testing
     }
 
     @Test func aTargetWhenThereAreNoStacksAtAll() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let result = try f.undoctl(["history", "org.example.Editor"])
         #expect(result.status == 1)
         #expect(result.errors.contains("there are no stacks at all"))
     }
 
     @Test func aDocumentMayContainColons() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let app = try f.app("org.example.Browser", title: "Form", document: "https://example.org:8080/form",
                             pushing: ["Typing"])
         let result = try f.undoctl(["undo", "org.example.Browser:https://example.org:8080/form"])
@@ -89,7 +89,7 @@ import Testing
     }
 
     @Test func aTargetStartingWithADashFollowsDoubleDash() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let app = try f.app("-dash", title: "Dash", pushing: ["Typing"])
         let result = try f.undoctl(["undo", "--", "-dash"])
         result.expectSuccess()
@@ -98,7 +98,7 @@ import Testing
     }
 
     @Test func anAllDigitAppIdIsACandidateBesideTheStackNumberAndAppColonNamesItAlone() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let numbered = try f.app("org.example.First", title: "First", pushing: ["Typing"])
         let digitsId = number(of: numbered.stack)
         let digits = try f.app(digitsId, title: "Digits", pushing: ["Typing"])

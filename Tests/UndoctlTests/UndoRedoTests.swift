@@ -6,7 +6,7 @@ import Testing
 /// `undoctl undo` and `undoctl redo`, with and without TARGET and `-n`.
 @Suite struct UndoRedoTests {
     @Test func undoAndRedoTheFocusedStack() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let editor = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Paste", "Typing"])
 
         let undo = try f.undoctl(["undo"])
@@ -24,7 +24,7 @@ import Testing
 
     @Test(arguments: ["org.example.Editor", "org.example.Editor:", "NUMBER", "PATH"])
     func undoANamedStackThatIsNotFocused(_ form: String) throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let editor = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing"])
         try f.app("org.example.Draw", title: "Drawing", pushing: ["Line"])
         let target = form == "NUMBER" ? number(of: editor.stack) : form == "PATH" ? editor.stack : form
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func undoOneDocumentOfAnApp() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let app = try f.app("org.example.Editor", title: "Main", pushing: ["Main edit"])
         let main = app.stack
         try app.register("org.example.Editor", ["document": .string("notes.txt"), "title": .string("Notes")])
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func optionsComeBeforeOrAfterTarget() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let editor = try f.app("org.example.Editor", title: "Text Editor", pushing: ["1", "2", "3", "4", "5"])
         try f.app("org.example.Draw", title: "Drawing")
         let before = try f.undoctl(["undo", "-n", "2", "org.example.Editor"])
@@ -58,16 +58,16 @@ import Testing
         let after = try f.undoctl(["undo", "org.example.Editor", "-n", "2"])
         after.expectSuccess()
         #expect(after.output == "Undid \"3\" in Text Editor\nUndid \"2\" in Text Editor\n")
-        let glued = try runTool([CtlFixture.binary, "redo", "org.example.Editor", "--count=3", "--json",
+        let glued = try runTool([DaemonFixture.undoctlBinary, "redo", "org.example.Editor", "--count=3", "--json",
                                  "--address", f.bus.address], loop: f.loop)
         #expect(glued.status == 0, "global options after the command too: \(glued.errors)")
-        let object = try CtlFixture.object(glued.output)
+        let object = try DaemonFixture.object(glued.output)
         #expect((object["steps"] as? [[String: Any]])?.map { $0["name"] as? String } == ["2", "3", "4"])
         #expect(try f.stackProperty(editor.stack, "UndoDepth") == .uint32(4))
     }
 
     @Test func countStopsAtTheFirstFailureAfterPrintingWhatWasDone() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let editor = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Paste", "Typing"])
         let result = try f.undoctl(["undo", "-n", "5"])
         #expect(result.status == 1)
@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func countStopsWhenTheAppFails() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let editor = try f.app("org.example.Editor", title: "Text Editor", pushing: ["1", "2", "3"])
         var calls = 0
         editor.behaviour = .custom { call in
@@ -88,7 +88,7 @@ import Testing
         let result = try f.undoctl(["--json", "undo", "org.example.Editor", "-n", "3"])
         #expect(result.status == 1)
         #expect(result.errors.contains("disk full"))
-        let object = try CtlFixture.object(result.output)
+        let object = try DaemonFixture.object(result.output)
         #expect(object["direction"] as? String == "undo")
         #expect(object["requested"] as? Int == 3)
         let steps = try #require(object["steps"] as? [[String: Any]])
@@ -105,7 +105,7 @@ import Testing
     /// `--last`: in a terminal the focused stack is the terminal's; the
     /// stack changed most recently is usually what is meant.
     @Test func lastActsOnTheStackChangedMostRecently() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let editor = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing"])
         let draw = try f.app("org.example.Draw", title: "Drawing", pushing: ["Line"])
         // The editor changed last; undod's focus is another matter (pinned to Draw).
@@ -123,14 +123,14 @@ import Testing
         #expect(twice.output == "Undid \"Circle\" in Drawing\nUndid \"Line\" in Drawing\n", "\(twice.errors)")
         // With a TARGET too: a usage error; with nothing anywhere: refused.
         #expect(try f.undoctl(["undo", "--last", "org.example.Editor:"]).status == 2)
-        let empty = try CtlFixture()
+        let empty = try DaemonFixture()
         let none = try empty.undoctl(["redo", "--last"])
         #expect(none.status == 1)
         #expect(none.errors.contains("No stack has anything to redo."))
     }
 
     @Test func refusalsExit1WithTheDaemonsSentence() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let noFocus = try f.undoctl(["undo"])
         #expect(noFocus.status == 1)
         #expect(noFocus.errors.hasPrefix("undoctl: No stack has the focus"))
@@ -164,10 +164,10 @@ import Testing
     /// moment, which app it waits for (through `script`, which gives
     /// undoctl a pseudo-terminal).
     @Test func aSlowUndoSaysWhichAppItWaitsForOnATerminal() throws {
-        let f = try CtlFixture(config: "[apply]\ntimeout_ms = 2500\n")
+        let f = try DaemonFixture(config: "[apply]\ntimeout_ms = 2500\n")
         let editor = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing"])
         editor.behaviour = .hang
-        let command = [CtlFixture.binary, "--address", f.bus.address, "undo"].map { "'\($0)'" }.joined(separator: " ")
+        let command = [DaemonFixture.undoctlBinary, "--address", f.bus.address, "undo"].map { "'\($0)'" }.joined(separator: " ")
         let result = try runTool(["script", "-qec", command, "/dev/null"], loop: f.loop)
         #expect(result.output.contains("undoctl: waiting for Text Editor (org.example.Editor) to apply the undo\u{2026}"),
                 "\(result.output)")
@@ -175,7 +175,7 @@ import Testing
     }
 
     @Test func undoJSON() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let editor = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Typing"])
         let object = try f.json(["undo"])
         #expect(object["direction"] as? String == "undo")
@@ -191,7 +191,7 @@ import Testing
 
         let failed = try f.undoctl(["--json", "undo"])
         #expect(failed.status == 1)
-        let refusal = try CtlFixture.object(failed.output)
+        let refusal = try DaemonFixture.object(failed.output)
         #expect((refusal["steps"] as? [Any])?.isEmpty == true)
         #expect((refusal["error"] as? [String: Any])?["name"] as? String == "org.undod.Undo1.Error.NothingToUndo")
     }

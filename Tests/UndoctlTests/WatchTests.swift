@@ -8,7 +8,7 @@ import Testing
 /// interrupted.
 @Suite struct WatchTests {
     @Test func watchJSONFollowsEveryKindOfEventLive() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let editor = try f.app("org.example.Editor", title: "Text Editor", pushing: ["Paste"])
         let watch = try WatchProcess(f, json: true)
         defer { watch.kill() }
@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func watchTextIsOneReadableLinePerEvent() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let watch = try WatchProcess(f, json: false)
         defer { watch.kill() }
         #expect(try watch.nextLine().hasSuffix("  focus    none"))
@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func watchFollowsUndodAcrossARestart() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let watch = try WatchProcess(f, json: true)
         defer { watch.kill() }
         #expect(try watch.nextObject()["event"] as? String == "focus")
@@ -125,7 +125,7 @@ import Testing
     }
 
     @Test func watchExits3WhenTheBusGoesAway() throws {
-        let f = try CtlFixture()
+        let f = try DaemonFixture()
         let watch = try WatchProcess(f, json: false)
         defer { watch.kill() }
         #expect(try watch.nextLine().hasSuffix("focus    none"))
@@ -138,7 +138,7 @@ import Testing
     /// Started before undod, watch waits for it (as `playerctl --follow`
     /// waits for a player) and follows it once it is there.
     @Test func watchStartedBeforeUndodWaitsForIt() throws {
-        let f = try CtlFixture(daemon: false)
+        let f = try DaemonFixture(daemon: false)
         let watch = try WatchProcess(f, json: true)
         defer { watch.kill() }
         let none = try watch.nextObject()
@@ -159,7 +159,7 @@ extension WatchTests {
     /// Without undod, watch says on standard error that it waits (a silent
     /// watch looks hung), terminal or not.
     @Test func watchWithoutUndodSaysItIsWaiting() throws {
-        let f = try CtlFixture(daemon: false)
+        let f = try DaemonFixture(daemon: false)
         let watch = try WatchProcess(f, json: false, withErrors: true)
         defer { watch.kill() }
         let lines = [try watch.nextLine(), try watch.nextLine()]
@@ -170,8 +170,8 @@ extension WatchTests {
     /// Text `watch` (on a terminal when `onTerminal`) from its first line,
     /// and a Text Editor that registered and typed three merged "Typing"
     /// changes; the fixture is returned to be kept alive.
-    static func watchingTyping(onTerminal: Bool) throws -> (CtlFixture, WatchProcess, TestApp) {
-        let f = try CtlFixture()
+    static func watchingTyping(onTerminal: Bool) throws -> (DaemonFixture, WatchProcess, TestApp) {
+        let f = try DaemonFixture()
         let watch = try WatchProcess(f, json: false, onTerminal: onTerminal)
         #expect(try watch.nextLine().hasSuffix("focus    none"))
         let editor = try f.app("org.example.Editor", title: "Text Editor")
@@ -218,7 +218,7 @@ extension WatchTests {
 /// `undoctl watch` running as a child whose standard output the test reads
 /// line by line, as it comes, while the loop serves the test's apps.
 final class WatchProcess {
-    private let fixture: CtlFixture
+    private let fixture: DaemonFixture
     private let process = Process()
     private let pipe = Pipe()
     private var token: EventLoop.Token?
@@ -232,15 +232,15 @@ final class WatchProcess {
     /// joins the lines read when `withErrors`; with `onTerminal`, it runs
     /// on a terminal of its own, 200 columns wide (`script`), and the lines
     /// read are what the terminal was sent, escape sequences included.
-    init(_ fixture: CtlFixture, json: Bool, withErrors: Bool = false, onTerminal: Bool = false) throws {
+    init(_ fixture: DaemonFixture, json: Bool, withErrors: Bool = false, onTerminal: Bool = false) throws {
         self.fixture = fixture
         let arguments = ["--address", fixture.bus.address] + (json ? ["--json"] : []) + ["watch"]
         if onTerminal {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-            process.arguments = ["-q", "-e", "-c", "stty cols 200; exec '\(CtlFixture.binary)' "
+            process.arguments = ["-q", "-e", "-c", "stty cols 200; exec '\(DaemonFixture.undoctlBinary)' "
                                  + arguments.map { "'\($0)'" }.joined(separator: " "), "/dev/null"]
         } else {
-            process.executableURL = URL(fileURLWithPath: CtlFixture.binary)
+            process.executableURL = URL(fileURLWithPath: DaemonFixture.undoctlBinary)
             process.arguments = arguments
         }
         process.standardOutput = pipe
