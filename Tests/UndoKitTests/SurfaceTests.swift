@@ -1,7 +1,7 @@
 import Dispatch
 import UndoKit
 
-/// The public surface of `shared/UNDOKIT.md`, written out as outside code
+/// The public surface of `Docs/UNDOKIT.md`, written out as outside code
 /// uses it (this target imports UndoKit without `@testable`): a declaration
 /// renamed, relabelled, or given other isolation or throws breaks the build.
 enum Surface {

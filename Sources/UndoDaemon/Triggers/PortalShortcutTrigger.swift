@@ -210,6 +210,6 @@ final class PortalShortcutTrigger {
 
     private func unavailable(_ reason: String) {
         log.warning("no GlobalShortcuts portal binds the global keys on this Wayland session (\(reason)): "
-            + "bind `undoctl undo` and `undoctl redo` to keys in your compositor's settings (see undod's README).")
+            + "bind `undoctl undo` and `undoctl redo` to keys in your compositor's settings (see undod's Docs/DESKTOPS.md).")
     }
 }
