@@ -1,5 +1,6 @@
 /* undod-apply.c: one undo or redo undod asks the app to apply. */
 #include "undod-apply.h"
+#include "undod-apply-private.h"
 #include "undod-enum-types.h"
 #include "undod-error.h"
 #include "undod-private.h"

@@ -3,9 +3,12 @@
  * only from undod itself), follows undod's name, and registers every live
  * stack again when a new undod appears. */
 #include "undod-client.h"
+#include "undod-apply-private.h"
+#include "undod-client-private.h"
 #include "undod-error.h"
 #include "undod-private.h"
 #include "undod-sender.h"
+#include "undod-stack-private.h"
 
 #include <string.h>
 

@@ -3,9 +3,13 @@
  * an Apply is being answered, or while the stack registers again after
  * undod restarted, they wait, then leave in order (to the stack's new path). */
 #include "undod-stack.h"
+#include "undod-apply-private.h"
+#include "undod-client-private.h"
 #include "undod-error.h"
+#include "undod-local-history.h"
 #include "undod-private.h"
 #include "undod-sender.h"
+#include "undod-stack-private.h"
 
 /**
  * UndodStack:
@@ -24,17 +28,9 @@ struct _UndodStack {
   /* Where its calls wait and leave (undod-sender.c). */
   UndodSendQueue *queue;
   gboolean closed;
-  /* The local history: groups kept while undod is absent (LocalGroup, top
-   * last), sent to undod when it appears. */
-  GQueue local_undo;
-  GQueue local_redo;
-  guint64 last_local_id;
-  /* Whether the top local group may take a merge: no undo or redo since
-   * it was pushed or merged into (the contract's rule, kept locally). */
-  gboolean local_merge_open;
-  /* The local state marked clean: the id of the top local undo group then
-   * (0: none); G_MAXUINT64 when that state is gone (merged into). */
-  guint64 local_clean_id;
+  /* The local history: groups kept while undod is absent, sent to undod
+   * when it appears (undod-local-history.c). */
+  UndodLocalHistory local;
   /* What the stack can undo and redo, for menus (undod_stack_refresh_state). */
   gboolean can_undo;
   gboolean can_redo;
@@ -47,27 +43,9 @@ struct _UndodStack {
   guint state_serial;
 };
 
-/* A group kept in the app while undod is absent. */
-typedef struct {
-  guint64 id;
-  char *name;
-  GPtrArray *actions; /* UndodAction */
-  char *merge_key;
-  char *state_tag; /* the document's tag after the group's latest push, or NULL */
-  gint64 last_push_us; /* monotonic */
-} LocalGroup;
-
-static void
-local_group_free (LocalGroup *group)
-{
-  g_free (group->name);
-  g_free (group->merge_key);
-  g_free (group->state_tag);
-  g_ptr_array_unref (group->actions);
-  g_free (group);
-}
-
 G_DEFINE_FINAL_TYPE (UndodStack, undod_stack, G_TYPE_OBJECT)
+
+static void undod_stack_refresh_state (UndodStack *stack);
 
 enum {
   PROP_0,
@@ -94,8 +72,7 @@ undod_stack_dispose (GObject *object)
 {
   UndodStack *self = UNDOD_STACK (object);
   g_clear_pointer (&self->queue, undod_send_queue_free);
-  g_queue_clear_full (&self->local_undo, (GDestroyNotify) local_group_free);
-  g_queue_clear_full (&self->local_redo, (GDestroyNotify) local_group_free);
+  undod_local_history_clear (&self->local);
   if (self->client != NULL)
     {
       undod_client_forget_stack (self->client, self);
@@ -221,8 +198,7 @@ undod_stack_class_init (UndodStackClass *klass)
 static void
 undod_stack_init (UndodStack *self)
 {
-  g_queue_init (&self->local_undo);
-  g_queue_init (&self->local_redo);
+  undod_local_history_init (&self->local);
   self->undo_name = g_strdup ("");
   self->redo_name = g_strdup ("");
   self->clean = TRUE;
@@ -265,58 +241,14 @@ set_state (UndodStack *self, const char *undo_name, const char *redo_name, gbool
   g_object_thaw_notify (G_OBJECT (self));
 }
 
-/* The merge window undod uses when neither the push nor its config says
- * (`merge.window_ms`): the local history's. */
-#define LOCAL_MERGE_WINDOW_MS 1000
-
-/* Keeps a group locally (undod is absent): a push clears the redo side, as
- * undod's does, and merges into the top group as undod's would (same
- * merge key, within the window, no undo or redo since). Returns the id of
- * the group that holds it. */
+/* Keeps a push in the local history (undod is absent); returns the id
+ * of the group that holds it. */
 static guint64
 keep_locally (UndodStack *self, const char *name, GPtrArray *actions, GVariant *hints)
 {
-  const char *merge_key = NULL, *state_tag = NULL;
-  guint32 window_ms = LOCAL_MERGE_WINDOW_MS;
-  if (hints != NULL)
-    {
-      g_variant_lookup (hints, "merge_key", "&s", &merge_key);
-      g_variant_lookup (hints, "merge_window_ms", "u", &window_ms);
-      g_variant_lookup (hints, "state_tag", "&s", &state_tag);
-    }
-  gint64 now = g_get_monotonic_time ();
   self->state_serial++;
-  g_queue_clear_full (&self->local_redo, (GDestroyNotify) local_group_free);
-  LocalGroup *top = g_queue_peek_tail (&self->local_undo);
-  /* Not into a saved state: undo would go past it, and it could never be
-   * reached again (undod's rule too). */
-  if (top != NULL && merge_key != NULL && *merge_key != '\0' && self->local_merge_open &&
-      self->local_clean_id != top->id && g_strcmp0 (top->merge_key, merge_key) == 0 &&
-      now - top->last_push_us <= (gint64) window_ms * 1000)
-    {
-      for (guint i = 0; i < actions->len; i++)
-        g_ptr_array_add (top->actions, undod_action_copy (g_ptr_array_index (actions, i)));
-      top->last_push_us = now;
-      g_free (top->name);
-      top->name = g_strdup (name); /* the group takes the latest push's name, as in undod */
-      if (state_tag != NULL)
-        {
-          g_free (top->state_tag);
-          top->state_tag = g_strdup (state_tag);
-        }
-      set_state (self, top->name, NULL, FALSE);
-      return top->id;
-    }
-  LocalGroup *group = g_new0 (LocalGroup, 1);
-  group->id = ++self->last_local_id;
-  group->name = g_strdup (name);
-  group->actions = g_ptr_array_ref (actions);
-  group->merge_key = g_strdup (merge_key);
-  group->state_tag = g_strdup (state_tag);
-  group->last_push_us = now;
-  g_queue_push_tail (&self->local_undo, group);
-  self->local_merge_open = TRUE;
-  set_state (self, name, NULL, FALSE);
+  UndodLocalGroup *group = undod_local_history_push (&self->local, name, actions, hints);
+  set_state (self, group->name, NULL, FALSE);
   return group->id;
 }
 
@@ -378,35 +310,16 @@ undod_stack_catch_up (UndodStack *stack)
 {
   /* Saved while undod was absent, at the top of the local history: undod
    * is told after the groups (queued ahead first, it lands behind them). */
-  LocalGroup *top = g_queue_peek_tail (&stack->local_undo);
-  if (top != NULL && stack->local_clean_id == top->id)
+  if (undod_local_history_top_is_clean (&stack->local))
     undod_send_queue_call_ahead (stack->queue, "SetClean", g_variant_new ("()"), G_VARIANT_TYPE_UNIT,
                                  UNDOD_CALL_TIMEOUT_MS, "SetClean");
-  for (GList *link = stack->local_undo.tail; link != NULL; link = link->prev)
+  for (GList *link = stack->local.undo.tail; link != NULL; link = link->prev)
     {
-      LocalGroup *group = link->data;
-      GVariantBuilder list;
-      g_variant_builder_init (&list, G_VARIANT_TYPE ("a(ayay)"));
-      for (guint i = 0; i < group->actions->len; i++)
-        {
-          UndodAction *action = g_ptr_array_index (group->actions, i);
-          g_variant_builder_add (&list, "(@ay@ay)",
-                                 g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING, undod_action_get_undo (action), TRUE),
-                                 g_variant_new_from_bytes (G_VARIANT_TYPE_BYTESTRING, undod_action_get_redo (action), TRUE));
-        }
-      /* Its state tag goes with it (a reopened document is checked against
-       * it); its merge key does not: undod must not merge it into another. */
-      GVariantBuilder hints;
-      g_variant_builder_init (&hints, G_VARIANT_TYPE_VARDICT);
-      if (group->state_tag != NULL)
-        g_variant_builder_add (&hints, "{sv}", "state_tag", g_variant_new_string (group->state_tag));
-      GVariant *body = g_variant_new ("(s@a(ayay)@a{sv})", group->name, g_variant_builder_end (&list),
-                                      g_variant_builder_end (&hints));
-      undod_send_queue_call_ahead (stack->queue, "PushGroup", body, G_VARIANT_TYPE ("(t)"), UNDOD_CALL_TIMEOUT_MS,
-                                   group->name);
+      UndodLocalGroup *group = link->data;
+      undod_send_queue_call_ahead (stack->queue, "PushGroup", undod_local_group_push_group_body (group),
+                                   G_VARIANT_TYPE ("(t)"), UNDOD_CALL_TIMEOUT_MS, group->name);
     }
-  g_queue_clear_full (&stack->local_undo, (GDestroyNotify) local_group_free);
-  g_queue_clear_full (&stack->local_redo, (GDestroyNotify) local_group_free);
+  undod_local_history_clear (&stack->local);
   undod_stack_refresh_state (stack);
 }
 
@@ -501,13 +414,6 @@ enqueue (UndodStack *self, const char *method, GVariant *parameters, const GVari
   enqueue_on (self, UNDOD_STACK_INTERFACE, method, parameters, reply_type, timeout_ms, task, group_name);
 }
 
-static const char *
-local_top_name (GQueue *side)
-{
-  LocalGroup *top = g_queue_peek_tail (side);
-  return top != NULL ? top->name : NULL;
-}
-
 static void
 properties_read (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -535,8 +441,7 @@ void
 undod_stack_go_local (UndodStack *stack)
 {
   stack->state_serial++;
-  stack->local_clean_id = stack->clean ? 0 : G_MAXUINT64;
-  stack->local_merge_open = FALSE;
+  undod_local_history_start_at (&stack->local, stack->clean);
   undod_stack_refresh_state (stack);
 }
 
@@ -545,16 +450,16 @@ undod_stack_go_local (UndodStack *stack)
  * in order after the stack's calls queued so far. Called after every
  * change the app cannot work out itself: an apply, a clear, a set-clean, a
  * failed push, registering. */
-void
+static void
 undod_stack_refresh_state (UndodStack *stack)
 {
   if (stack->closed)
     return;
   if (is_local (stack))
     {
-      LocalGroup *top = g_queue_peek_tail (&stack->local_undo);
-      return set_state (stack, local_top_name (&stack->local_undo), local_top_name (&stack->local_redo),
-                        (top != NULL ? top->id : 0) == stack->local_clean_id);
+      return set_state (stack, undod_local_history_top_name (&stack->local, UNDOD_DIRECTION_UNDO),
+                        undod_local_history_top_name (&stack->local, UNDOD_DIRECTION_REDO),
+                        undod_local_history_is_clean (&stack->local));
     }
   GTask *task = g_task_new (stack, NULL, properties_read, GUINT_TO_POINTER (++stack->state_serial));
   enqueue_on (stack, "org.freedesktop.DBus.Properties", "GetAll", g_variant_new ("(s)", UNDOD_STACK_INTERFACE),
@@ -898,18 +803,13 @@ local_apply_finished (UndodApply *apply, gpointer data)
   LocalApply *local = data;
   UndodStack *self = local->stack;
   const GError *error = undod_apply_get_error (apply);
-  GQueue *from = local->direction == UNDOD_DIRECTION_UNDO ? &self->local_undo : &self->local_redo;
-  GQueue *to = local->direction == UNDOD_DIRECTION_UNDO ? &self->local_redo : &self->local_undo;
   if (error != NULL)
     g_task_return_error (local->task, g_error_new (UNDOD_ERROR, UNDOD_ERROR_CLIENT_FAILED,
                                                    "The application could not apply “%s”: %s", local->group_name,
                                                    error->message));
   else
     {
-      /* Still the top of its side: the app changed nothing meanwhile. */
-      LocalGroup *top = g_queue_peek_tail (from);
-      if (top != NULL && top->id == local->group_id)
-        g_queue_push_tail (to, g_queue_pop_tail (from));
+      undod_local_history_moved (&self->local, local->direction, local->group_id);
       g_task_return_pointer (local->task, g_variant_ref_sink (g_variant_new ("(ts)", local->group_id, local->group_name)),
                              (GDestroyNotify) g_variant_unref);
     }
@@ -924,8 +824,7 @@ local_apply_finished (UndodApply *apply, gpointer data)
 static void
 apply_locally (UndodStack *self, UndodDirection direction, GTask *task)
 {
-  GQueue *side = direction == UNDOD_DIRECTION_UNDO ? &self->local_undo : &self->local_redo;
-  LocalGroup *group = g_queue_peek_tail (side);
+  UndodLocalGroup *group = undod_local_history_top (&self->local, direction);
   if (group == NULL)
     {
       g_task_return_new_error (task, UNDOD_ERROR, UNDOD_ERROR_DAEMON_UNAVAILABLE,
@@ -934,23 +833,14 @@ apply_locally (UndodStack *self, UndodDirection direction, GTask *task)
       g_object_unref (task);
       return;
     }
-  /* Undo applies the actions last first; redo first first (the contract's order). */
-  g_autoptr (GPtrArray) payloads = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
-  for (guint i = 0; i < group->actions->len; i++)
-    {
-      UndodAction *action = g_ptr_array_index (group->actions,
-                                               direction == UNDOD_DIRECTION_UNDO ? group->actions->len - 1 - i : i);
-      GBytes *bytes = direction == UNDOD_DIRECTION_UNDO ? undod_action_get_undo (action) : undod_action_get_redo (action);
-      g_ptr_array_add (payloads, g_bytes_ref (bytes));
-    }
+  g_autoptr (GPtrArray) payloads = undod_local_group_payloads (group, direction);
   LocalApply *local = g_new0 (LocalApply, 1);
   local->stack = g_object_ref (self);
   local->task = task;
   local->direction = direction;
   local->group_id = group->id;
   local->group_name = g_strdup (group->name);
-  /* From now on a push starts a group of its own (undod's rule). */
-  self->local_merge_open = FALSE;
+  undod_local_history_begin_move (&self->local);
   g_autoptr (UndodApply) apply = undod_apply_new_local (direction, group->id, payloads);
   hand_to_app (self, apply, G_CALLBACK (local_apply_finished), local);
 }
@@ -1122,8 +1012,7 @@ undod_stack_set_clean (UndodStack *stack, GCancellable *cancellable, GAsyncReady
   g_return_if_fail (UNDOD_IS_STACK (stack));
   if (is_local (stack) && !stack->closed)
     {
-      LocalGroup *top = g_queue_peek_tail (&stack->local_undo);
-      stack->local_clean_id = top != NULL ? top->id : 0;
+      undod_local_history_set_clean (&stack->local);
       undod_stack_refresh_state (stack);
       return done_locally (stack, undod_stack_set_clean, cancellable, callback, user_data);
     }
@@ -1202,10 +1091,7 @@ undod_stack_clear (UndodStack *stack, GCancellable *cancellable, GAsyncReadyCall
   g_return_if_fail (UNDOD_IS_STACK (stack));
   if (is_local (stack) && !stack->closed)
     {
-      g_queue_clear_full (&stack->local_undo, (GDestroyNotify) local_group_free);
-      g_queue_clear_full (&stack->local_redo, (GDestroyNotify) local_group_free);
-      stack->local_clean_id = 0;
-      stack->local_merge_open = FALSE;
+      undod_local_history_clear (&stack->local);
       undod_stack_refresh_state (stack);
       return done_locally (stack, undod_stack_clear, cancellable, callback, user_data);
     }
