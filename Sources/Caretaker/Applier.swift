@@ -17,7 +17,8 @@ import UndoCore
 /// earliest deadline out (or earlier) and, when it rings, times out what is
 /// due and is set again for the next. An apply that ends leaves it alone,
 /// so a stream of undos sets a timer about once a timeout, not twice an
-/// undo (setting and cancelling one was 1.7k instructions of each).
+/// undo (setting and cancelling a timer costs more than the rest of an
+/// apply's bookkeeping).
 final class Applier {
     /// The service, which owns the applier and outlives it: the daemon
     /// makes one service for its whole run.

@@ -24,8 +24,8 @@ package final class SQLiteHistoryStore: HistoryStore {
     /// so a restart skips them) whose rows are deleted in batches.
     private var trimmed: Set<UInt64> = []
     /// The payload bytes the `trimmed` rows hold, kept as they come and go:
-    /// summing them at every commit cost a lookup per waiting row (about
-    /// 10 k instructions a push on a stack at its level limit).
+    /// summing them at every commit cost a lookup per waiting row, on
+    /// every push to a stack at its level limit.
     private var trimmedBytes: UInt64 = 0
     /// How many trimmed rows wait before they are deleted.
     static let trimBatch = 128

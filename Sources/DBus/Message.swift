@@ -196,8 +196,9 @@ public final class Message {
     ///
     /// libdbus is not asked to read it back: its validation of a message
     /// (every header field's signature checked with allocations) cost more
-    /// than everything else of a reply, and an `Apply` call and the reply
-    /// to `UndoFocused` together 60 k instructions of an undo's 210 k. What
+    /// than everything else of a reply, and was a large share of an undo's
+    /// `Apply` call and `UndoFocused` reply (BENCHMARKS.md, where the time
+    /// goes). What
     /// it would refuse cannot get here: `MessageCoder.measure` has checked
     /// every value (strings, paths, signatures, array and dictionary types,
     /// sizes, nesting), the header's names were checked by the builders, and

@@ -81,7 +81,7 @@ enum MessageCoder {
 
     /// Whether `element` is one complete type: a basic type, a variant and
     /// `ay` are known without asking libdbus, whose validator allocates as
-    /// it walks (3 k instructions for `ay`, once per `Apply`).
+    /// it walks (for `ay` too, which every `Apply` carries).
     private static func isValidElement(_ element: String) -> Bool {
         let utf8 = element.utf8
         if utf8.count == 1, let code = utf8.first, "ybnqiuxtdsogvh".utf8.contains(code) { return true }

@@ -5,8 +5,8 @@
 ///
 /// Why: libdbus rewrites the header's signature field each time an argument
 /// is appended at the top level, and every rewrite walks the whole header
-/// (an `Apply` call with its `aay`: about 107 k instructions built through
-/// `DBusMessageIter`); reading bytes back into a libdbus message validates
+/// (an `Apply` call with its `aay`, built through `DBusMessageIter`, pays
+/// it for every payload); reading bytes back into a libdbus message validates
 /// them, which for a small reply cost more than the rest of it. What makes
 /// the bytes valid is checked before (`MessageCoder.measure`, the builders'
 /// name checks), and every debug build has libdbus validate each message

@@ -5,8 +5,8 @@ import Glibc
 /// The journal in front of SQLite (`HistoryJournal`): a transaction's
 /// changes are one record appended to it, and SQLite takes the records
 /// later, `recordsBeforeApplying` at a time, in one transaction. A SQLite
-/// transaction costs a persistent push about 60 k instructions and ten
-/// system calls (its locks, its log's frames); a record costs one write.
+/// transaction takes locks and writes log frames, several system calls
+/// each commit; a record costs one write.
 ///
 /// Whatever reads the database takes the journal first (`reading`), so a
 /// read never misses a change. A transaction that zeroes what it deletes
