@@ -49,14 +49,19 @@ let package = Package(
         // What tests, the bench and the fuzzer share to drive undod from outside.
         .target(name: "Rig", swiftSettings: strict),
         // The ground: the loop every part runs on, the time, the environment, the log.
-        .target(name: "Loop", dependencies: ["CShim", "Locking"], swiftSettings: strict),
+        // What a process reads of its OS, each apart from the loop: the clock,
+        // the environment, and the log it writes.
+        .target(name: "SystemClock", swiftSettings: strict),
+        .target(name: "ProcessEnvironment", dependencies: ["CShim"], swiftSettings: strict),
+        .target(name: "Logging", dependencies: ["Locking", "SystemClock", "ProcessEnvironment"], swiftSettings: strict),
+        .target(name: "Loop", dependencies: ["SystemClock", "CShim", "Locking"], swiftSettings: strict),
         // The undo model: pure, deterministic, no I/O.
         .target(name: "UndoCore", dependencies: ["SafeText"], swiftSettings: strict),
         // Side by side on the loop: the bus and the X server.
-        .target(name: "DBus", dependencies: ["Loop", "CDBus", "CShim", "SafeText", "Locking"], swiftSettings: strict),
-        .target(name: "X11", dependencies: ["Loop", "CXCB", "CXCBShim", "CXKBCommon", "Locking"], swiftSettings: strict),
+        .target(name: "DBus", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "CDBus", "CShim", "SafeText", "Locking"], swiftSettings: strict),
+        .target(name: "X11", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "CXCB", "CXCBShim", "CXKBCommon", "Locking"], swiftSettings: strict),
         // sway's IPC (any compositor speaking i3's), on the same loop.
-        .target(name: "SwayIPC", dependencies: ["Loop", "JSONText"], swiftSettings: strict),
+        .target(name: "SwayIPC", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "JSONText"], swiftSettings: strict),
         // The history on disk.
         .target(name: "UndoStore", dependencies: ["UndoCore", "CSQLite", "CShim", "Locking"], swiftSettings: strict),
         // The wire contract in one place: its names and types, no bus.
@@ -64,41 +69,41 @@ let package = Package(
         // The contract's types to and from D-Bus values and messages.
         .target(name: "Undo1Wire", dependencies: ["DBus", "Undo1", "UndoCore"], swiftSettings: strict),
         // The undo service, the caretaker of every stack: no bus, no desktop, no config file.
-        .target(name: "Caretaker", dependencies: ["Loop", "Undo1", "UndoCore", "UndoStore", "SafeText"], swiftSettings: strict),
+        .target(name: "Caretaker", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "Undo1", "UndoCore", "UndoStore", "SafeText"], swiftSettings: strict),
         // The library apps link.
-        .target(name: "UndoKit", dependencies: ["Loop", "DBus", "Undo1", "Undo1Wire", "UndoCore", "Locking"], swiftSettings: strict),
+        .target(name: "UndoKit", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "DBus", "Undo1", "Undo1Wire", "UndoCore", "Locking"], swiftSettings: strict),
         // The daemon: the service wired to the bus, the desktop and the config.
-        .target(name: "UndoDaemon", dependencies: ["Caretaker", "Loop", "DBus", "Undo1", "Undo1Wire", "X11", "SwayIPC", "JSONText", "UndoCore", "UndoStore", "SafeText", "Locking"],
+        .target(name: "UndoDaemon", dependencies: ["Caretaker", "Loop", "Logging", "ProcessEnvironment", "SystemClock", "DBus", "Undo1", "Undo1Wire", "X11", "SwayIPC", "JSONText", "UndoCore", "UndoStore", "SafeText", "Locking"],
                 swiftSettings: strict),
 
         // Executables.
-        .executableTarget(name: "undod", dependencies: ["UndoDaemon", "Undo1", "Undo1Wire", "Loop"], swiftSettings: strict),
-        .executableTarget(name: "undoctl", dependencies: ["Loop", "DBus", "Undo1", "Undo1Wire", "UndoCore", "JSONText"], swiftSettings: strict),
+        .executableTarget(name: "undod", dependencies: ["UndoDaemon", "Undo1", "Undo1Wire", "Loop", "Logging", "ProcessEnvironment", "SystemClock"], swiftSettings: strict),
+        .executableTarget(name: "undoctl", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "DBus", "Undo1", "Undo1Wire", "UndoCore", "JSONText"], swiftSettings: strict),
         .executableTarget(name: "line-editor", dependencies: ["UndoKit"], path: "Examples/LineEditor",
                           swiftSettings: strict),
-        .executableTarget(name: "undod-bench", dependencies: ["Loop", "DBus", "Undo1", "Undo1Wire", "UndoCore", "UndoKit", "CBench", "JSONText", "Rig", "Locking"], swiftSettings: strict),
+        .executableTarget(name: "undod-bench", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "DBus", "Undo1", "Undo1Wire", "UndoCore", "UndoKit", "CBench", "JSONText", "Rig", "Locking"], swiftSettings: strict),
 
         // Tests.
         // What the harness needs from C: a child's end, seen without Foundation.
         .target(name: "CHarness", path: "Tests/CHarness"),
-        .target(name: "BusHarness", dependencies: ["Loop", "DBus", "Undo1", "Undo1Wire", "UndoCore", "Rig", "Locking", "CHarness"], path: "Tests/BusHarness",
+        .target(name: "BusHarness", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "DBus", "Undo1", "Undo1Wire", "UndoCore", "Rig", "Locking", "CHarness"], path: "Tests/BusHarness",
                 swiftSettings: strict),
-        .testTarget(name: "DBusTests", dependencies: ["Loop", "DBus", "CDBus", "BusHarness", "Locking"], swiftSettings: strict),
+        .testTarget(name: "DBusTests", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "DBus", "CDBus", "BusHarness", "Locking"], swiftSettings: strict),
         .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore", "Rig", "SafeText"], swiftSettings: strict),
         .testTarget(name: "RigTests", dependencies: ["Rig"], swiftSettings: strict),
         .testTarget(name: "JSONTextTests", dependencies: ["JSONText"], swiftSettings: strict),
         .testTarget(name: "UndodBenchTests", dependencies: ["undod-bench"], swiftSettings: strict),
-        .testTarget(name: "LoopTests", dependencies: ["Loop", "Locking"], swiftSettings: strict),
+        .testTarget(name: "LoopTests", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "Locking"], swiftSettings: strict),
         .testTarget(name: "StoreTests", dependencies: ["UndoStore", "UndoCore", "Locking"], swiftSettings: strict),
-        .testTarget(name: "CaretakerTests", dependencies: ["Caretaker", "Loop", "Undo1", "UndoCore", "UndoStore"],
+        .testTarget(name: "CaretakerTests", dependencies: ["Caretaker", "Loop", "Logging", "ProcessEnvironment", "SystemClock", "Undo1", "UndoCore", "UndoStore"],
                     swiftSettings: strict),
-        .testTarget(name: "DesktopTests", dependencies: ["BusHarness", "DBus", "Loop", "Rig"], swiftSettings: strict),
+        .testTarget(name: "DesktopTests", dependencies: ["BusHarness", "DBus", "Loop", "Logging", "ProcessEnvironment", "SystemClock", "Rig"], swiftSettings: strict),
         .testTarget(
             name: "DaemonTests",
-            dependencies: ["Loop", "DBus", "BusHarness", "Rig", "Undo1", "Undo1Wire", "UndoCore", "UndoStore", "Caretaker", "UndoDaemon", "X11"],
+            dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "DBus", "BusHarness", "Rig", "Undo1", "Undo1Wire", "UndoCore", "UndoStore", "Caretaker", "UndoDaemon", "X11"],
             swiftSettings: strict),
-        .testTarget(name: "UndoKitTests", dependencies: ["Loop", "UndoKit", "DBus", "BusHarness", "Locking"], swiftSettings: strict),
-        .testTarget(name: "UndoctlTests", dependencies: ["Loop", "DBus", "BusHarness"], swiftSettings: strict),
+        .testTarget(name: "UndoKitTests", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "UndoKit", "DBus", "BusHarness", "Locking"], swiftSettings: strict),
+        .testTarget(name: "UndoctlTests", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "DBus", "BusHarness"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

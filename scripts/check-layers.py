@@ -27,8 +27,8 @@ TARGET = re.compile(r'\.(?:target|executableTarget|testTarget)\(\s*name: "([^"]+
 # targets of lower layers. Executables, test support and tests stand on top.
 LAYERS = [
     {"CDBus", "CSQLite", "CXCB", "CXKBCommon", "CShim", "CBench"},
-    {"CXCBShim", "SafeText", "Locking", "JSONText", "Rig"},
-    {"Loop", "UndoCore"},
+    {"CXCBShim", "SafeText", "Locking", "JSONText", "Rig", "SystemClock", "ProcessEnvironment"},
+    {"Loop", "Logging", "UndoCore"},
     {"DBus", "X11", "SwayIPC", "UndoStore"},
     {"Undo1"},
     {"Undo1Wire"},
@@ -44,7 +44,7 @@ KEPT_APART = {
     "Caretaker": {"DBus", "Undo1Wire", "X11", "SwayIPC", "UndoDaemon", "CDBus", "CXCB"},
     "Undo1": {"DBus", "CDBus"},
     "UndoCore": {"Loop", "DBus", "X11", "UndoStore"},
-    "Loop": {"DBus", "X11", "SwayIPC"},
+    "Loop": {"DBus", "X11", "SwayIPC", "Logging", "ProcessEnvironment"},
 }
 IMPORT = re.compile(r'(?m)^(?:@\w+ )?(?:(?:public|package|internal|private|fileprivate) )?import (\w+)')
 

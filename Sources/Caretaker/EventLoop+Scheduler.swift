@@ -1,4 +1,5 @@
 import Loop
+import SystemClock
 
 /// The loop keeps the service's time in undod.
 extension EventLoop: Scheduler {

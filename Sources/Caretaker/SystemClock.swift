@@ -1,4 +1,5 @@
 import Loop
+import SystemClock
 
 /// The wall clock, as undod hands it to the service.
 package struct SystemClock: UndoClock {

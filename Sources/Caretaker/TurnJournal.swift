@@ -1,4 +1,5 @@
 import Loop
+import Logging
 import Undo1
 import UndoCore
 import UndoStore

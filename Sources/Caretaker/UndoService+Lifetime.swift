@@ -1,4 +1,5 @@
 import Loop
+import Logging
 import SafeText
 import UndoCore
 

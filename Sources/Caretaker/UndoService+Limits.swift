@@ -1,4 +1,5 @@
 import Loop
+import Logging
 import UndoCore
 
 /// The limits a stack lives under: its own or the config's levels and

@@ -1,4 +1,5 @@
 import Loop
+import Logging
 import SafeText
 package import Undo1
 import UndoCore

@@ -1,4 +1,5 @@
 package import Loop
+package import Logging
 import SafeText
 import Undo1
 package import UndoCore

@@ -1,5 +1,6 @@
 internal import CShim
 import Loop
+import SystemClock
 #if canImport(Glibc)
 internal import Glibc
 #endif

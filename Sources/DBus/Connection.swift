@@ -1,5 +1,7 @@
 internal import CDBus
 public import Loop
+public import ProcessEnvironment
+public import SystemClock
 #if canImport(Glibc)
 internal import Glibc
 #endif

@@ -3,6 +3,7 @@ import Glibc
 #endif
 internal import CShim
 import Synchronization
+import SystemClock
 
 /// The one loop that drives a process's D-Bus connections, timers, file
 /// descriptors and Unix signals, on one thread: the first that uses it.

@@ -1,4 +1,5 @@
 import DBus
+import ProcessEnvironment
 import Dispatch
 import Foundation
 import Locking

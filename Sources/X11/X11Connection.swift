@@ -5,6 +5,7 @@ internal import CXCB
 internal import CXCBShim
 import Dispatch
 public import Loop
+public import SystemClock
 import Synchronization
 
 /// A connection to an X server, driven by an `EventLoop` and never blocking

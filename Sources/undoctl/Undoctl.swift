@@ -1,5 +1,6 @@
 import JSONText
 import Loop
+import ProcessEnvironment
 
 /// The `undoctl` tool: finds the command word, parses the global and the
 /// command's options, prints help or runs the command, and turns the

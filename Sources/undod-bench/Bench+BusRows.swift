@@ -4,6 +4,7 @@ import Glibc
 import DBus
 import Foundation
 import Loop
+import SystemClock
 import Undo1
 
 /// Rows 1–4: one undod, one app, one trigger.

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import DBus
 import Loop
+import SystemClock
 import Undo1
 
 /// Rows 1, 2, 3 and 8 measured again with the floor service in undod's

@@ -1,5 +1,6 @@
 import DBus
 import Loop
+import SystemClock
 import Undo1
 import Undo1Wire
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Locking
 import Loop
+import SystemClock
 import Undo1
 import UndoKit
 

@@ -4,6 +4,7 @@ import Glibc
 import DBus
 import Foundation
 import Loop
+import SystemClock
 import Undo1
 
 /// One run of the benchmark: a private bus, the loop, a connection that

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Loop
+import SystemClock
 
 /// The command: parse, guard, run, report.
 enum BenchCommand {

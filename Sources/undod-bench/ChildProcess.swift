@@ -3,6 +3,7 @@ import Glibc
 #endif
 internal import CBench
 import Loop
+import SystemClock
 
 /// A process the bench started: it dies with the bench (SIGKILL from the
 /// kernel if the bench dies first, and from the guard if the bench is

@@ -1,5 +1,6 @@
 import DBus
 import Loop
+import SystemClock
 
 extension EventLoop {
     /// Runs turns until `condition` holds. Throws when `timeoutMilliseconds`

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import DBus
 import Loop
+import ProcessEnvironment
 
 /// The bench's temporary directory (bus socket, configs, state directories,
 /// logs), removed when the run ends.

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import DBus
 import Loop
+import SystemClock
 import Undo1
 
 /// One run of the built `undod` on the private bus, with its own config and

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Loop
+import ProcessEnvironment
 import Undo1
 import Undo1Wire
 import UndoDaemon

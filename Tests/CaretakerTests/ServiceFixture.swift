@@ -1,5 +1,6 @@
 import Caretaker
 import Loop
+import Logging
 import Synchronization
 import Undo1
 import UndoCore

@@ -2,6 +2,7 @@ import BusHarness
 import DBus
 import Foundation
 import Loop
+import ProcessEnvironment
 import Rig
 import Testing
 

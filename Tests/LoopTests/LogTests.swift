@@ -1,5 +1,6 @@
 import Locking
 import Loop
+import Logging
 import Testing
 
 /// The log: a line that repeats one of the last two is counted, not written.

@@ -1,4 +1,5 @@
 import Caretaker
+import Logging
 import DBus
 import Loop
 

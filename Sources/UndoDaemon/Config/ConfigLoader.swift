@@ -2,6 +2,7 @@
 import Glibc
 #endif
 package import Loop
+package import ProcessEnvironment
 
 /// Finds and reads the config file: `--config FILE`, else
 /// `$XDG_CONFIG_HOME/undod/undod.conf`, else `/etc/xdg/undod/undod.conf`,

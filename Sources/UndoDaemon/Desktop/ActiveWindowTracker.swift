@@ -1,5 +1,6 @@
 import DBus
 import Loop
+import ProcessEnvironment
 import X11
 
 /// Follows the window manager's `_NET_ACTIVE_WINDOW` through PropertyNotify

@@ -1,6 +1,8 @@
 import Caretaker
 import DBus
 import Loop
+import Logging
+import ProcessEnvironment
 import UndoCore
 import X11
 

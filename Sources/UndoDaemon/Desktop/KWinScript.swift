@@ -3,6 +3,8 @@ import Glibc
 #endif
 import DBus
 import Loop
+import Logging
+import ProcessEnvironment
 
 /// undod's KWin script (`Service/kwin/undod`), kept loaded in KWin while
 /// undod runs under KDE: whenever a KWin takes the name `org.kde.KWin`

@@ -3,6 +3,8 @@ import Glibc
 #endif
 import DBus
 import Loop
+import Logging
+import ProcessEnvironment
 
 /// The desktop's part of the environment — `DISPLAY`, `WAYLAND_DISPLAY`,
 /// `SWAYSOCK`, `XDG_CURRENT_DESKTOP` — as the systemd user manager holds it

@@ -4,6 +4,7 @@ import Glibc
 import Caretaker
 import JSONText
 import Loop
+import Logging
 import SwayIPC
 
 /// sway (or any compositor speaking i3's IPC) as undod follows it: the view

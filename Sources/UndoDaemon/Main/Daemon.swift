@@ -4,6 +4,8 @@ import Glibc
 import Caretaker
 import DBus
 package import Loop
+package import Logging
+package import ProcessEnvironment
 import Undo1
 import UndoCore
 import UndoStore

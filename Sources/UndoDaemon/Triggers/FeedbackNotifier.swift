@@ -1,5 +1,6 @@
 import DBus
 import Loop
+import Logging
 
 /// The desktop notification after a triggered undo or redo, through
 /// `org.freedesktop.Notifications`: one notification, replaced in place

@@ -1,5 +1,6 @@
 import DBus
 import Loop
+import Logging
 
 /// Says, never silently, that the global key cannot work: the desktop's
 /// watches tell it each cause's problem as it comes and goes (`update`);

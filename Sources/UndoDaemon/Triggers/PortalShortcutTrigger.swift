@@ -1,5 +1,6 @@
 import DBus
 import Loop
+import Logging
 import UndoCore
 import X11
 

@@ -1,6 +1,7 @@
 import Caretaker
 import DBus
 import Loop
+import Logging
 import Undo1
 import UndoCore
 

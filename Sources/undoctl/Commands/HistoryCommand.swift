@@ -1,5 +1,6 @@
 import JSONText
 import Loop
+import SystemClock
 import Undo1
 import UndoCore
 

@@ -1,4 +1,5 @@
 import JSONText
+import ProcessEnvironment
 import Loop
 import Undo1
 

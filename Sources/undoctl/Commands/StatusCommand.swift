@@ -1,5 +1,6 @@
 import JSONText
 import Loop
+import ProcessEnvironment
 import Undo1
 
 /// `undoctl status [TARGET]`, the default command: the focused stack (or

@@ -1,5 +1,6 @@
 import JSONText
 import Loop
+import ProcessEnvironment
 import Undo1
 
 /// What every command runs with: the global options and, once asked for,

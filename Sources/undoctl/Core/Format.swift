@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Loop
+import SystemClock
 
 /// How values look in text output: quoted names, safe titles, sizes, times
 /// and columns.

@@ -4,6 +4,7 @@ import Glibc
 import DBus
 import JSONText
 import Loop
+import SystemClock
 import Undo1
 import Undo1Wire
 import UndoCore

@@ -2,6 +2,8 @@
 import Glibc
 #endif
 import Locking
+package import ProcessEnvironment
+import SystemClock
 
 /// undod's log: one line per event on stderr, with journald's `<N>` priority
 /// prefixes when stderr is the journal (`JOURNAL_STREAM` is set). A line
