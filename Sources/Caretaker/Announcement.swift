@@ -1,7 +1,7 @@
 package import Undo1
 
-/// A change the service tells the world about. The journal sends each at
-/// the end of the turn, after the replies; the publisher (`BusPublisher` in
+/// A change the service tells the world about. The turn's transaction
+/// (`TurnTransaction`) sends each at the end of the turn, after the replies; the publisher (`BusPublisher` in
 /// undod) makes it a D-Bus signal.
 package enum Announcement {
     /// A stack appeared (`InterfacesAdded`).

@@ -4,18 +4,18 @@ import UndoCore
 /// Decides what the service announces, and to whom: the stacks' signals
 /// only while someone subscribes (`Subscribe`; nothing is even built
 /// otherwise), the manager's always. It compares each stack's properties
-/// with what it announced last and queues the announcements on the turn's
-/// journal, which sends them after the replies.
+/// with what it announced last and queues the announcements on the
+/// turn's transaction, which sends them after the replies.
 final class Announcer {
-    private let journal: TurnJournal
+    private let turn: TurnTransaction
     /// The connections subscribed to the stacks' signals.
     private var subscribers: Set<String> = []
     private var announcedFocus = ManagerProperties.noStack
     private var announcedStrategy: String
 
-    /// An announcer queueing on `journal`, starting from the focus strategy's name.
-    init(journal: TurnJournal, strategy: String) {
-        self.journal = journal
+    /// An announcer queueing on `turn`, starting from the focus strategy's name.
+    init(turn: TurnTransaction, strategy: String) {
+        self.turn = turn
         announcedStrategy = strategy
     }
 
@@ -40,12 +40,12 @@ final class Announcer {
     /// A stack appeared.
     func added(_ record: StackRecord) {
         record.announced = record.properties
-        journal.queue(.stackAdded(path: record.path))
+        turn.queue(.stackAdded(path: record.path))
     }
 
     /// A stack went away, with the interfaces it had.
     func removed(path: String, interfaces: [String]) {
-        journal.queue(.stackRemoved(path: path, interfaces: interfaces))
+        turn.queue(.stackRemoved(path: path, interfaces: interfaces))
     }
 
     /// What differs in `record`'s properties from the last announcement.
@@ -55,13 +55,13 @@ final class Announcer {
         let before = record.announced
         record.announced = now
         guard now != before else { return }
-        journal.queue(.stackChanged(path: record.path, now: now, before: before), unlessTakenBack: record)
+        turn.queue(.stackChanged(path: record.path, now: now, before: before), unlessTakenBack: record)
     }
 
     /// A push recorded `result` on `record`.
     func pushed(_ record: StackRecord, _ result: PushResult, name: String) {
         guard announcesStacks else { return }
-        journal.queue(.pushed(path: record.path, PushedSignal(group: result.group, name: name, merged: result.merged)),
+        turn.queue(.pushed(path: record.path, PushedSignal(group: result.group, name: name, merged: result.merged)),
                       unlessTakenBack: record)
     }
 
@@ -70,7 +70,7 @@ final class Announcer {
         guard announcesStacks else { return }
         let signal = AppliedSignal(direction: outcome.direction == .undo ? .undo : .redo, group: outcome.group,
                                    name: outcome.name)
-        journal.queue(.applied(path: record.path, signal))
+        turn.queue(.applied(path: record.path, signal))
     }
 
     /// The manager's `FocusedStack` (`focusedPath`) and `FocusStrategy`
@@ -81,6 +81,6 @@ final class Announcer {
         guard path != nil || name != nil else { return }
         announcedFocus = focusedPath
         announcedStrategy = strategy
-        journal.queue(.managerChanged(focusedStack: path, focusStrategy: name))
+        turn.queue(.managerChanged(focusedStack: path, focusStrategy: name))
     }
 }

@@ -8,6 +8,6 @@ package protocol StackPublisher: AnyObject {
     /// Makes the stack at `path` unreachable at once; returns the names of
     /// the interfaces it had, for `Announcement.stackRemoved`.
     func withdraw(path: String) -> [String]
-    /// Sends `announcement` now (the journal calls it after the turn's replies).
+    /// Sends `announcement` now (the turn's transaction calls it after the turn's replies).
     func send(_ announcement: Announcement)
 }

@@ -1,7 +1,7 @@
 import UndoCore
 import UndoStore
 
-/// What the turn journal needs of the service to end a turn.
+/// What the turn's transaction needs of the service to end a turn.
 protocol TurnHost: AnyObject {
     /// The counters that must never repeat, as they are now.
     var counters: StoreCounters { get }

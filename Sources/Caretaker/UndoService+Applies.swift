@@ -42,7 +42,7 @@ extension UndoService: ApplyHost {
             guard let damaged = direction == .undo ? record.stack.topUndoGroup : record.stack.topRedoGroup else {
                 return nil
             }
-            journal.willChange(record)
+            turn.willChange(record)
             let dropped = record.stack.dropSide(direction)
             log.error("\(record.displayName): the history store is corrupt: the payloads of "
                 + "\(CallerText.quoted(damaged.name)) (group \(damaged.id)) cannot be used (\(error)); it and "
@@ -76,7 +76,7 @@ extension UndoService: ApplyHost {
     }
 
     func applied(_ record: StackRecord, _ move: CompletedMove) {
-        journal.noteApplied(record)
+        turn.noteApplied(record)
         changed(record, groups: GroupChange.list(GroupChange(id: move.group), then: move.dropped))
         announcer.applied(record, move)
     }

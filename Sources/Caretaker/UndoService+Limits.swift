@@ -47,7 +47,7 @@ extension UndoService {
         }
         for cut in GlobalBudget(maxTotalBytes: settings.maxTotalBytes).plan(candidates) where cut.groups > 0 {
             guard let record = registry.byNumber[cut.stack] else { continue }
-            journal.willChange(record)
+            turn.willChange(record)
             let dropped = record.stack.dropOldest(cut.groups)
             log.debug("\(record.displayName) lost \(cut.groups) old groups to limits.max_total_bytes.")
             changed(record, groups: dropped.map { GroupChange(id: $0) })

@@ -7,7 +7,7 @@ extension UndoService {
     /// While the store cannot write, hands out no stack number or group id it
     /// has not reserved on disk.
     func requireReserved(stacks: UInt64, groups: UInt64) throws(ServiceError) {
-        try journal.requireReserved(StoreCounters(nextStackNumber: registry.nextNumber &+ stacks,
+        try turn.requireReserved(StoreCounters(nextStackNumber: registry.nextNumber &+ stacks,
                                                   nextGroupID: registry.groupIDs.next &+ groups))
     }
 

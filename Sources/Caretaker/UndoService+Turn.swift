@@ -1,20 +1,20 @@
 import UndoCore
 package import UndoStore
 
-/// The journal's side of the service: ending each turn, and saving on the way out.
+/// The turn's side of the service: ending each turn, and saving on the way out.
 extension UndoService: TurnHost {
     /// Ends the loop's turn: announces the focus if it may have moved,
     /// commits, then sends the held replies and the announcements
-    /// (`TurnJournal.end`). undod calls it at every turn's end.
+    /// (`TurnTransaction.end`). undod calls it at every turn's end.
     package func endTurn() {
         if focusMayHaveMoved { announceFocusNow() }
-        journal.end(self)
+        turn.end(self)
     }
 
     /// Writes everything pending now (on the way out).
     package func save() throws(StoreError) {
         settleAllDepartures()
-        try journal.save(counters: counters)
+        try turn.save(counters: counters)
     }
 
     func record(_ number: UInt64) -> StackRecord? {

@@ -12,13 +12,13 @@ package import UndoStore
 /// into D-Bus; stacks become reachable through a `StackPublisher`,
 /// applications are reached through an `ApplyTransport`, time through a
 /// `Scheduler`. Every answer that reports a change leaves once the turn's
-/// journal has stored it. Confined to the loop.
+/// transaction has stored it. Confined to the loop.
 ///
 /// The operations are here; the focus (the focused stack, `UndoFocused`,
 /// `SetFocus`, its announcement) in `UndoService+Focus.swift`; `Register`
 /// in `UndoService+Register.swift`; lifetimes
 /// (adoption, detaching, expiry) in `UndoService+Lifetime.swift`, limits and settings in
-/// `UndoService+Limits.swift`, the applier's and the journal's side in
+/// `UndoService+Limits.swift`, the applier's and the turn's side in
 /// `UndoService+Applies.swift` and `UndoService+Turn.swift`.
 package final class UndoService {
     /// The settings in force (replaced on reload).
@@ -43,7 +43,7 @@ package final class UndoService {
     /// Timers.
     let scheduler: any Scheduler
     /// This turn's transaction.
-    let journal: TurnJournal
+    let turn: TurnTransaction
     /// What is announced, to whom.
     let announcer: Announcer
     /// The undo and redo calls out to applications.
@@ -80,8 +80,8 @@ package final class UndoService {
         self.publisher = publisher
         self.transport = transport
         self.scheduler = scheduler
-        journal = TurnJournal(store: store, log: log)
-        announcer = Announcer(journal: journal, strategy: focus.name)
+        turn = TurnTransaction(store: store, log: log)
+        announcer = Announcer(turn: turn, strategy: focus.name)
     }
 
     /// Loads stored stacks (detached) and publishes every one.
@@ -188,7 +188,7 @@ package final class UndoService {
         let now = clock.now
         try Self.checkSendable(actions, mergingInto: record.stack.mayMerge(hints: hints, now: now)
                                    ? record.stack.topUndoGroup : nil)
-        journal.willChange(record)
+        turn.willChange(record)
         let result: PushResult
         // The ids are taken out and put back rather than lent in place: a
         // registry property lent across a call into the model would be
@@ -233,8 +233,8 @@ package final class UndoService {
         // (every request is: applied, refused, timed out or its owner gone).
         let stored: ApplyQueue.Completion = { [self] result in
             guard case .success(let outcome) = result else { return completion(result) }
-            guard journal.mustHold(.applied(record), counters: counters) else { return completion(result) }
-            journal.hold(.applied(record), send: { completion(.success(outcome)) }, fail: { completion(.failure($0)) })
+            guard turn.mustHold(.applied(record), counters: counters) else { return completion(result) }
+            turn.hold(.applied(record), send: { completion(.success(outcome)) }, fail: { completion(.failure($0)) })
         }
         applier.enqueue(ApplyQueue.Request(direction: direction, caller: caller, completion: stored,
                                            expectedGroup: group, followsFocus: followsFocus),
@@ -246,7 +246,7 @@ package final class UndoService {
         answer(.change(record), reply) { () throws(ServiceError) in
             try requireOwner(record, caller)
             if let inFlight = record.stack.inFlight { throw .model(.busy(inFlight.direction)) }
-            journal.willChange(record)
+            turn.willChange(record)
             do throws(UndoError) { try record.stack.setClean() } catch { throw .model(error) }
             changed(record)
         }
@@ -258,7 +258,7 @@ package final class UndoService {
             try requireOwner(record, caller)
             if let inFlight = record.stack.inFlight { throw .model(.busy(inFlight.direction)) }
             let groups = Self.allGroups(of: record.stack)
-            journal.willChange(record)
+            turn.willChange(record)
             do throws(UndoError) { try record.stack.clear() } catch { throw .model(error) }
             changed(record, groups: groups)
         }
@@ -295,14 +295,14 @@ package final class UndoService {
     // MARK: Shared steps
 
     /// Runs `body` now; its answer goes to `reply` once what it reports is
-    /// stored (see `TurnJournal.hold` and `end`), a refusal at once.
-    func answer<T>(_ durability: TurnJournal.Durability, _ reply: @escaping (Result<T, ServiceError>) -> Void,
+    /// stored (see `TurnTransaction.hold` and `end`), a refusal at once.
+    func answer<T>(_ durability: TurnTransaction.Durability, _ reply: @escaping (Result<T, ServiceError>) -> Void,
                            _ body: () throws(ServiceError) -> T) {
         do {
             let value = try body()
             // Closures only for a reply that waits: most leave at once.
-            guard journal.mustHold(durability, counters: counters) else { return reply(.success(value)) }
-            journal.hold(durability, send: { reply(.success(value)) }, fail: { reply(.failure($0)) })
+            guard turn.mustHold(durability, counters: counters) else { return reply(.success(value)) }
+            turn.hold(durability, send: { reply(.success(value)) }, fail: { reply(.failure($0)) })
         } catch {
             reply(.failure(error))
         }

@@ -10,7 +10,7 @@ import UndoStore
 /// commit fails, the turn's changes to persistent stacks are taken back
 /// (except undos and redos the owner already applied: its document moved),
 /// what was announced of them is withdrawn, and their callers are told.
-final class TurnJournal {
+final class TurnTransaction {
     /// What a reply reports, which decides when it leaves and its fate if
     /// the turn's commit fails.
     enum Durability {
@@ -59,7 +59,7 @@ final class TurnJournal {
     /// The store's last failure, so that a lasting one is logged once.
     private(set) var lastFailure: String?
 
-    /// A journal committing to `store`.
+    /// A turn's transaction committing to `store`.
     init(store: any HistoryStore, log: Log) {
         self.store = store
         self.log = log
