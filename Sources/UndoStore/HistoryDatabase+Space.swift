@@ -3,7 +3,7 @@
 /// pages back.
 extension HistoryDatabase {
     /// Checkpoints from now on happen on the checkpointer's thread, asked
-    /// for by a commit that finds the log `pagesBeforeCheckpoint` pages
+    /// for by a commit that finds the WAL `pagesBeforeCheckpoint` pages
     /// longer than at the last request (or as long, since it started over);
     /// a statement that meets the checkpointer's lock (a TRUNCATE
     /// checkpoint) waits. Asked by every commit past that length, passes
@@ -15,14 +15,14 @@ extension HistoryDatabase {
         checkpointer?.stop()
         let checkpointer = WALCheckpointer(path: path)
         self.checkpointer = checkpointer
-        logLong = false
+        walLong = false
         pagesAtLastRequest = 0
         pagesAtLastCommit = 0
         if let onCaughtUp { checkpointer.onRestarted(onCaughtUp) }
         if let onFoldBackTrouble { checkpointer.onTrouble(onFoldBackTrouble) }
         database.waitForLocks(milliseconds: 5_000)
         database.onCommit { [unowned self] pages in
-            logPages = pages
+            walPages = pages
             if pages < pagesAtLastCommit { pagesAtLastRequest = 0 }  // it started over
             pagesAtLastCommit = pages
             if pages >= pagesAtLastRequest + WALCheckpointer.pagesBeforeCheckpoint {
@@ -34,34 +34,34 @@ extension HistoryDatabase {
         pageSize = (try? database.integer("PRAGMA page_size")) ?? pageSize
     }
 
-    /// The checkpointer folds the log back and it starts over (see
-    /// `WALCheckpointer`): once the log is past `logBytesBeforeRestart`, a
+    /// The checkpointer folds the WAL back and it starts over (see
+    /// `WALCheckpointer`): once the WAL is past `walBytesBeforeRestart`, a
     /// commit asks the checkpointer to make it start over, and large writes
     /// wait until it has (`isCatchingUp`), so that the RESTART has little to
-    /// copy while it holds the writer's lock. Only when the log has grown
-    /// past `logBytesBeforeWaiting(budget:)` anyway (the checkpointer starved
+    /// copy while it holds the writer's lock. Only when the WAL has grown
+    /// past `walBytesBeforeWaiting(budget:)` anyway (the checkpointer starved
     /// of CPU while commits pile up) does the loop wait for it, right after
-    /// a commit, and empty the log itself (TRUNCATE): a stall, but the files
+    /// a commit, and empty the WAL itself (TRUNCATE): a stall, but the files
     /// stay within their bound.
     func catchUpIfBehind() {
-        defer { logPages = 0 }
-        let bytes = Int64(logPages) * pageSize
-        logLong = bytes >= Self.logBytesBeforeRestart(budget: budget)
-        guard logLong else { return }
-        guard bytes >= Self.logBytesBeforeWaiting(budget: budget) else {
+        defer { walPages = 0 }
+        let bytes = Int64(walPages) * pageSize
+        walLong = bytes >= Self.walBytesBeforeRestart(budget: budget)
+        guard walLong else { return }
+        guard bytes >= Self.walBytesBeforeWaiting(budget: budget) else {
             if checkpointer?.isRestarting == false { checkpointer?.requestRestart() }
             return
         }
         checkpointer?.waitForCheckpoint()
         try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        logLong = false
+        walLong = false
     }
 
-    /// Whether large writes should wait: the log is long and the
+    /// Whether large writes should wait: the WAL is long and the
     /// checkpointer is making it start over. `onCaughtUp` is called when
     /// that is done (or could not be).
     public var isCatchingUp: Bool {
-        logLong && checkpointer?.isRestarting == true
+        walLong && checkpointer?.isRestarting == true
     }
 
     /// Calls `body`, on the checkpointer's thread, whenever `isCatchingUp`
@@ -71,30 +71,30 @@ extension HistoryDatabase {
         checkpointer?.onRestarted(body)
     }
 
-    /// Calls `body`, on the checkpointer's thread, when the log cannot be
+    /// Calls `body`, on the checkpointer's thread, when the WAL cannot be
     /// folded back into the database (with why: the disk cannot sync it,
     /// say), and when it can again (nil). Meanwhile nothing is lost: the
-    /// log keeps every commit, and grows.
+    /// WAL keeps every commit, and grows.
     public func whenFoldingBackFails(_ body: @escaping @Sendable (String?) -> Void) {
         onFoldBackTrouble = body
         checkpointer?.onTrouble(body)
     }
 
-    /// How long the log may grow before commits ask for it to start over:
+    /// How long the WAL may grow before commits ask for it to start over:
     /// half of what makes the loop wait, so that the checkpointer has room
     /// to do it before then.
-    package static func logBytesBeforeRestart(budget: UInt64) -> Int64 {
-        logBytesBeforeWaiting(budget: budget) / 2
+    package static func walBytesBeforeRestart(budget: UInt64) -> Int64 {
+        walBytesBeforeWaiting(budget: budget) / 2
     }
 
-    /// How long the log may grow before the loop waits for it, under
+    /// How long the WAL may grow before the loop waits for it, under
     /// `budget`: a quarter of the budget, at least 12 MiB and at most
     /// 64 MiB, and with a small budget no more than 4 MiB over it. The
     /// files' bound (twice the budget plus 16 MiB) holds the database (at
     /// most the budget, what `reclaimSlack` lets wait, a batch of trimmed
-    /// rows and SQLite's own pages) and the log; the longer the log may
+    /// rows and SQLite's own pages) and the WAL; the longer the WAL may
     /// grow, the rarer a stall.
-    package static func logBytesBeforeWaiting(budget: UInt64) -> Int64 {
+    package static func walBytesBeforeWaiting(budget: UInt64) -> Int64 {
         let budget = Int64(clamping: budget)
         return min(64 << 20, max(budget / 4, min(12 << 20, budget + (4 << 20))))
     }
@@ -109,7 +109,7 @@ extension HistoryDatabase {
     }
 
     /// Moves everything from the write-ahead log into the database and
-    /// empties the log, so that deleted history leaves no copy behind
+    /// empties the WAL, so that deleted history leaves no copy behind
     /// (`secure_delete` already zeroes it in the database itself).
     public func checkpoint() {
         try? applyJournal()
@@ -130,7 +130,7 @@ extension HistoryDatabase {
     /// Gives the pages deleted groups freed back to the file system once
     /// they are more than `reclaimSlack(budget:)` (outside a transaction;
     /// nothing when SQLite deleted nothing since it last looked), and asks
-    /// for the log to be folded back: the files stay near what the history
+    /// for the WAL to be folded back: the files stay near what the history
     /// holds.
     public func reclaim() {
         guard freedPages else { return }

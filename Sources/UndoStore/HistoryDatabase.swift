@@ -84,9 +84,9 @@ public final class HistoryDatabase {
     public internal(set) var journalNotes: [(text: String, lost: Bool)] = []
     /// The pages the last commit left in the write-ahead log, until
     /// `catchUpIfBehind` has looked at them.
-    var logPages: Int32 = 0
-    /// Whether the last commit left the log past `logBytesBeforeRestart`.
-    var logLong = false
+    var walPages: Int32 = 0
+    /// Whether the last commit left the log past `walBytesBeforeRestart`.
+    var walLong = false
     /// How long the log was when a commit last asked for a checkpoint (0
     /// once it started over): the next asks only when it has grown by
     /// another `WALCheckpointer.pagesBeforeCheckpoint`.

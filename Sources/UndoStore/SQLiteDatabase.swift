@@ -138,7 +138,7 @@ final class SQLiteDatabase {
     /// Runs a checkpoint: whether it could not do all it was asked (another
     /// checkpoint ran, or a lock could not be had), how many frames the log
     /// holds, and how many of them are now back in the database.
-    func checkpoint(_ mode: CheckpointMode) throws(SQLiteError) -> (busy: Bool, logFrames: Int64, checkpointed: Int64) {
+    func checkpoint(_ mode: CheckpointMode) throws(SQLiteError) -> (busy: Bool, walFrames: Int64, checkpointed: Int64) {
         let statement = switch mode {
         case .passive: try statement("PRAGMA wal_checkpoint(PASSIVE)")
         case .restart: try statement("PRAGMA wal_checkpoint(RESTART)")

@@ -4,33 +4,34 @@ import Glibc
 #endif
 import Locking
 
-/// Folds the write-ahead log back into the database file on a thread of its
+/// Folds the write-ahead log (the WAL: "log" in this package is the
+/// logger) back into the database file on a thread of its
 /// own, with a second connection, so that the loop never waits for it.
 ///
 /// SQLite's own automatic checkpoint runs inside the commit that fills the
-/// log: it copies every page back and syncs both files while every caller
+/// WAL: it copies every page back and syncs both files while every caller
 /// waits (with 1 MiB pushes, 20–40 ms every fourth one). Here a commit that
-/// finds the log `pagesBeforeCheckpoint` pages longer than when it was last
+/// finds the WAL `pagesBeforeCheckpoint` pages longer than when it was last
 /// asked for only asks (`HistoryDatabase.attachCheckpointer`); the
 /// checkpoint is PASSIVE (it never takes the writer's lock, so the loop's
 /// commits go on meanwhile) and requests coalesce.
 ///
-/// The log starts over from its beginning (and `journal_size_limit` keeps
+/// The WAL starts over from its beginning (and `journal_size_limit` keeps
 /// its file at most 16 MiB) only at a commit that finds everything in it
 /// back in the database. While commits keep coming, no pass gets there:
 /// what was committed during it is left. So a request runs passes while the
 /// one before found more than `settledFrames` new frames, up to
-/// `passesPerRequest`; and once the log is long the loop asks for it to
+/// `passesPerRequest`; and once the WAL is long the loop asks for it to
 /// start over (`requestRestart`) and holds large writes back
 /// (`isRestarting`). Then passes go on until one finds that nothing was
-/// committed since the one before began: all of the log is back, and the
+/// committed since the one before began: all of the WAL is back, and the
 /// next commit starts it over. Only if small calls keep committing through
 /// `unlockedPasses` passes does a RESTART checkpoint take the writer's lock
 /// (a commit waits for it) to copy what they wrote. Either way
 /// `onRestarted` tells the loop to go on.
 ///
-/// A pass that fails (the disk cannot sync the database) leaves the log as
-/// it is, so nothing is lost; the log then grows until a pass succeeds.
+/// A pass that fails (the disk cannot sync the database) leaves the WAL as
+/// it is, so nothing is lost; the WAL then grows until a pass succeeds.
 /// `onTrouble` hears when passes start failing, and when they work again.
 final class WALCheckpointer: @unchecked Sendable {
     // @unchecked: `connection` and `trouble` are touched only on `queue`.
@@ -42,7 +43,7 @@ final class WALCheckpointer: @unchecked Sendable {
     private var trouble: String?
     /// What the loop and the checkpointer's thread share.
     private struct Shared {
-        /// Whether the loop asked for the log to start over, until the
+        /// Whether the loop asked for the WAL to start over, until the
         /// RESTART checkpoint has been tried.
         var restartWanted = false
         /// Called on the checkpointer's thread once it has been tried.
@@ -53,10 +54,10 @@ final class WALCheckpointer: @unchecked Sendable {
     }
     private let shared = Lock(Shared())
 
-    /// A log this much longer than at the last request (4 KiB pages: 1 MiB)
+    /// A WAL this much longer than at the last request (4 KiB pages: 1 MiB)
     /// asks for a checkpoint.
     static let pagesBeforeCheckpoint: Int32 = 256
-    /// How many passes one request runs at most to fold the log back fully.
+    /// How many passes one request runs at most to fold the WAL back fully.
     static let passesPerRequest = 16
     /// How many passes a restart tries before it takes the writer's lock.
     static let unlockedPasses = 8
@@ -80,8 +81,8 @@ final class WALCheckpointer: @unchecked Sendable {
         requests.or(data: 1)
     }
 
-    /// Asks for a checkpoint that also makes the log start over at the next
-    /// commit (the log is long).
+    /// Asks for a checkpoint that also makes the WAL start over at the next
+    /// commit (the WAL is long).
     func requestRestart() {
         shared.withLock { $0.restartWanted = true }
         requests.or(data: 1)
@@ -136,8 +137,8 @@ final class WALCheckpointer: @unchecked Sendable {
         var frames: Int64 = 0
         for _ in 0..<Self.passesPerRequest {
             guard !requests.isCancelled, let pass = pass(connection, .passive), !pass.busy else { break }
-            let grown = pass.logFrames - frames  // under 0: the log started over
-            frames = pass.logFrames
+            let grown = pass.walFrames - frames  // under 0: the WAL started over
+            frames = pass.walFrames
             guard grown > Self.settledFrames else { break }
         }
         guard !requests.isCancelled, isRestarting, !foldsBackUnlocked(connection) else { return }
@@ -147,7 +148,7 @@ final class WALCheckpointer: @unchecked Sendable {
     /// One checkpoint pass; nil when it failed (noted for `onTrouble`, but
     /// for a lock another connection held, which is no trouble).
     private func pass(_ connection: SQLiteDatabase,
-                      _ mode: SQLiteDatabase.CheckpointMode) -> (busy: Bool, logFrames: Int64, checkpointed: Int64)? {
+                      _ mode: SQLiteDatabase.CheckpointMode) -> (busy: Bool, walFrames: Int64, checkpointed: Int64)? {
         do {
             let result = try connection.checkpoint(mode)
             note(nil)
@@ -166,9 +167,9 @@ final class WALCheckpointer: @unchecked Sendable {
     }
 
     /// Large writes wait from the moment a restart is asked for, so only
-    /// small commits add to the log: passes go on until one finds nothing
+    /// small commits add to the WAL: passes go on until one finds nothing
     /// committed since the pass before it began (everything is back in the
-    /// database, and the next commit starts the log over), up to
+    /// database, and the next commit starts the WAL over), up to
     /// `unlockedPasses`; whether one did. A RESTART holds the writer's lock
     /// while it syncs both files (8-22 ms on a busy disk), and every commit
     /// waits that long.
@@ -177,14 +178,14 @@ final class WALCheckpointer: @unchecked Sendable {
         for _ in 0..<Self.unlockedPasses {
             guard !requests.isCancelled else { return false }
             guard let pass = pass(connection, .passive), !pass.busy else {
-                // The log is being started over or checkpointed by the loop: a moment later.
+                // The WAL is being started over or checkpointed by the loop: a moment later.
                 usleep(500)
                 continue
             }
             // Fewer frames than before: a commit found it all back and started it over.
-            if pass.logFrames < frames { return true }
-            if pass.logFrames == frames, pass.checkpointed == frames { return true }
-            frames = pass.logFrames
+            if pass.walFrames < frames { return true }
+            if pass.walFrames == frames, pass.checkpointed == frames { return true }
+            frames = pass.walFrames
         }
         return false
     }

@@ -85,14 +85,14 @@ import UndoStore
     @Test func theLogAndFreedSpaceLeaveRoomForTheHistory() {
         for budget: UInt64 in [0, 1 << 20, 4 << 20, 16 << 20, 48 << 20, 64 << 20, 256 << 20, 1 << 30, 1 << 40] {
             let bound = 2 * Int64(budget) + (16 << 20)
-            let log = HistoryDatabase.logBytesBeforeWaiting(budget: budget)
+            let log = HistoryDatabase.walBytesBeforeWaiting(budget: budget)
             let slack = HistoryDatabase.reclaimSlack(budget: budget)
             let needed = Int64(budget) + log + slack + Int64(SQLiteHistoryStore.trimBytes) + (4 << 20)
             #expect(needed <= bound, "budget \(budget): log \(log), slack \(slack)")
             #expect(log >= 4 << 20 && slack >= 4 << 20, "budget \(budget)")
         }
-        #expect(HistoryDatabase.logBytesBeforeWaiting(budget: 16 << 20) == 12 << 20)
-        #expect(HistoryDatabase.logBytesBeforeWaiting(budget: 64 << 20) == 16 << 20)
+        #expect(HistoryDatabase.walBytesBeforeWaiting(budget: 16 << 20) == 12 << 20)
+        #expect(HistoryDatabase.walBytesBeforeWaiting(budget: 64 << 20) == 16 << 20)
         #expect(HistoryDatabase.reclaimSlack(budget: 64 << 20) == 16 << 20)
     }
 

@@ -24,7 +24,7 @@ import UndoStore
         let database = try HistoryDatabase(directory: directory, now: 0, journaled: false)
         // Budget 0: the log asks to start over at 2 MiB, the loop waits at 4 MiB.
         database.budget = 0
-        #expect(HistoryDatabase.logBytesBeforeRestart(budget: 0) == 2 << 20)
+        #expect(HistoryDatabase.walBytesBeforeRestart(budget: 0) == 2 << 20)
         let told = Lock(0)
         let wake = DispatchSemaphore(value: 0)
         database.whenCaughtUp {
