@@ -170,6 +170,13 @@ final class BusSocket {
         return got
     }
 
+    /// Gives up matching fds to messages (one came whose count could not be
+    /// read): closes those queued, and hands out none from now on.
+    func loseReceivedFDs() {
+        fdsLost = true
+        Self.close(taking: &receivedFDs)
+    }
+
     /// The `count` fds that came with the next message, oldest first; fewer
     /// (none) where fds were lost on the way. The caller owns them.
     func takeReceivedFDs(_ count: Int) -> [Int32] {

@@ -151,7 +151,14 @@ extension Connection {
     /// a reply of the bus daemon itself (its `ProcessFD`), closed at once
     /// for anything else, so that no client can make undod hold its fds.
     static func received(_ bytes: WireBytes, on socket: BusSocket) throws(DBusError) -> Message {
-        let message = try Message(received: bytes)
+        let message: Message
+        do {
+            message = try Message(received: bytes)
+        } catch {
+            // Its fd count unread, no later message's fds can be told apart.
+            socket.loseReceivedFDs()
+            throw error
+        }
         guard message.unixFDCount > 0 else { return message }
         var fds = socket.takeReceivedFDs(message.unixFDCount)
         if message.kind == .methodReturn, message.sender == "org.freedesktop.DBus" {
