@@ -53,33 +53,36 @@ enum BusAddress {
     }
 
     /// Every entry of `address`, in order. Refused, as libdbus refuses
-    /// them: an empty address or entry (`;;`, a `;` at either end), an
-    /// entry without `:`, a pair without `=` or a value, a byte that must be
-    /// escaped and is not, a `%` without two hex digits. A `,` may end an
-    /// entry's pairs.
+    /// them: an empty address or entry (`;;`, a `;` at the start), an entry
+    /// without `:`, a pair without `=` or a value, a byte that must be
+    /// escaped and is not, a `%` without two hex digits. A `;` may end the
+    /// address, and a `,` an entry's pairs. Read byte by byte, as libdbus
+    /// reads it.
     static func entries(of address: String) throws(DBusError) -> [Entry] {
+        var texts = Array(address.utf8).split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false)
+        if texts.count > 1, texts.last?.isEmpty == true { texts.removeLast() }
         var entries: [Entry] = []
-        for text in address.split(separator: ";", omittingEmptySubsequences: false) {
+        for text in texts {
+            func quoted(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
             guard !text.isEmpty else { throw bad(address, "it has an empty entry") }
-            guard let colon = text.firstIndex(of: ":") else {
-                throw bad(address, "its entry “\(text)” has no method (method:key=value)")
+            guard let colon = text.firstIndex(of: UInt8(ascii: ":")) else {
+                throw bad(address, "its entry “\(quoted(text))” has no method (method:key=value)")
             }
-            let method = String(text[..<colon])
             var pairs: [(key: String, value: String)] = []
-            let given = text[text.index(after: colon)...].split(separator: ",", omittingEmptySubsequences: false)
+            let given = text[(colon + 1)...].split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
             for (index, pair) in given.enumerated() where !(pair.isEmpty && index == given.count - 1) {
-                guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
-                    throw bad(address, "“\(pair)” in it is not key=value")
+                guard let equals = pair.firstIndex(of: UInt8(ascii: "=")), equals != pair.startIndex else {
+                    throw bad(address, "“\(quoted(pair))” in it is not key=value")
                 }
-                let value = pair[pair.index(after: equals)...]
-                guard !value.isEmpty else { throw bad(address, "the key “\(pair[..<equals])” in it has no value") }
+                let value = pair[(equals + 1)...]
+                guard !value.isEmpty else { throw bad(address, "the key “\(quoted(pair[..<equals]))” in it has no value") }
                 guard let unescaped = unescape(value) else {
-                    throw bad(address, "“\(value)” in it has a byte that must be written %XX, or a % not "
+                    throw bad(address, "“\(quoted(value))” in it has a byte that must be written %XX, or a % not "
                                   + "followed by two hex digits")
                 }
-                pairs.append((String(pair[..<equals]), unescaped))
+                pairs.append((quoted(pair[..<equals]), unescaped))
             }
-            entries.append(Entry(method: method, pairs: pairs))
+            entries.append(Entry(method: quoted(text[..<colon]), pairs: pairs))
         }
         return entries
     }
@@ -87,9 +90,9 @@ enum BusAddress {
     /// `text` with each `%XX` made the byte it stands for; nil for a `%`
     /// without two hex digits after it, or a byte outside
     /// `[-0-9A-Za-z_/.\\*]` written as itself.
-    private static func unescape(_ text: Substring) -> String? {
+    private static func unescape(_ text: ArraySlice<UInt8>) -> String? {
         var bytes: [UInt8] = []
-        var utf8 = text.utf8.makeIterator()
+        var utf8 = text.makeIterator()
         while let byte = utf8.next() {
             guard byte == UInt8(ascii: "%") else {
                 guard isOptionallyEscaped(byte) else { return nil }

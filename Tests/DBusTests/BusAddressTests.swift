@@ -34,6 +34,7 @@ import Testing
         "unix:,path=/a", "unix:path=/a,,guid=1", "unix:path=%", "unix:path=%4", "unix:path=%zz", "unix:path=a=b",
         "unix:path=/ä", "tcp:host=localhost,port=4000", "nonsense", "", ";", "unix:path=/a:b", "unix:runtime=yes",
         "unix:path=/a\\\\b", "unix:path=%41%62", "unix:path=/a,path=/b", "unix:path=/a*b.c-d_e",
+        "unix:path=/a;", "unix:path=/a;;", "unix:path=/a;\u{301}tcp:host=x", ";\u{301}",
     ])
     func parsesAsLibdbusDoes(_ address: String) {
         let ours = try? BusAddress.entries(of: address)

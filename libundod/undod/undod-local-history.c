@@ -18,6 +18,9 @@ undod_local_history_init (UndodLocalHistory *history)
 {
   g_queue_init (&history->undo);
   g_queue_init (&history->redo);
+  history->last_id = 0;
+  history->merge_open = FALSE;
+  history->clean_id = 0;
 }
 
 /* Drops both sides: the empty state is the clean one, and no merge is open. */
