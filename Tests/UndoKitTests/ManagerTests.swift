@@ -266,6 +266,10 @@ func next(_ kind: UndoManager.Change.Kind, in changes: AsyncStream<UndoManager.C
         let changes = manager.changes()
         shelf.add("before")
         #expect(await next(.registered, in: changes) != nil)
+        // The push reached this undod before it stops (a state read leaves
+        // after it): else it might be sent again to the next one, which
+        // would then hold it, and there would be nothing to follow.
+        #expect(try await manager.stack.state().undoDepth == 1)
         let reattached = manager.stack.reattachments()
         try f.restart()
         var iterator = reattached.makeAsyncIterator()
