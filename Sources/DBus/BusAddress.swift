@@ -17,15 +17,11 @@ enum BusAddress {
 
     /// One entry of an address: its method (`unix`, `tcp`, …) and its
     /// keys' unescaped values.
-    struct Entry: Equatable {
+    struct Entry {
         /// The transport.
         let method: String
         /// The keys and their values, in order.
         let pairs: [(key: String, value: String)]
-
-        static func == (a: Entry, b: Entry) -> Bool {
-            a.method == b.method && a.pairs.map(\.key) == b.pairs.map(\.key) && a.pairs.map(\.value) == b.pairs.map(\.value)
-        }
 
         /// The value of `key`, or nil.
         func value(_ key: String) -> String? { pairs.first { $0.key == key }?.value }

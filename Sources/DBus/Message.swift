@@ -77,7 +77,7 @@ public final class Message {
 
     deinit {
         if let libdbusMessage { dbus_message_unref(libdbusMessage) }
-        BusSocket.close(taking: &unixFDs)
+        if !unixFDs.isEmpty { BusSocket.close(taking: &unixFDs) }
     }
 
     /// How many Unix fds the header says came with the message.

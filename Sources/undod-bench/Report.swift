@@ -116,7 +116,7 @@ enum Report {
         let header = ["#", "measure", "median", "min", "max", "target", ""]
         var lines: [[String]] = [header]
         for row in rows {
-            let unit = row.unit.isEmpty ? "" : " \(row.unit)"
+            let unit = unitSuffix(row)
             if let summary = row.summary {
                 let single = summary.count == 1
                 lines.append([

@@ -5,8 +5,10 @@ import Foundation
 
 /// A Unix socket the test process listens on: a stand-in for a Wayland
 /// display's socket, so that undod finds the test process serving it (the
-/// stand-in compositor of `ReportFocusTests`). Nobody is ever accepted.
-public final class ListeningSocket {
+/// stand-in compositor of `ReportFocusTests`), or for a bus that answers as
+/// a test tells it (`AuthenticationTests`). Nobody is accepted unless a
+/// test calls `acceptConnection`.
+public final class ListeningSocket: Sendable {
     /// Where it listens.
     public let path: String
     private let fd: Int32
@@ -30,6 +32,12 @@ public final class ListeningSocket {
             close(fd)
             throw CocoaError(.fileWriteUnknown)
         }
+    }
+
+    /// Waits for the next connection; its descriptor, the caller's to
+    /// close (-1 where accepting failed).
+    public func acceptConnection() -> Int32 {
+        accept(fd, nil, nil)
     }
 
     deinit {

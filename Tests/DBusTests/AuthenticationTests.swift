@@ -57,26 +57,17 @@ import Testing
 /// the client to hang up.
 private final class SASLListener: Sendable {
     let path: String
+    private let listening: ListeningSocket
     private let received = Lock<[UInt8]>([])
 
     init(answer: String) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sasl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         path = directory.appendingPathComponent("socket").path
-        let listening = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { sunPath in
-            for (index, byte) in path.utf8.enumerated() { sunPath[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listening, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0, listen(listening, 1) == 0 else { throw POSIXError(.EADDRINUSE) }
-        let received = received
+        listening = try ListeningSocket(path: path)
+        let received = received, listening = listening
         Thread {
-            let client = accept(listening, nil, nil)
-            Glibc.close(listening)
+            let client = listening.acceptConnection()
             var heard: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 256)
             while !heard.suffix(7).elementsEqual("BEGIN\r\n".utf8) {

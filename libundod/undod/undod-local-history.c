@@ -111,15 +111,6 @@ undod_local_history_is_clean (UndodLocalHistory *history)
   return (top != NULL ? top->id : 0) == history->clean_id;
 }
 
-/* Whether a group was pushed and then marked clean (what undod must be
- * told after the groups reach it). */
-gboolean
-undod_local_history_top_is_clean (UndodLocalHistory *history)
-{
-  UndodLocalGroup *top = undod_local_history_top (history, UNDOD_DIRECTION_UNDO);
-  return top != NULL && history->clean_id == top->id;
-}
-
 /* Marks the present state clean. */
 void
 undod_local_history_set_clean (UndodLocalHistory *history)

@@ -44,7 +44,6 @@ UndodLocalGroup *undod_local_history_push      (UndodLocalHistory *history, cons
 UndodLocalGroup *undod_local_history_top       (UndodLocalHistory *history, UndodDirection side);
 const char      *undod_local_history_top_name  (UndodLocalHistory *history, UndodDirection side);
 gboolean         undod_local_history_is_clean  (UndodLocalHistory *history);
-gboolean         undod_local_history_top_is_clean (UndodLocalHistory *history);
 void             undod_local_history_set_clean (UndodLocalHistory *history);
 void             undod_local_history_begin_move (UndodLocalHistory *history);
 void             undod_local_history_moved     (UndodLocalHistory *history, UndodDirection direction, guint64 group);

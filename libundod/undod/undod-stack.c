@@ -310,7 +310,8 @@ undod_stack_catch_up (UndodStack *stack)
 {
   /* Saved while undod was absent, at the top of the local history: undod
    * is told after the groups (queued ahead first, it lands behind them). */
-  if (undod_local_history_top_is_clean (&stack->local))
+  if (undod_local_history_top (&stack->local, UNDOD_DIRECTION_UNDO) != NULL &&
+      undod_local_history_is_clean (&stack->local))
     undod_send_queue_call_ahead (stack->queue, "SetClean", g_variant_new ("()"), G_VARIANT_TYPE_UNIT,
                                  UNDOD_CALL_TIMEOUT_MS, "SetClean");
   for (GList *link = stack->local.undo.tail; link != NULL; link = link->prev)
