@@ -10,7 +10,11 @@
 2. The imports: every Swift file imports only the targets its own target
    names as dependencies (plus the toolchain's modules). SwiftPM itself
    would let a file import a dependency's dependency.
-3. The rooms' size: no Swift file under Sources/ is over MAX_LINES lines
+3. Nothing of undo in the bus: DBus's code (its comments and strings
+   aside: they may say why, naming undod) has no name of undo's
+   (UNDO_WORDS), so that what undo needs of a call is asked of DBus in
+   D-Bus's own terms (byte arrays, preparations), never built into it.
+4. The rooms' size: no Swift file under Sources/ is over MAX_LINES lines
    (split it by what its parts are about, as UndoService+Focus.swift is).
 
 Prints each violation and exits 1 when there is one."""
@@ -55,6 +59,24 @@ def is_top(package, name):
         or name in {"BusHarness", "CHarness"}
 
 
+# Words of undo that name nothing in D-Bus: none may be in DBus's code.
+UNDO_WORDS = re.compile(r'(?i)undo|redo|payload|action|push|stack(?!trace)')
+COMMENT_OR_STRING = re.compile(r'//[^\n]*|"(?:\\.|[^"\\\n])*"')
+
+
+def undo_in_bus():
+    """Each name of undo's in DBus's code, as a problem line."""
+    found = []
+    for file in sorted(glob.glob(os.path.join(ROOT, "Sources", "DBus", "**", "*.swift"), recursive=True)):
+        for number, line in enumerate(open(file), 1):
+            code = COMMENT_OR_STRING.sub("", line)
+            for word in re.findall(r'\w+', code):
+                if UNDO_WORDS.search(word):
+                    found.append(f"{os.path.relpath(file, ROOT)}:{number}: {word} is undo's word, "
+                                 "not D-Bus's: ask for it in D-Bus's terms")
+    return found
+
+
 # The longest a Swift file under Sources/ may be.
 MAX_LINES = 400
 
@@ -97,6 +119,7 @@ def main():
         lines = sum(1 for _ in open(file))
         if lines > MAX_LINES:
             problems.append(f"{os.path.relpath(file, ROOT)}: {lines} lines, over {MAX_LINES}: split it")
+    problems += undo_in_bus()
     for problem in problems:
         print(problem)
     sys.exit(1 if problems else 0)

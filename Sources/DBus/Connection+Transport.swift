@@ -22,7 +22,7 @@ extension Connection {
                          reader: MessageReader) throws(DBusError) -> (String, [Message]) {
         hello.serial = serial
         hello.isNumbered = true
-        guard let bytes = hello.bytesToSend else { throw .failed("Out of memory while saying Hello.") }
+        let bytes = hello.bytesToSend
         let deadline = SystemTime.monotonicNanoseconds + Int64(helloTimeoutMilliseconds) * 1_000_000
         var outgoing = OutgoingBytes()
         outgoing.append(bytes)
@@ -56,13 +56,10 @@ extension Connection {
     }
 
     /// Queues `message` for the socket (written at the end of the turn,
-    /// or now once `OutgoingBytes.flushBytes` wait); false when memory ran out.
-    @discardableResult
-    func queue(_ message: Message) -> Bool {
-        guard let bytes = message.bytesToSend else { return false }
-        outgoing.append(bytes)
+    /// or now once `OutgoingBytes.flushBytes` wait).
+    func queue(_ message: Message) {
+        outgoing.append(message.bytesToSend)
         if outgoing.count >= OutgoingBytes.flushBytes { writeOutgoing() }
-        return true
     }
 
     /// Writes what the socket takes; waits for it to be writable if some is left.
@@ -188,8 +185,14 @@ extension Connection {
             guard !handlers.isEmpty else { return }
             work = { for handler in handlers { handler(message) } }
         case .methodCall:
-            guard let handler = methodCallHandler else { return }
-            work = { handler(message) }
+            guard let server = objectServer else { return }
+            guard held else { return loop.soon { [weak server] in server?.dispatch(message) } }
+            // A full lane takes no more large calls (their senders hear why at
+            // once); signals and replies are small and never dropped.
+            if lanes.mustRefuse(callOf: bytes) {
+                return MethodCall(message: message, connection: self).fail(refusalWhenFull(message))
+            }
+            return holdCall(message, sender: sender, bytes: bytes)
         case .methodReturn, .error:
             let serial = message.replySerial
             guard awaiting[serial] != nil else { return }
@@ -206,20 +209,46 @@ extension Connection {
             return
         }
         guard held else { return loop.soon(work) }
-        // A full lane takes no more large calls (their senders hear why at
-        // once); signals and replies are small and never dropped.
-        if kind == .methodCall, lanes.mustRefuse(callOf: bytes) {
-            return MethodCall(message: message, connection: self).fail(refusalWhenFull(message))
+        lanes.hold(work, sender: sender, bytes: bytes, since: SystemTime.monotonicNanoseconds)
+    }
+
+    /// Puts a method call that must wait at the end of the lane. A large one
+    /// is routed as soon as it is the longest held, so that its method's
+    /// preparation (`Interface.preparing`) can start; it is then served by
+    /// what it was routed to, not routed again (`ObjectServer.serve`).
+    private func holdCall(_ message: Message, sender: String, bytes: Int) {
+        let early = EarlyRoute()
+        let serve = { [weak objectServer] in
+            guard let objectServer else { return }
+            if let routed = early.routed {
+                objectServer.serve(routed, message: message)
+            } else {
+                objectServer.dispatch(message)
+            }
         }
         var preparation: IncomingLanes<() -> Void>.Preparation?
-        if kind == .methodCall, bytes >= IncomingLanes<() -> Void>.largeCallBytes, let prepare = prepareLargeCall {
-            preparation = { [unowned self] ready in prepare(MethodCall(message: message, connection: self), ready) }
+        if bytes >= IncomingLanes<() -> Void>.largeCallBytes {
+            preparation = { [weak objectServer] ready in
+                guard let objectServer else { return false }
+                let routed = objectServer.route(message)
+                early.routed = routed
+                guard let prepare = routed.prepare else { return false }
+                return prepare { prepared in
+                    early.routed = RoutedCall(serve: prepared, prepare: nil, exports: routed.exports)
+                    ready()
+                }
+            }
         }
-        lanes.hold(work, sender: sender, bytes: bytes, since: SystemTime.monotonicNanoseconds, prepare: preparation)
+        lanes.hold(serve, sender: sender, bytes: bytes, since: SystemTime.monotonicNanoseconds, prepare: preparation)
+    }
+
+    /// Where a held call was routed, once it has been (`holdCall`).
+    private final class EarlyRoute {
+        var routed: RoutedCall?
     }
 
     /// Starts the preparation of the longest-held call, if it has one not
-    /// started yet (`prepareLargeCall`).
+    /// started yet (`holdCall`).
     func startPreparing() {
         // Checked first: nothing held is every turn's case, and a lane's
         // mutating call costs an exclusivity check.

@@ -16,13 +16,13 @@ internal import Glibc
 ///
 /// The socket is its own (`BusSocket`): it reads whole messages
 /// (`MessageReader`), keeps each in the bytes it came in
-/// (`Message(received:)`: its header read by `WireHeader`, its arguments
-/// by `WireDecoder`, libdbus asked only for what that gives up on), and
-/// writes what it sends once a turn (`OutgoingBytes`). What the bus
-/// passes on it has validated; our readers check every bound all the same. libdbus's transport read 2 KiB a call and copied
-/// every message out of its buffer; a huge call cost it 150 ms before
-/// undod saw it (BENCHMARKS.md). It numbers every message it sends, so
-/// the serials of calls awaiting replies never repeat, and answers
+/// (`Message(received:)`: its header read by `WireHeader`, its arguments,
+/// when asked, by `WireDecoder`), and writes what it sends once a turn
+/// (`OutgoingBytes`). What the bus passes on it has validated; our readers
+/// check every bound all the same. libdbus's transport read 2 KiB a call
+/// and copied every message out of its buffer; a huge call cost it 150 ms
+/// before undod saw it (BENCHMARKS.md). It numbers every message it sends,
+/// so the serials of calls awaiting replies never repeat, and answers
 /// `org.freedesktop.DBus.Peer` itself, as libdbus did.
 public final class Connection {
     /// The loop that drives this connection.
@@ -33,21 +33,6 @@ public final class Connection {
     public internal(set) var isConnected = true
     /// Called once when the bus goes away (not when `close` is called).
     public var onDisconnect: (() -> Void)?
-    /// Asked before a held large call is handled (see `IncomingLanes`):
-    /// while it answers false, large calls wait, and what their senders
-    /// sent after them and signals wait behind them, unless the lane is
-    /// full; small calls of other senders go on, and the loop sleeps rather
-    /// than ask again and again. Whoever answers false wakes the loop
-    /// (`EventLoop.Handle.perform`) once it may answer true. undod asks its
-    /// store, which holds large writes back while its log catches up.
-    public var mayHandleLargeCall: () -> Bool = { true }
-    /// Asked, as a large method call is held (see `IncomingLanes`), whether
-    /// work must be done for it off the loop first: it may start that work
-    /// and answer true, then call `ready` on the loop once it is done (what
-    /// it made goes in `MethodCall.preparation`); until then the call and
-    /// what its sender sent after it wait, and others go on. The call must
-    /// not be answered here. undod writes a large push's payloads to a file.
-    public var prepareLargeCall: ((MethodCall, _ ready: @escaping () -> Void) -> Bool)?
     /// The answer to a method call that would wait in a full lane (see
     /// `IncomingLanes`): the connection keeps reading its socket whatever
     /// it holds, so that the bus never queues for it past its limit and
@@ -62,8 +47,8 @@ public final class Connection {
     let socket: BusSocket
     let reader: MessageReader
     var outgoing = OutgoingBytes()
-    /// Receives every incoming method call; set by `ObjectServer`.
-    var methodCallHandler: ((Message) -> Void)?
+    /// Routes and serves every incoming method call; set by `ObjectServer`.
+    weak var objectServer: ObjectServer?
 
     /// The socket's watches on the loop (`Connection+Transport`).
     var readToken: EventLoop.Token?
@@ -198,10 +183,7 @@ public final class Connection {
             return
         }
         let serial = number(message)
-        guard queue(message) else {
-            loop.soon { handler(.failure(.failed("Out of memory while sending a D-Bus call."))) }
-            return
-        }
+        queue(message)
         let milliseconds = timeoutMilliseconds < 0 ? 25_000 : timeoutMilliseconds
         let timer = milliseconds == Self.untilAnswered ? nil : loop.schedule(afterMilliseconds: milliseconds) {
             [unowned self] in
@@ -322,11 +304,11 @@ public final class Connection {
         return heldMayGo || more
     }
 
-    /// Whether a held message may be handled now, as far as
-    /// `mayHandleLargeCall` and the socket's quiet are concerned (a full
-    /// lane always may).
+    /// Whether a held message may be handled now, as far as its
+    /// preparation and the socket's quiet are concerned (a full lane
+    /// always may, once the message is prepared).
     private var heldMayGo: Bool {
-        !lanes.isEmpty && lanes.nextIsReady && (lanes.isFull || !lanes.nextIsLarge || (mayHandleLargeCall() && socketWasQuietLongEnough()))
+        !lanes.isEmpty && lanes.nextIsReady && (lanes.isFull || !lanes.nextIsLarge || socketWasQuietLongEnough())
     }
 
     /// Whether the lane's large call may go by the socket's quiet
@@ -345,8 +327,8 @@ public final class Connection {
     }
 
     /// After a turn has been committed and answered, handles one held
-    /// message (a large call only if `mayHandleLargeCall` and once the
-    /// socket has been quiet a millisecond), if the socket ran dry (the
+    /// message (a large call only once prepared and once the socket has
+    /// been quiet a millisecond), if the socket ran dry (the
     /// turn read nothing) or the lane is full: while the bus
     /// still sends, reading on is how a small call behind large ones is
     /// found, and it then goes first. The loop commits and answers what the

@@ -53,6 +53,16 @@ public struct Interface {
         public var doc: String
         /// Serves one call; it must answer the call, now or later.
         public var handler: (MethodCall) -> Void
+        /// Whether the handler reads the arguments in place itself
+        /// (`MethodCall.argument(_:)`, `packedByteArrays`) and answers
+        /// `InvalidArgs` for what it cannot read: for a method whose calls
+        /// may be huge, which are then never decoded into values. For every
+        /// other method `ObjectServer` reads them all before the handler
+        /// runs, and answers `InvalidArgs` itself if they do not read.
+        public var readsArgumentsInPlace = false
+        /// The work this method does off the loop for a large call before
+        /// serving it (`prepared(_:with:then:)`); nil for most.
+        var preparation: ((MethodCall, _ ready: @escaping (_ serve: @escaping () -> Void) -> Void) -> Bool)?
 
         /// Declares a method.
         public init(_ name: String, inputs: [Argument] = [], outputs: [Argument] = [], doc: String = "",
@@ -145,6 +155,35 @@ extension Interface {
             return property
         }
         return bound
+    }
+
+    /// This interface with method `name` served in two steps: a large call
+    /// (`IncomingLanes.largeCallBytes` or more) is first handed to
+    /// `prepare`, as soon as it is the longest waiting in its connection's
+    /// lane, which may start work off the loop and answer true, then call
+    /// `done` once, on the loop, with what it made; until then the call and
+    /// what its sender sent after it wait, and other senders go on. Every
+    /// call is then served by `serve`, with what was made (nil for a call
+    /// not prepared: a small one, or one `prepare` answered false for).
+    /// `prepare` must not answer the call. The method reads its arguments in
+    /// place (`Method.readsArgumentsInPlace`).
+    public func preparing<Prepared>(
+        _ name: String, with prepare: @escaping (MethodCall, _ done: @escaping (Prepared?) -> Void) -> Bool,
+        then serve: @escaping (MethodCall, Prepared?) -> Void
+    ) -> Interface {
+        assert(methods.contains { $0.name == name }, "\(self.name): no method \(name) to prepare")
+        var prepared = self
+        prepared.methods = methods.map { method in
+            guard method.name == name else { return method }
+            var method = method
+            method.readsArgumentsInPlace = true
+            method.handler = { serve($0, nil) }
+            method.preparation = { call, ready in
+                prepare(call) { made in ready { serve(call, made) } }
+            }
+            return method
+        }
+        return prepared
     }
 
     /// A method declaration without a handler yet (see `binding`).

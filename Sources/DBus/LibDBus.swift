@@ -1,8 +1,14 @@
 internal import CDBus
 
-/// Thin internal helpers over libdbus: its type codes (macros that do not
-/// import), its error out-parameter and its validators. The only place, with
-/// the marshalling files and `Connection`, that touches C.
+/// What undod still asks of libdbus, and its names that do not import.
+///
+/// libdbus holds no message and no connection of ours: the socket, the
+/// handshake, addresses, framing, headers, writing and reading arguments
+/// are this package's (ARCHITECTURE.md, "The wire"). It is kept as the
+/// reference validator, where it earns its place by being the bus's own
+/// reading: it checks every message written here in debug builds, and
+/// always one nested deeper than `Message.trustedNesting` (`check`); it
+/// validates signatures, and knows where this machine keeps its ID.
 enum LibDBus {
     /// libdbus's type codes (`DBUS_TYPE_*` are macros Swift cannot import).
     enum TypeCode {
@@ -41,6 +47,16 @@ enum LibDBus {
                 message: error.message.map { String(cString: $0) } ?? "libdbus reported an error without text.")
         }
         return result
+    }
+
+    /// Checks that libdbus reads `bytes` as one valid message in the wire
+    /// format, as the bus would; throws its refusal (`InvalidArgs`) if not.
+    static func check(_ bytes: UnsafeRawBufferPointer) throws(DBusError) {
+        let raw = try withCError { error in
+            dbus_message_demarshal(bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), error)
+        }
+        guard let raw else { throw .failed("Out of memory while checking a D-Bus message.") }
+        dbus_message_unref(raw)
     }
 
     /// Whether `signature` is a valid signature (any number of complete types).

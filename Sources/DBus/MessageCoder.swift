@@ -1,10 +1,8 @@
-internal import CDBus
 #if canImport(Glibc)
 internal import Glibc
 #endif
 
-/// Checks `DBusValue`s before they are written (`WireEncoder` writes them)
-/// and reads them through `DBusMessageIter` where `WireDecoder` gives up.
+/// Checks `DBusValue`s before they are written (`WireEncoder` writes them).
 ///
 /// Checking comes first, always: what is written is sent as it is, and the
 /// bus drops a connection that sends what D-Bus does not allow; a client
@@ -165,105 +163,5 @@ enum MessageCoder {
                             message: "A message of \(total) bytes is over the D-Bus limit of \(maximumMessageBytes).")
         }
         return (total, deepest)
-    }
-
-    // MARK: Reading
-
-    /// Every argument of `message`, in order.
-    static func read(_ message: OpaquePointer) -> [DBusValue] {
-        var iter = DBusMessageIter()
-        guard dbus_message_iter_init(message, &iter) != 0 else { return [] }
-        return readAll(&iter)
-    }
-
-    private static func readAll(_ iter: inout DBusMessageIter) -> [DBusValue] {
-        var values: [DBusValue] = []
-        while dbus_message_iter_get_arg_type(&iter) != LibDBus.TypeCode.invalid {
-            if let value = readOne(&iter) { values.append(value) }
-            dbus_message_iter_next(&iter)
-        }
-        return values
-    }
-
-    /// The value at `iter`, or nil for a type libdbus does not name. A file
-    /// descriptor is read as `.unixFD` without taking it: the message keeps
-    /// it and closes it when it goes.
-    private static func readOne(_ iter: inout DBusMessageIter) -> DBusValue? {
-        let type = dbus_message_iter_get_arg_type(&iter)
-        switch type {
-        case LibDBus.TypeCode.byte: return .byte(basic(&iter, UInt8(0)))
-        case LibDBus.TypeCode.bool: return .bool(basic(&iter, dbus_bool_t(0)) != 0)
-        case LibDBus.TypeCode.int16: return .int16(basic(&iter, Int16(0)))
-        case LibDBus.TypeCode.uint16: return .uint16(basic(&iter, UInt16(0)))
-        case LibDBus.TypeCode.int32: return .int32(basic(&iter, Int32(0)))
-        case LibDBus.TypeCode.uint32: return .uint32(basic(&iter, UInt32(0)))
-        case LibDBus.TypeCode.int64: return .int64(basic(&iter, Int64(0)))
-        case LibDBus.TypeCode.uint64: return .uint64(basic(&iter, UInt64(0)))
-        case LibDBus.TypeCode.double: return .double(basic(&iter, Double(0)))
-        case LibDBus.TypeCode.string: return .string(text(&iter))
-        case LibDBus.TypeCode.objectPath: return .objectPath(text(&iter))
-        case LibDBus.TypeCode.signature: return .signature(text(&iter))
-        case LibDBus.TypeCode.unixFD: return .unixFD
-        case LibDBus.TypeCode.array:
-            let elementType = dbus_message_iter_get_element_type(&iter)
-            var sub = DBusMessageIter()
-            dbus_message_iter_recurse(&iter, &sub)
-            if elementType == LibDBus.TypeCode.byte {
-                // The bytes point into the message: copy them out now.
-                var pointer: UnsafeMutableRawPointer? = nil
-                var count: Int32 = 0
-                withUnsafeMutablePointer(to: &pointer) { dbus_message_iter_get_fixed_array(&sub, $0, &count) }
-                guard let pointer, count > 0 else { return .bytes([]) }
-                return .bytes(Array(UnsafeRawBufferPointer(start: pointer, count: Int(count))))
-            }
-            let arrayType = signature(of: &iter)
-            if elementType == LibDBus.TypeCode.dictEntry {
-                // "a{kv…}": the key is one basic type, the value the rest.
-                let key = String(decoding: arrayType[2...2], as: UTF8.self)
-                let valueType = String(decoding: arrayType[3..<(arrayType.count - 1)], as: UTF8.self)
-                var entries: [DBusValue.DictEntry] = []
-                while dbus_message_iter_get_arg_type(&sub) == LibDBus.TypeCode.dictEntry {
-                    var pair = DBusMessageIter()
-                    dbus_message_iter_recurse(&sub, &pair)
-                    let kv = readAll(&pair)
-                    if kv.count == 2 { entries.append(.init(kv[0], kv[1])) }
-                    dbus_message_iter_next(&sub)
-                }
-                return .dict(key: key, value: valueType, entries)
-            }
-            return .array(element: String(decoding: arrayType.dropFirst(), as: UTF8.self), readAll(&sub))
-        case LibDBus.TypeCode.structure:
-            var sub = DBusMessageIter()
-            dbus_message_iter_recurse(&iter, &sub)
-            return .structure(readAll(&sub))
-        case LibDBus.TypeCode.variant:
-            var sub = DBusMessageIter()
-            dbus_message_iter_recurse(&iter, &sub)
-            return readOne(&sub).map(DBusValue.variant)
-        default:
-            return nil
-        }
-    }
-
-    private static func basic<T>(_ iter: inout DBusMessageIter, _ initial: T) -> T {
-        var value = initial
-        withUnsafeMutablePointer(to: &value) { dbus_message_iter_get_basic(&iter, $0) }
-        return value
-    }
-
-    /// A string-like value, copied before the message can go away.
-    private static func text(_ iter: inout DBusMessageIter) -> String {
-        var pointer: UnsafePointer<CChar>? = nil
-        withUnsafeMutablePointer(to: &pointer) { dbus_message_iter_get_basic(&iter, $0) }
-        return pointer.map { String(cString: $0) } ?? ""
-    }
-
-    /// The complete signature of the value at `iter`, as its bytes.
-    private static func signature(of iter: inout DBusMessageIter) -> [UInt8] {
-        guard let raw = dbus_message_iter_get_signature(&iter) else { return [] }
-        defer { dbus_free(raw) }
-        var length = 0
-        while raw[length] != 0 { length += 1 }
-        return Array(UnsafeRawBufferPointer(start: raw, count: length))
     }
 }

@@ -1,5 +1,3 @@
-internal import CDBus
-
 /// Cuts the byte stream from the bus into whole messages, each in memory
 /// of its own (`WireBytes`).
 ///
@@ -7,22 +5,23 @@ internal import CDBus
 /// again, then copied out. A message from `ownBufferBytes` on is read
 /// straight into memory of its exact size once its first 16 bytes tell
 /// that size, so a 60 MiB call is never copied between read and use; from
-/// `Message.detachedBodyBytes` on, that memory is lent (`LargeBufferLender`)
-/// and comes back for the next.
+/// `lentBufferBytes` on, that memory is lent (`LargeBufferLender`) and
+/// comes back for the next. Where a message ends is read from its first 16
+/// bytes (`WireHeader.messageSize`).
 final class MessageReader {
     /// The size of the shared read buffer.
     static let bufferBytes = 256 << 10
     /// From this size, a message is read into memory of its own.
     static let ownBufferBytes = 64 << 10
-    /// The largest message D-Bus allows (128 MiB), and so the largest we read.
-    static let largestMessage = 1 << 27
+    /// From this size on, a message is read into memory lent by `lender`.
+    static let lentBufferBytes = 1 << 20
 
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferBytes, alignment: 8)
     /// The unread bytes in `buffer`.
     private var start = 0, end = 0
     /// A message being read into memory of its own, and how much of it is in.
     private var own: (bytes: UnsafeMutableRawBufferPointer, filled: Int)?
-    /// A message from `detachedBodyBytes` on: it is read into `lender`'s buffer.
+    /// A message from `lentBufferBytes` on: it is read into `lender`'s buffer.
     private var large: (buffer: UnsafeMutableRawBufferPointer, count: Int)?
     private let lender = LargeBufferLender()
 
@@ -64,16 +63,13 @@ final class MessageReader {
         }
         let available = end - start
         guard available >= 16 else { return nil }
-        let needed = dbus_message_demarshal_bytes_needed(
-            buffer.baseAddress!.advanced(by: start).assumingMemoryBound(to: CChar.self), Int32(available))
-        guard needed >= 16, Int(needed) <= Self.largestMessage else {
+        guard let size = WireHeader.messageSize(UnsafeRawBufferPointer(rebasing: buffer[start..<(start + 16)])) else {
             throw DBusError(name: DBusError.Names.disconnected,
                             message: "The bus sent bytes that are not a D-Bus message.")
         }
-        let size = Int(needed)
         if size >= Self.ownBufferBytes {
             let bytes: UnsafeMutableRawBufferPointer
-            if size >= Message.detachedBodyBytes {
+            if size >= Self.lentBufferBytes {
                 let buffer = lender.lend(size)
                 large = (buffer, size)
                 bytes = UnsafeMutableRawBufferPointer(rebasing: buffer[..<size])

@@ -3,8 +3,10 @@
 public final class MethodCall {
     /// The call as it arrived.
     public let message: Message
-    /// Its arguments, checked against the method's signature; decoded on
-    /// first use (`argument(_:)` and `lengthPrefixedPairs(at:)` read less).
+    /// Its arguments, checked against the method's signature and read
+    /// before the handler runs (`ObjectServer`), unless the method reads
+    /// them in place (`Interface.Method.readsArgumentsInPlace`): then on
+    /// first use, empty should they not read.
     public var arguments: [DBusValue] {
         if let decoded { return decoded }
         let values = message.arguments
@@ -16,12 +18,6 @@ public final class MethodCall {
     private var decoded: [DBusValue]?
     /// The caller's unique name.
     public let sender: String
-    /// What was made for the call while it waited in its lane
-    /// (`Connection.prepareLargeCall`); nil for most.
-    public var preparation: AnyObject? {
-        get { message.preparation }
-        set { message.preparation = newValue }
-    }
     /// Whether the call has been answered.
     public private(set) var isAnswered = false
 
@@ -33,57 +29,47 @@ public final class MethodCall {
         self.connection = connection
     }
 
+    /// Reads every argument now; false when they cannot be read as the
+    /// signature says (`ObjectServer` then answers `InvalidArgs`).
+    func decodeArguments() -> Bool {
+        guard decoded == nil else { return true }
+        decoded = message.decodedArguments()
+        return decoded != nil
+    }
+
     /// The argument at `index` alone, the others not decoded: a name after
-    /// a large array costs nothing for the array.
+    /// a large array costs nothing for the array. Nil when there is none or
+    /// it cannot be read.
     public func argument(_ index: Int) -> DBusValue? {
-        if decoded == nil, let value = message.argument(index) { return value }
-        return index < arguments.count ? arguments[index] : nil
+        if let decoded { return index < decoded.count ? decoded[index] : nil }
+        return message.argument(index)
     }
 
-    /// The argument at `index`, an `a(ayay)`, as one buffer: for each pair,
-    /// the first array's length (4 bytes, little-endian) and bytes, then the
-    /// second's. No `DBusValue` is made for each element; nil when the
-    /// argument is no `a(ayay)`.
-    public func lengthPrefixedPairs(at index: Int) -> [UInt8]? {
-        if let buffer = message.lengthPrefixedPairs(at: index) { return buffer }
-        guard index < arguments.count, let elements = arguments[index].elements else { return nil }
-        return Self.lengthPrefixed(elements.flatMap { [$0.fields?.first?.bytes ?? [], $0.fields?.last?.bytes ?? []] })
+    /// Every byte array of the arguments at `indices` (each an `ay`, an
+    /// `aay` or an array of structs of `ay`s, as `a(ayay)`), in order,
+    /// packed into one buffer straight from the message: each array's
+    /// length as a little-endian `u32` (D-Bus's own framing of an array,
+    /// without padding), then its bytes. No value is made for any array;
+    /// nil when an argument is of another type or cannot be read.
+    public func packedByteArrays(at indices: Range<Int>) -> [UInt8]? {
+        message.packedByteArrays(at: indices)
     }
 
-    /// The payload bytes of the arguments at `indices` (each an `ay` or an
-    /// `a(ayay)`) when they exceed `limit`, counted in the message without
-    /// copying them: how a call too big to keep is refused before it costs
-    /// a copy. Nil when they are within `limit` or of another type. An
-    /// `a(ayay)` no bigger than `limit` on the wire is not walked.
-    public func payloadBytes(at indices: Range<Int>, beyond limit: Int) -> Int? {
-        // The payloads are inside the message: one no bigger than `limit` cannot carry more.
+    /// The bytes in the byte arrays of the arguments at `indices` (as
+    /// `packedByteArrays` takes them) when they exceed `limit`, counted in
+    /// the message without copying them: how a call too big to keep is
+    /// refused before it costs a copy. Nil when they are within `limit` or
+    /// of another type. An array no bigger than `limit` on the wire is not
+    /// walked.
+    public func byteArrayBytes(at indices: Range<Int>, beyond limit: Int) -> Int? {
+        // The arrays are inside the message: one no bigger than `limit` cannot carry more.
         guard message.wireSize > limit else { return nil }
         var total = 0
         for index in indices {
-            guard let bytes = message.payloadBytes(at: index, limit: limit) else { return nil }
+            guard let bytes = message.byteArrayBytes(at: index, limit: limit) else { return nil }
             total += bytes
         }
         return total > limit ? total : nil
-    }
-
-    /// The `ay` arguments at `indices`, one after another, as one buffer laid
-    /// out as `lengthPrefixedPairs` lays out a pair (`Push`'s undo and redo
-    /// payloads: one copy from the message); nil when one is no `ay`.
-    public func lengthPrefixedByteArrays(at indices: Range<Int>) -> [UInt8]? {
-        if let buffer = message.lengthPrefixedByteArrays(at: indices) { return buffer }
-        guard indices.upperBound <= arguments.count else { return nil }
-        let arrays = indices.compactMap { arguments[$0].bytes }
-        return arrays.count == indices.count ? Self.lengthPrefixed(arrays) : nil
-    }
-
-    /// Each array's length (4 bytes, little-endian), then its bytes.
-    private static func lengthPrefixed(_ arrays: [[UInt8]]) -> [UInt8] {
-        var buffer: [UInt8] = []
-        for bytes in arrays {
-            withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { buffer += $0 }
-            buffer += bytes
-        }
-        return buffer
     }
 
     /// Answers with success and `values`. A reply that cannot be built (an

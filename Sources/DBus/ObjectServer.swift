@@ -16,11 +16,13 @@ public final class ObjectServer {
     private var managerPath: String?
     /// What each caller may read of the properties; nil: everything.
     public var readGate: (any ReadGate)?
+    /// How many times an object was exported or removed (see `RoutedCall.exports`).
+    private(set) var exportsChanged = 0
 
     /// Starts answering every method call that arrives on `connection`.
     public init(connection: Connection) {
         self.connection = connection
-        connection.methodCallHandler = { [unowned self] message in self.dispatch(message) }
+        connection.objectServer = self
     }
 
     // MARK: Exporting
@@ -37,6 +39,7 @@ public final class ObjectServer {
     public func export(path: String, interfaces: [Interface], announce: Bool = true) {
         connection.loop.assertInLoop()
         if objects.updateValue(interfaces, forKey: path) == nil { index.added(path) }
+        exportsChanged += 1
         if announce { announceAdded(path: path) }
     }
 
@@ -55,6 +58,7 @@ public final class ObjectServer {
         connection.loop.assertInLoop()
         guard let interfaces = objects.removeValue(forKey: path) else { return [] }
         index.removed(path)
+        exportsChanged += 1
         let names = interfaces.map(\.name) + StandardInterface.all
         if announce { announceRemoved(path: path, interfaces: names) }
         return names
@@ -88,28 +92,61 @@ public final class ObjectServer {
 
     // MARK: Dispatch
 
-    private func dispatch(_ message: Message) {
-        guard let path = message.path, let member = message.member else { return }
+    /// Serves a call now: matches it to its method (`resolve`) and runs
+    /// the method's handler, or answers why none serves it.
+    func dispatch(_ message: Message) {
+        let call = MethodCall(message: message, connection: connection)
+        switch resolve(message) {
+        case .success(let method): Self.serve(call, by: method)
+        case .failure(let error): call.fail(error)
+        }
+    }
+
+    /// Matches a call to the method that serves it, by path, interface and
+    /// member, and checks its signature: what serves it, or the refusal;
+    /// for a call that waits in its connection's lane (`Connection.holdCall`).
+    func route(_ message: Message) -> RoutedCall {
+        let method = resolve(message)
+        let call = MethodCall(message: message, connection: connection)
+        guard case .success(let method) = method else {
+            return RoutedCall(serve: { if case .failure(let error) = method { call.fail(error) } }, prepare: nil,
+                              exports: exportsChanged)
+        }
+        let prepare = method.preparation.map { preparation in
+            { (ready: @escaping (@escaping () -> Void) -> Void) in preparation(call, ready) }
+        }
+        return RoutedCall(serve: { Self.serve(call, by: method) }, prepare: prepare, exports: exportsChanged)
+    }
+
+    /// A call routed early (`RoutedCall.exports`), served now: by what it
+    /// was routed to while no object was exported or removed since, else
+    /// routed again.
+    func serve(_ routed: RoutedCall, message: Message) {
+        if routed.exports == exportsChanged { routed.serve() } else { dispatch(message) }
+    }
+
+    /// The method that serves `message`, or why none does.
+    private func resolve(_ message: Message) -> Result<Interface.Method, DBusError> {
+        guard let path = message.path, let member = message.member else {
+            return .failure(.invalidArgs("A method call must name an object path and a member."))
+        }
         // Almost every call is for a method of one of the object's own
         // interfaces: find it without building the standard interfaces, which
         // the full lookup below makes afresh for every call. Own interfaces
         // come first in that lookup too, so the answer is the same.
         if let own = objects[path], let method = Self.method(member, interface: message.interface, in: own) {
-            invoke(method, message)
-            return
+            return Self.checked(method, message)
         }
         let interfaces = servedInterfaces(at: path)
         guard !interfaces.isEmpty else {
-            fail(message, DBusError(name: DBusError.Names.unknownObject,
-                                    message: "No object is exported at \(CallerText.escaped(path)); check the path."))
-            return
+            return .failure(DBusError(name: DBusError.Names.unknownObject,
+                                      message: "No object is exported at \(CallerText.escaped(path)); check the path."))
         }
         let candidates: [Interface]
         if let name = message.interface {
             guard let interface = interfaces.first(where: { $0.name == name }) else {
-                fail(message, DBusError(name: DBusError.Names.unknownInterface,
-                                        message: "The object at \(CallerText.escaped(path)) has no interface \(CallerText.quoted(name))."))
-                return
+                return .failure(DBusError(name: DBusError.Names.unknownInterface, message:
+                    "The object at \(CallerText.escaped(path)) has no interface \(CallerText.quoted(name))."))
             }
             candidates = [interface]
         } else {
@@ -117,10 +154,9 @@ public final class ObjectServer {
         }
         guard let method = candidates.lazy.flatMap(\.methods).first(where: { $0.name == member }) else {
             let on = message.interface.map { "\($0)." } ?? ""
-            fail(message, .unknownMethod("The object at \(CallerText.escaped(path)) has no method \(on)\(member)."))
-            return
+            return .failure(.unknownMethod("The object at \(CallerText.escaped(path)) has no method \(on)\(member)."))
         }
-        invoke(method, message)
+        return Self.checked(method, message)
     }
 
     /// The method `member` of the interface named `interface` (of any, when
@@ -132,19 +168,25 @@ public final class ObjectServer {
         return nil
     }
 
-    /// Checks the call's signature against `method` and runs its handler.
-    private func invoke(_ method: Interface.Method, _ message: Message) {
+    /// `method` if the call's signature is one it takes.
+    private static func checked(_ method: Interface.Method, _ message: Message) -> Result<Interface.Method, DBusError> {
         let signature = message.signature
         guard method.accepts(signature) else {
-            fail(message, .invalidArgs(
+            return .failure(.invalidArgs(
                 "\(method.name) takes arguments of type (\(method.inputSignature)), not (\(signature))."))
-            return
         }
-        method.handler(MethodCall(message: message, connection: connection))
+        return .success(method)
     }
 
-    private func fail(_ message: Message, _ error: DBusError) {
-        MethodCall(message: message, connection: connection).fail(error)
+    /// Runs `method`'s handler on `call`, its arguments read first unless
+    /// the method reads them in place.
+    private static func serve(_ call: MethodCall, by method: Interface.Method) {
+        guard method.readsArgumentsInPlace || call.decodeArguments() else {
+            return call.fail(.invalidArgs("The arguments of this \(method.name) call cannot be read as "
+                                          + "(\(method.inputSignature)): nothing was done; send it again as D-Bus's "
+                                          + "specification lays it out."))
+        }
+        method.handler(call)
     }
 
     /// The interfaces an incoming call may reach at `path`: an exported

@@ -1,22 +1,17 @@
-internal import CDBus
-
 /// One message's bytes in the wire format, owned: freed with this value.
 ///
 /// Read from the bus (`MessageReader`'s allocation, or the start of its
-/// large buffer, given back to it when this goes), written here
-/// (`WireEncoder`'s allocation, taken over), or written by libdbus
-/// (`dbus_message_marshal`'s, freed with `dbus_free`).
+/// large buffer, given back to it when this goes), or written here
+/// (`WireEncoder`'s allocation, taken over).
 final class WireBytes {
     /// The bytes.
     let bytes: UnsafeRawBufferPointer
-    private let ownedByLibDBus: Bool
     /// Where the memory goes back to, with its whole size; nil to free it.
     private let lender: (LargeBufferLender, UnsafeMutableRawBufferPointer)?
 
     /// Takes over `bytes`, allocated by Swift (`UnsafeMutableRawBufferPointer.allocate`).
     init(taking bytes: UnsafeMutableRawBufferPointer) {
         self.bytes = UnsafeRawBufferPointer(bytes)
-        ownedByLibDBus = false
         lender = nil
     }
 
@@ -43,7 +38,7 @@ final class WireBytes {
     /// order) of bytes this owns and wrote (`WireEncoder`'s, or a copy): a message's
     /// serial as it is numbered.
     func storeWord(_ value: UInt32, at offset: Int) {
-        precondition(!ownedByLibDBus && lender == nil && offset + 4 <= bytes.count, "only bytes written here are changed")
+        precondition(lender == nil && offset + 4 <= bytes.count, "only bytes written here are changed")
         let word = bytes[0] == UInt8(ascii: "B") ? value.bigEndian : value.littleEndian
         UnsafeMutableRawPointer(mutating: bytes.baseAddress!).storeBytes(of: word, toByteOffset: offset, as: UInt32.self)
     }
@@ -51,7 +46,7 @@ final class WireBytes {
     /// Sets `bits` in the byte at `offset` of bytes this owns and wrote: a
     /// message's flags.
     func setBits(_ bits: UInt8, at offset: Int) {
-        precondition(!ownedByLibDBus && lender == nil && offset < bytes.count, "only bytes written here are changed")
+        precondition(lender == nil && offset < bytes.count, "only bytes written here are changed")
         let byte = UnsafeMutableRawPointer(mutating: bytes.baseAddress!).advanced(by: offset).assumingMemoryBound(to: UInt8.self)
         byte.pointee |= bits
     }
@@ -60,27 +55,13 @@ final class WireBytes {
     /// `buffer` goes back.
     init(borrowing buffer: UnsafeMutableRawBufferPointer, count: Int, from lender: LargeBufferLender) {
         bytes = UnsafeRawBufferPointer(rebasing: buffer[..<count])
-        ownedByLibDBus = false
         self.lender = (lender, buffer)
-    }
-
-    /// The wire format of the libdbus message `raw` (`dbus_message_marshal`);
-    /// nil when memory runs out.
-    init?(marshalling raw: OpaquePointer) {
-        var data: UnsafeMutablePointer<CChar>? = nil
-        var length: Int32 = 0
-        guard dbus_message_marshal(raw, &data, &length) != 0, let data else { return nil }
-        bytes = UnsafeRawBufferPointer(start: data, count: Int(length))
-        ownedByLibDBus = true
-        lender = nil
     }
 
     deinit {
         let base = UnsafeMutableRawPointer(mutating: bytes.baseAddress)
         if let (lender, buffer) = lender {
             lender.giveBack(buffer)
-        } else if ownedByLibDBus {
-            dbus_free(base)
         } else {
             base?.deallocate()
         }

@@ -1,5 +1,5 @@
-/// Reads a message's arguments straight from its wire format (what
-/// `dbus_message_marshal` gives), the mirror of `WireEncoder`.
+/// Reads a message's arguments straight from its wire format, the mirror
+/// of `WireEncoder`.
 ///
 /// Why: libdbus's `DBusMessageIter` costs about a microsecond for every
 /// container it enters, so a `PushGroup` of 100,000 empty actions
@@ -9,9 +9,9 @@
 /// The bus validated every message it passes on (lengths, alignment,
 /// UTF-8, nesting depth), as the specification says; this reader still
 /// checks every bound and gives up (nil) on anything it does not expect.
-/// The caller then reads a small message through libdbus's iterators; a
-/// large one (whose body libdbus never sees, `Message.raw`) has no other
-/// reading, and a `Push` so refused is answered `InvalidArgs`.
+/// It is the one reading of arguments there is: a call it gives up on is
+/// answered `InvalidArgs` (`ObjectServer`, or the handler of a method that
+/// reads its arguments in place), never read some other way.
 struct WireDecoder {
     private let bytes: UnsafeRawBufferPointer
     private let bigEndian: Bool
@@ -45,72 +45,46 @@ struct WireDecoder {
         return decoder.value(signature, type)
     }
 
-    /// The argument at `index`, which must be an array of two byte arrays
-    /// (`a(ayay)`, as `PushGroup`'s actions), as one buffer: for each pair,
-    /// the first array's length (4 bytes, little-endian) and bytes, then the
-    /// second's. No value or array is made for each element, which for
-    /// 100,000 actions was most of reading them: one pass checks the framing
-    /// and sizes the buffer, a second copies.
-    static func lengthPrefixedPairs(_ index: Int, of bytes: UnsafeRawBufferPointer, signature: [UInt8]) -> [UInt8]? {
-        guard case (var decoder, let type)? = positioned(at: index, of: bytes, signature: signature),
-              signature[type].elementsEqual("a(ayay)".utf8),
-              let length = decoder.fixed(UInt32.self), decoder.align(8) else { return nil }
-        let start = decoder.offset
-        let end = start + Int(length)
-        guard end <= bytes.count else { return nil }
+    /// Every `ay` the arguments at `indices` hold, in order, packed into
+    /// one buffer: each array's length (a little-endian `u32`, as D-Bus
+    /// itself frames an array, with no padding) then its bytes. Each
+    /// argument is an `ay`, an `aay` or an array of structs of `ay`s (as
+    /// `a(ayay)`). No value or array is made for each element, which for
+    /// 100,000 of them was most of reading them: one pass checks the
+    /// framing and sizes the buffer, a second copies. Nil when an argument
+    /// is of another type or its framing is broken.
+    static func packedByteArrays(_ indices: Range<Int>, of bytes: UnsafeRawBufferPointer,
+                                 signature: [UInt8]) -> [UInt8]? {
+        guard !indices.isEmpty,
+              case (let first, let type)? = positioned(at: indices.lowerBound, of: bytes, signature: signature)
+        else { return nil }
+        var decoder = first
+        var shapes: [ByteArrayShape] = []
         var total = 0
-        while decoder.offset < end {
-            guard decoder.align(8), let first = decoder.byteArrayRange(), let second = decoder.byteArrayRange() else {
-                return nil
-            }
-            total += 8 + first.count + second.count
+        var start = type.lowerBound
+        for _ in indices {
+            guard let end = completeTypeEnd(signature, from: start),
+                  let shape = ByteArrayShape(signature[start..<end]),
+                  decoder.walk(shape, { total += 4 + $0.count }) else { return nil }
+            shapes.append(shape)
+            start = end
         }
-        guard decoder.offset == end else { return nil }
-        decoder.offset = start
+        decoder = first
         return [UInt8](unsafeUninitializedCapacity: total) { buffer, written in
             let output = UnsafeMutableRawBufferPointer(buffer)
-            while decoder.offset < end, decoder.align(8) {
-                for _ in 0..<2 {
-                    guard let range = decoder.byteArrayRange() else { return }
-                    Self.append(UnsafeRawBufferPointer(rebasing: bytes[range]), prefixed: output, at: &written)
+            for shape in shapes {
+                _ = decoder.walk(shape) {
+                    Self.append(UnsafeRawBufferPointer(rebasing: bytes[$0]), prefixed: output, at: &written)
                 }
             }
         }
     }
 
-    /// The `ay` arguments at `indices`, one after another (as `Push`'s undo
-    /// and redo payloads), as one buffer laid out as `lengthPrefixedPairs`
-    /// lays out one pair: each array's length, then its bytes. One copy from
-    /// the message, where decoding them first made two.
-    static func lengthPrefixedByteArrays(_ indices: Range<Int>, of bytes: UnsafeRawBufferPointer,
-                                         signature: [UInt8]) -> [UInt8]? {
-        guard !indices.isEmpty, case (var decoder, let type)? = positioned(at: indices.lowerBound, of: bytes, signature: signature)
-        else { return nil }
-        // One pass checks the types and framing and sizes the buffer, a second copies.
-        let first = decoder.offset
-        var total = 0
-        var start = type.lowerBound
-        for _ in indices {
-            guard let end = completeTypeEnd(signature, from: start), signature[start..<end].elementsEqual("ay".utf8),
-                  let range = decoder.byteArrayRange() else { return nil }
-            total += 4 + range.count
-            start = end
-        }
-        decoder.offset = first
-        return [UInt8](unsafeUninitializedCapacity: total) { buffer, written in
-            for _ in indices {
-                guard let range = decoder.byteArrayRange() else { return }
-                Self.append(UnsafeRawBufferPointer(rebasing: bytes[range]), prefixed: UnsafeMutableRawBufferPointer(buffer),
-                            at: &written)
-            }
-        }
-    }
-
     /// Writes `source`'s length (4 bytes, little-endian), then its bytes,
-    /// into `output` at `written`, moving `written` past them: the layout
-    /// of an action's payloads in one buffer (`MessageCoder` writes it too).
+    /// into `output` at `written`, moving `written` past them: one array of
+    /// `packedByteArrays`.
     @inline(__always)
-    static func append(_ source: UnsafeRawBufferPointer, prefixed output: UnsafeMutableRawBufferPointer,
+    private static func append(_ source: UnsafeRawBufferPointer, prefixed output: UnsafeMutableRawBufferPointer,
                        at written: inout Int) {
         output.storeBytes(of: UInt32(source.count).littleEndian, toByteOffset: written, as: UInt32.self)
         if !source.isEmpty {
@@ -131,28 +105,66 @@ struct WireDecoder {
         return decoder.offset
     }
 
-    /// The payload bytes of argument `index` (see `Message.payloadBytes`):
-    /// an `ay`'s length; for an `a(ayay)`, 0 when its whole wire size is
-    /// within `limit`, else the sum of its arrays. Nil for another type.
-    static func payloadBytes(_ index: Int, of bytes: UnsafeRawBufferPointer, signature: [UInt8], limit: Int) -> Int? {
-        guard case (var decoder, let type)? = positioned(at: index, of: bytes, signature: signature) else { return nil }
-        if signature[type].elementsEqual("ay".utf8) {
-            return decoder.fixed(UInt32.self).map(Int.init)
-        } else if signature[type].elementsEqual("a(ayay)".utf8) {
-            guard let length = decoder.fixed(UInt32.self), decoder.align(8) else { return nil }
+    /// The bytes in the byte arrays of argument `index` (an `ay`, an `aay`
+    /// or an array of structs of `ay`s, see `packedByteArrays`), counted
+    /// where they lie: an `ay`'s length; for an array of them, 0 when its
+    /// whole wire size is within `limit` (what it holds then fits), else
+    /// the sum of its arrays. Nil for another type or broken framing.
+    static func byteArrayBytes(_ index: Int, of bytes: UnsafeRawBufferPointer, signature: [UInt8], limit: Int) -> Int? {
+        guard case (var decoder, let type)? = positioned(at: index, of: bytes, signature: signature),
+              let shape = ByteArrayShape(signature[type]) else { return nil }
+        if case .array = shape {
+            var probe = decoder
+            guard let length = probe.fixed(UInt32.self) else { return nil }
             guard Int(length) > limit else { return 0 }
-            let end = decoder.offset + Int(length)
-            var total = 0
-            while decoder.offset < end {
-                guard decoder.align(8), let first = decoder.byteArrayRange(), let second = decoder.byteArrayRange() else {
-                    return nil
-                }
-                total += first.count + second.count
-            }
-            return total
-        } else {
-            return nil
         }
+        var total = 0
+        return decoder.walk(shape, { total += $0.count }) ? total : nil
+    }
+
+    /// How byte arrays sit in an argument `packedByteArrays` reads.
+    enum ByteArrayShape {
+        /// An `ay`.
+        case single
+        /// An array of `ay`s (`aay`, `fields` 0) or of structs of `fields` `ay`s.
+        case array(fields: Int)
+
+        /// The shape of the complete type `type`; nil when it holds anything but byte arrays.
+        init?(_ type: ArraySlice<UInt8>) {
+            let ay = Array("ay".utf8)
+            if type.elementsEqual(ay) {
+                self = .single
+            } else if type.count == 3, type.first == UInt8(ascii: "a"), type.dropFirst().elementsEqual(ay) {
+                self = .array(fields: 0)
+            } else if type.count >= 5, type.starts(with: Array("a(".utf8)), type.last == UInt8(ascii: ")"),
+                      case let inner = Array(type.dropFirst(2).dropLast()), inner.count % 2 == 0,
+                      stride(from: 0, to: inner.count, by: 2).allSatisfy({ inner[$0..<($0 + 2)].elementsEqual(ay) }) {
+                self = .array(fields: inner.count / 2)
+            } else {
+                return nil
+            }
+        }
+    }
+
+    /// Moves past one argument of `shape`, calling `body` with where each
+    /// of its byte arrays lies; false when its framing is broken.
+    private mutating func walk(_ shape: ByteArrayShape, _ body: (Range<Int>) -> Void) -> Bool {
+        guard case .array(let fields) = shape else {
+            guard let range = byteArrayRange() else { return false }
+            body(range)
+            return true
+        }
+        guard let length = fixed(UInt32.self), align(fields == 0 ? 4 : 8) else { return false }
+        let end = offset + Int(length)
+        guard end <= bytes.count else { return false }
+        while offset < end {
+            guard fields == 0 || align(8) else { return false }
+            for _ in 0..<max(fields, 1) {
+                guard let range = byteArrayRange() else { return false }
+                body(range)
+            }
+        }
+        return offset == end
     }
 
     /// A reader at the start of argument `index` and the range of its type.

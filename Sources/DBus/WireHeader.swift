@@ -4,7 +4,7 @@
 /// A message from the bus is known by its header alone: the bus has
 /// validated the whole message before passing it on, and its arguments are
 /// read from the bytes by `WireDecoder`, which checks every bound as it
-/// goes. libdbus reads the message (`Message.raw`) only if something asks.
+/// goes.
 struct WireHeader {
     /// The message type (libdbus's numbers).
     var type: UInt8
@@ -23,6 +23,30 @@ struct WireHeader {
     var unixFDCount: UInt32 = 0
     /// The header field code of the Unix fd count.
     static let unixFDsField: UInt8 = 9
+
+    /// A header with nothing in it (type 0, no fields).
+    static let empty = WireHeader(type: 0, flags: 0, serial: 0, fields: .init(), signature: "", carriesUnixFDs: false)
+
+    /// The largest message D-Bus allows (128 MiB), and so the largest read.
+    static let largestMessage = 1 << 27
+    /// The longest array D-Bus allows (64 MiB), the header's fields included.
+    static let longestArray = 1 << 26
+
+    /// The size of the whole message whose first 16 bytes are `start`, as
+    /// the specification frames it: those 16 bytes, the header's fields
+    /// padded to 8, then the body. Nil when they are not the start of a
+    /// D-Bus message (a byte order other than `l` or `B`, a version other
+    /// than 1, an array or a message longer than D-Bus allows), after which
+    /// nothing on the stream can be framed.
+    static func messageSize(_ start: UnsafeRawBufferPointer) -> Int? {
+        guard start.count >= 16, start[0] == UInt8(ascii: "l") || start[0] == UInt8(ascii: "B"),
+              start[3] == 1 else { return nil }
+        let body = Int(WireBytes.word(at: 4, of: start))
+        let fields = Int(WireBytes.word(at: 12, of: start))
+        guard fields <= longestArray, body <= largestMessage else { return nil }
+        let size = 16 + ((fields + 7) & ~7) + body
+        return size <= largestMessage ? size : nil
+    }
 }
 
 extension WireHeader {

@@ -15,7 +15,7 @@ public import UndoCore
 /// Why: SQLite has one writer, and copying a 60 MiB group into it held the
 /// loop (and every other client) for hundreds of milliseconds, then the
 /// checkpointer copied it again. A file is written by a thread of its own
-/// while the call waits in its lane (`Connection.prepareLargeCall`); the
+/// while the call waits in its lane (the push's preparation, `PushPreparation`); the
 /// loop then commits a small row. Durability is the database's: a file is
 /// written whole and synced (`fdatasync`), and its name synced with the
 /// directory, on the writer's thread, before the push is handled and the

@@ -58,7 +58,7 @@ extension Bench {
                                      child: child,
                                      timeoutMilliseconds: remainingMilliseconds(reserve: reserveMilliseconds)) {
             index throws(BenchError) in
-            try Calls.copy(templates[index % templates.count])
+            templates[index % templates.count].copy()
         }
         return SystemTime.seconds(since: start)
     }

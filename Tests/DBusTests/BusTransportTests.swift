@@ -134,9 +134,9 @@ import Testing
         #expect(answered.withLock { $0 } == 3_000)
     }
 
-    /// A call of any member over a MiB is read in place from the bytes it
-    /// came in (its header alone goes to libdbus); one of 70 KiB is read
-    /// whole by libdbus. Both answer exactly what was sent.
+    /// A call of any member is read in place from the bytes it came in: one
+    /// over a MiB from memory lent for it, one of 70 KiB from memory of its
+    /// own. Both answer exactly what was sent.
     @Test(arguments: [70_000, 2_500_000])
     func aLargeCallOfAnyKindArrivesWhole(size: Int) throws {
         let f = try Fixture()

@@ -231,86 +231,45 @@ extension IncomingLanes {
         #expect(withLarge.allSatisfy { $0 == "L" }, "steps with a large call: \(withLarge.filter { $0 != "L" })")
     }
 
-    /// Through a real bus: while `mayHandleLargeCall` says no, a large call
-    /// waits and the loop sleeps (it does not turn over and over asking),
-    /// small calls of another sender are answered; once it says yes and the
-    /// loop is woken, the large call is handled.
-    @Test func aLargeCallWaitsWhileTheConnectionIsToldSo() throws {
-        let f = try Fixture()
-        let other = try Connection(address: f.bus.address, loop: f.loop)
-        defer { other.close() }
-        var handled: [String] = []
-        f.objects.export(path: "/gated", interfaces: [
-            Interface("test.Gated", methods: [
-                .init("Large", inputs: [.init("bytes", "ay")]) { call in
-                    handled.append("large")
-                    call.reply()
-                },
-                .init("Small") { call in
-                    handled.append("small")
-                    call.reply()
-                },
-            ]),
-        ])
-        var mayGo = false
-        f.server.mayHandleLargeCall = { mayGo }
-        var largeAnswered = false
-        let large = try Message.methodCall(destination: f.server.uniqueName, path: "/gated", interface: "test.Gated",
-                                           member: "Large", arguments: [.bytes([UInt8](repeating: 4, count: Self.large * 2))])
-        f.client.call(large, timeoutMilliseconds: 10_000) { result in
-            if case .success = result { largeAnswered = true }
-        }
-        let small = try Message.methodCall(destination: f.server.uniqueName, path: "/gated", interface: "test.Gated",
-                                           member: "Small")
-        #expect(try other.callAndWait(small, timeoutMilliseconds: 10_000).arguments.isEmpty)
-        // Held, and the loop asleep: a spinning loop would turn thousands of times.
-        var turns = 0
-        let counting = f.loop.addTurnEndHook { turns += 1 }
-        #expect(!f.wait(timeout: 300) { largeAnswered })
-        f.loop.remove(counting)
-        #expect(handled == ["small"])
-        #expect(turns < 100, "the loop turned \(turns) times in 300 ms with only a held call")
-        mayGo = true
-        f.loop.handle.perform {}
-        #expect(f.wait(timeout: 10_000) { largeAnswered })
-        #expect(handled == ["small", "large"])
-    }
-
-    /// What a preparation made, riding on the call (`MethodCall.preparation`).
+    /// What a preparation made, handed to the method that serves the call.
     final class Made {
         let name: String
         init(_ name: String) { self.name = name }
     }
 
-    /// A call being prepared off the loop (`prepareLargeCall`) waits for its
-    /// `ready`; meanwhile other senders are served although it fills the lane
-    /// alone (a 60 MiB push being written once stopped everyone), its own
-    /// sender's next call waits behind it, and the loop sleeps.
+    /// The interface both tests below export: `Large` is prepared by
+    /// `prepare` and served with what it made; `Small` records who called.
+    static func prepared(_ handled: @escaping (String) -> Void,
+                         prepare: @escaping (MethodCall, @escaping (Made?) -> Void) -> Bool) -> Interface {
+        Interface("test.Prepared", methods: [
+            .init("Large", inputs: [.init("bytes", "ay")]) { _ in Issue.record("served unprepared") },
+            .init("Small", inputs: [.init("who", "s")]) { call in
+                handled(call.arguments.first?.string ?? "")
+                call.reply()
+            },
+        ]).preparing("Large", with: prepare, then: { call, made in
+            handled("large with \(made?.name ?? "nothing")")
+            call.reply()
+        })
+    }
+
+    /// A call being prepared off the loop (`Interface.preparing`) waits for
+    /// its `done`; meanwhile other senders are served although it fills the
+    /// lane alone (a 60 MiB push being written once stopped everyone), its
+    /// own sender's next call waits behind it, and the loop sleeps. It is
+    /// routed once: the method that prepared it serves it, with what was made.
     @Test func aCallBeingPreparedLetsOthersThroughUntilItIsReady() throws {
         let f = try Fixture()
         let other = try Connection(address: f.bus.address, loop: f.loop)
         defer { other.close() }
         var handled: [String] = []
-        f.objects.export(path: "/prepared", interfaces: [
-            Interface("test.Prepared", methods: [
-                .init("Large", inputs: [.init("bytes", "ay")]) { call in
-                    handled.append("large with \((call.preparation as? Made)?.name ?? "nothing")")
-                    call.reply()
-                },
-                .init("Small", inputs: [.init("who", "s")]) { call in
-                    handled.append(call.arguments.first?.string ?? "")
-                    call.reply()
-                },
-            ]),
-        ])
         var ready: (() -> Void)?
         var asked = 0
-        f.server.prepareLargeCall = { call, go in
+        f.objects.export(path: "/prepared", interfaces: [Self.prepared({ handled.append($0) }) { _, done in
             asked += 1
-            call.preparation = Made("its file")
-            ready = go
+            ready = { done(Made("its file")) }
             return true
-        }
+        }])
         let fill = IncomingLanes<() -> Void>.fullBytes + (1 << 20)
         var answered: [String] = []
         let large = try Message.methodCall(destination: f.server.uniqueName, path: "/prepared", interface: "test.Prepared",
@@ -334,5 +293,39 @@ extension IncomingLanes {
         #expect(handled == ["other", "large with its file", "behind"])
         #expect(answered == ["large", "behind"])
         #expect(asked == 1, "asked once, for the large call only")
+    }
+
+    /// A call routed early, to start its preparation, reaches what is
+    /// exported when it is served, as every other call does: its object
+    /// removed meanwhile, it is answered `UnknownObject`, not served by the
+    /// handler of an object that is gone. A preparation that answers false
+    /// has the call served at once, with nothing made.
+    @Test func aCallRoutedEarlyFindsWhatIsExportedWhenServed() throws {
+        let f = try Fixture()
+        var handled: [String] = []
+        var ready: (() -> Void)?
+        f.objects.export(path: "/prepared", interfaces: [Self.prepared({ handled.append($0) }) { _, done in
+            ready = { done(Made("a file")) }
+            return true
+        }])
+        var first: Result<Message, DBusError>?
+        let payload = DBusValue.bytes([UInt8](repeating: 1, count: IncomingLanes<() -> Void>.largeCallBytes * 2))
+        let large = try Message.methodCall(destination: f.server.uniqueName, path: "/prepared", interface: "test.Prepared",
+                                           member: "Large", arguments: [payload])
+        f.client.call(large, timeoutMilliseconds: 10_000) { first = $0 }
+        #expect(f.wait { ready != nil })
+        f.objects.unexport(path: "/prepared")
+        ready?()
+        #expect(f.wait { first != nil })
+        #expect(first.flatMap { try? $0.get() } == nil)
+        if case .failure(let error)? = first { #expect(error.name == DBusError.Names.unknownObject) }
+        #expect(handled.isEmpty)
+
+        // Exported again: the next large call is not prepared (false) and is served with nothing.
+        f.objects.export(path: "/prepared", interfaces: [Self.prepared({ handled.append($0) }) { _, _ in false }])
+        let again = try Message.methodCall(destination: f.server.uniqueName, path: "/prepared", interface: "test.Prepared",
+                                           member: "Large", arguments: [payload])
+        #expect(try f.client.callAndWait(again, timeoutMilliseconds: 10_000).arguments.isEmpty)
+        #expect(handled == ["large with nothing"])
     }
 }

@@ -52,8 +52,8 @@ import Testing
         #expect(bytes.withUnsafeBytes { WireDecoder.argument(arguments.count, of: $0, signature: signature) } == nil)
     }
 
-    /// `a(ayay)` as one length-prefixed buffer, no value per element; any
-    /// other type is nil.
+    /// `a(ayay)`'s byte arrays packed in one buffer (each its length, then
+    /// its bytes), no value per element; any other type is nil.
     @Test func readsActionsAsPairsOfByteArrays() throws {
         let actions = DBusValue.array(element: "(ayay)", [
             .structure([.bytes([1, 2, 3]), .bytes([])]), .structure([.bytes([]), .bytes([4])]),
@@ -63,33 +63,57 @@ import Testing
         let signature = Array("sa(ayay)a{sv}".utf8)
         let bytes = WireEncoder.bytes(arguments: arguments, bodyBytes: 64)
         let buffer = try #require(bytes.withUnsafeBytes {
-            WireDecoder.lengthPrefixedPairs(1, of: $0, signature: signature)
+            WireDecoder.packedByteArrays(1..<2, of: $0, signature: signature)
         })
         #expect(buffer == [3, 0, 0, 0, 1, 2, 3, 0, 0, 0, 0] + [0, 0, 0, 0, 1, 0, 0, 0, 4] + [0, 0, 0, 0, 0, 0, 0, 0])
-        #expect(bytes.withUnsafeBytes { WireDecoder.lengthPrefixedPairs(0, of: $0, signature: signature) } == nil)
-        #expect(bytes.withUnsafeBytes { WireDecoder.lengthPrefixedPairs(2, of: $0, signature: signature) } == nil)
+        #expect(bytes.withUnsafeBytes { WireDecoder.packedByteArrays(0..<1, of: $0, signature: signature) } == nil)
+        #expect(bytes.withUnsafeBytes { WireDecoder.packedByteArrays(2..<3, of: $0, signature: signature) } == nil)
         // An array cut short (the body is 64 bytes, the array ends at 56) is refused, not read.
         for cut in [bytes.count - 64 + 20, bytes.count - 20] {
             #expect(bytes.prefix(cut).withUnsafeBytes {
-                WireDecoder.lengthPrefixedPairs(1, of: $0, signature: signature)
+                WireDecoder.packedByteArrays(1..<2, of: $0, signature: signature)
             } == nil)
         }
     }
 
-    /// Consecutive `ay` arguments (Push's payloads) as one length-prefixed
-    /// buffer; a range that takes in anything else is nil.
+    /// Consecutive `ay` arguments (Push's payloads) packed in one buffer; a
+    /// range that takes in anything else is nil.
     @Test func readsByteArraysAsOneBuffer() throws {
         let arguments: [DBusValue] = [.string("Typing"), .bytes([1, 2, 3]), .bytes([]), .vardict([:])]
         let signature = Array("sayaya{sv}".utf8)
         let bytes = WireEncoder.bytes(arguments: arguments, bodyBytes: 64)
         let read = { (range: Range<Int>) in
-            bytes.withUnsafeBytes { WireDecoder.lengthPrefixedByteArrays(range, of: $0, signature: signature) }
+            bytes.withUnsafeBytes { WireDecoder.packedByteArrays(range, of: $0, signature: signature) }
         }
         #expect(read(1..<3) == [3, 0, 0, 0, 1, 2, 3, 0, 0, 0, 0])
         #expect(read(2..<3) == [0, 0, 0, 0])
         #expect(read(0..<2) == nil)
         #expect(read(1..<4) == nil)
         #expect(read(1..<1) == nil)
+    }
+
+    /// Every shape of byte arrays packs the same way, in order, across
+    /// arguments: `ay`, `aay` and arrays of structs of one or three `ay`s;
+    /// a struct with anything else in it is no such shape.
+    @Test func packsEveryShapeOfByteArrays() throws {
+        let arguments: [DBusValue] = [
+            .bytes([9]), .byteArrays([[1], [], [2, 3]]),
+            .array(element: "(ay)", [.structure([.bytes([4])])]),
+            .array(element: "(ayayay)", [.structure([.bytes([5]), .bytes([]), .bytes([6])])]),
+            .array(element: "(ays)", [.structure([.bytes([7]), .string("x")])]),
+        ]
+        let signature = Array("ayaaya(ay)a(ayayay)a(ays)".utf8)
+        let bytes = WireEncoder.bytes(arguments: arguments, bodyBytes: 128)
+        let read = { (range: Range<Int>) in
+            bytes.withUnsafeBytes { WireDecoder.packedByteArrays(range, of: $0, signature: signature) }
+        }
+        func packed(_ arrays: [[UInt8]]) -> [UInt8] { arrays.flatMap { [UInt8($0.count), 0, 0, 0] + $0 } }
+        #expect(read(0..<4) == packed([[9], [1], [], [2, 3], [4], [5], [], [6]]))
+        #expect(read(1..<2) == packed([[1], [], [2, 3]]))
+        #expect(read(4..<5) == nil)
+        #expect(bytes.withUnsafeBytes { WireDecoder.byteArrayBytes(1, of: $0, signature: signature, limit: 1) } == 3)
+        #expect(bytes.withUnsafeBytes { WireDecoder.byteArrayBytes(1, of: $0, signature: signature, limit: 100) } == 0,
+                "an array within the limit on the wire is not walked")
     }
 
     @Test func givesUpOnBytesThatBreakOff() {

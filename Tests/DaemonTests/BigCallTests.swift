@@ -5,7 +5,7 @@ import Testing
 
 /// A call too big to keep costs undod no copy: a Push whose payloads exceed
 /// the stack's `MaxBytes` is refused with `PayloadTooLarge` from their sizes
-/// alone, counted in the bytes the call arrived in (`MethodCall.payloadBytes`),
+/// alone, counted in the bytes the call arrived in (`MethodCall.byteArrayBytes`),
 /// and the call is weighed for the incoming lanes by its size on the wire
 /// (`Message.wireSize`). Before, each was copied twice more (marshalled,
 /// then into a group's buffer) only to be refused: in `scripts/flood.py`'s
@@ -40,7 +40,7 @@ import Testing
         #expect(group?.name == undodError("PayloadTooLarge"))
         #expect(try f.stack(app.stack, "History") == before, "nothing changed")
         // The spec's bound: twice the largest message, plus 80 MiB (the
-        // history here is a few bytes; libdbus's receiving is the twice).
+        // history here is a few bytes; the bus's receiving is the twice).
         // Under a sanitizer, shadow memory and quarantine make RSS meaningless
         // (the fuzzer skips its bound there too).
         let grown = Self.peakMemory(of: pid) - baseline

@@ -144,7 +144,7 @@ import Testing
     }
 
     /// A push of more than a MiB is read in place from the bytes it arrived
-    /// in (`Message(received:)`: libdbus gets its header alone): its name,
+    /// in (`Message(received:)`, `WireDecoder`): its name,
     /// hints and both payloads arrive byte for byte, and a second one
     /// merges by its key.
     @Test func aPushOverAMiBArrivesByteForByte() throws {

@@ -9,20 +9,22 @@ import Undo1Wire
 final class BusPublisher: StackPublisher {
     private let objects: ObjectServer
     private let readers: SandboxedReaders
+    private let pushes: PushPreparation
     /// Owners gone unheard, made with the first stack (the service is
     /// made with this publisher, so it cannot be given at first).
     private var departed: DepartedOwners?
     /// A publisher exporting through `objects`, whose stacks' history is
-    /// for `readers` to allow.
-    init(objects: ObjectServer, readers: SandboxedReaders) {
+    /// for `readers` to allow and whose large pushes `pushes` prepares.
+    init(objects: ObjectServer, readers: SandboxedReaders, pushes: PushPreparation) {
         self.objects = objects
         self.readers = readers
+        self.pushes = pushes
     }
 
     func publish(_ record: StackRecord, of service: UndoService) {
         objects.export(path: record.path,
                        interfaces: [StackObject.interface(for: record, service: service, readers: readers,
-                                                          departed: departedOwners(of: service))],
+                                                          departed: departedOwners(of: service), pushes: pushes)],
                        announce: false)
     }
 

@@ -12,8 +12,9 @@ enum StackObject {
     /// The live interface for `record`.
     /// `History` is for `readers` to allow; an undo or redo that finds the
     /// stack waiting for an answer asks `departed` whether its owner left.
+    /// A large push is prepared by `pushes` before it is served.
     static func interface(for record: StackRecord, service: UndoService, readers: SandboxedReaders,
-                          departed: DepartedOwners) -> Interface {
+                          departed: DepartedOwners, pushes: PushPreparation) -> Interface {
         var getters: [String: () -> DBusValue] = [:]
         for name in StackProperties.names {
             getters[name] = { [unowned record] in record.properties.value(name) ?? .string("") }
@@ -22,8 +23,6 @@ enum StackObject {
         // The handlers hold the record (answers may leave after it is gone),
         // never the service, which holds the objects.
         return Undo1Interfaces.stack.binding(methods: [
-            "Push": { [record, unowned service] (call: MethodCall) in push(.push, call, record, service) },
-            "PushGroup": { [record, unowned service] (call: MethodCall) in push(.pushGroup, call, record, service) },
             "Undo": { [record, unowned service, unowned departed] (call: MethodCall) in
                 apply(.undo, call, record, service, departed)
             },
@@ -59,25 +58,31 @@ enum StackObject {
                 }
             },
         ], properties: getters)
+        .preparing(PushMethod.push.rawValue, with: { [record, unowned service, unowned pushes] call, done in
+            pushes.prepare(.push, call, for: record, of: service, done: done)
+        }, then: { [record, unowned service] call, file in push(.push, call, record, service, file) })
+        .preparing(PushMethod.pushGroup.rawValue, with: { [record, unowned service, unowned pushes] call, done in
+            pushes.prepare(.pushGroup, call, for: record, of: service, done: done)
+        }, then: { [record, unowned service] call, file in push(.pushGroup, call, record, service, file) })
     }
 
-    /// `Push` or `PushGroup` (`PushMethod` says where their arguments are).
-    /// Payloads that could never fit the stack are refused before they are
-    /// copied out of the message: a huge call costs no memory and no time
-    /// beyond receiving it.
-    private static func push(_ method: PushMethod, _ call: MethodCall, _ record: StackRecord, _ service: UndoService) {
-        if let bytes = call.payloadBytes(at: method.payloads, beyond: service.maxBytes(of: record)) {
+    /// `Push` or `PushGroup` (`PushMethod` says where their arguments are),
+    /// with the file a large one's actions were written to while it waited
+    /// (`PushPreparation`), if any. Payloads that could never fit the stack
+    /// are refused before they are copied out of the message: a huge call
+    /// costs no memory and no time beyond receiving it.
+    private static func push(_ method: PushMethod, _ call: MethodCall, _ record: StackRecord, _ service: UndoService,
+                             _ file: PayloadFile?) {
+        if let bytes = call.byteArrayBytes(at: method.payloads, beyond: service.maxBytes(of: record)) {
             return service.refuseOversizedPush(record, caller: call.sender, bytes: UInt64(bytes)) {
                 call.answer($0, stack: record.displayName) { [.uint64($0.group)] }
             }
         }
         guard let hints = call.options(at: method.hintsIndex, stack: record.displayName, PushHints.init) else { return }
-        // A large push's actions were read and written to a file while it waited (`LargePushPreparer`).
-        let file = call.preparation as? PayloadFile
         // Arguments the bus passed that we cannot read are the caller's to
         // fix, in those words: never a push of no name or no actions.
         guard let name = call.argument(0)?.string,
-              let actions = file?.actions ?? method.actions(of: call).flatMap(EncodedActions.init(encoded:)) else {
+              let actions = file?.actions ?? method.actions(of: call) else {
             return call.fail(.invalidArgs("undod could not read the arguments of this \(method.rawValue) for "
                                           + "\(record.displayName): nothing was pushed; send it again as "
                                           + "D-Bus's specification lays it out."))

@@ -89,11 +89,6 @@ package final class Daemon {
             return 1
         }
         if let database {
-            // Large calls wait while the store's log is made to start over
-            // (small calls never do); the checkpointer wakes the loop after.
-            let loopHandle = loop.handle
-            database.whenCaughtUp { loopHandle.perform {} }
-            connection.mayHandleLargeCall = { [unowned database] in !database.isCatchingUp }
             database.whenFoldingBackFails { [log] problem in
                 if let problem {
                     log.error("the history store's log cannot be folded back into the database (\(problem)): it keeps "
@@ -114,7 +109,10 @@ package final class Daemon {
         let origins = CallerOrigins(connection: connection)
         let readers = SandboxedReaders(connection: connection, origins: origins, registry: registry)
         objects.readGate = readers
-        let publisher = BusPublisher(objects: objects, readers: readers)
+        // Large pushes wait while the store's WAL is made to start over, and
+        // their payloads are written to files while their calls wait.
+        let pushes = PushPreparation(loop: loop, store: database)
+        let publisher = BusPublisher(objects: objects, readers: readers, pushes: pushes)
         let service = UndoService(settings: outcome.config.service, log: log, store: store, focus: focus, clock: clock,
                                   version: Self.version, canPersist: database != nil, registry: registry,
                                   publisher: publisher, transport: BusApplyTransport(connection: connection),
@@ -140,9 +138,6 @@ package final class Daemon {
             service.peerLeft(name)
         }
         _ = loop.addTurnEndHook { service.endTurn() }
-        // Large pushes' payloads are written to files while their calls wait.
-        let largePushes = LargePushPreparer(service: service, connection: connection)
-        defer { withExtendedLifetime(largePushes) {} }
         do {
             try service.start()
         } catch {
