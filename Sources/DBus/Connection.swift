@@ -44,36 +44,18 @@ public final class Connection {
                   message: "Too many large calls are waiting to be handled; send this one again in a moment.")
     }
 
-    let socket: BusSocket
-    let reader: MessageReader
-    var outgoing = OutgoingBytes()
+    /// The socket, read and written.
+    private let stream: BusStream
     /// Routes and serves every incoming method call; set by `ObjectServer`.
     weak var objectServer: ObjectServer?
-
-    /// The socket's watches on the loop (`Connection+Transport`).
-    var readToken: EventLoop.Token?
-    var writeToken: EventLoop.Token?
-    /// Whether the read watch is on; whether the write watch is.
-    var isReading = true, isWaitingToWrite = false
     private var workToken: EventLoop.Token?
     private var afterTurnToken: EventLoop.Token?
-    /// Messages read while saying Hello, routed on the first turn.
-    var early: [Message] = []
-    /// How many messages have been routed this turn (`Connection+Transport`).
-    var routedThisTurn = 0
-    /// Incoming messages waiting behind large calls (see `IncomingLanes`).
-    var lanes = IncomingLanes<() -> Void>()
-    /// Whether the socket was read in this turn (set by the watch).
-    var readThisTurn = false
-    /// When the socket was last read (`SystemTime.monotonicNanoseconds`, set by the watch).
-    var lastReadAt: Int64 = 0
-    /// The timer that wakes the loop once a held large call may go (see
-    /// `socketWasQuietLongEnough`).
-    private var quietTimer: EventLoop.Token?
+    /// Incoming messages waiting behind large calls.
+    let held: HeldMessages
     /// The signal subscriptions, by number (`Connection+Signals`).
     var subscriptions: [Int: (match: SignalMatch, handler: (Message) -> Void)] = [:]
-    /// The calls sent and not answered yet, by serial.
-    var awaiting: [UInt32: Connection.AwaitedReply] = [:]
+    /// The calls sent and not answered yet.
+    var awaiting: AwaitedReplies
     /// The serial of the next message sent; 0 is skipped.
     private var nextSerial: UInt32 = 1
     /// The number of the next subscription.
@@ -88,15 +70,18 @@ public final class Connection {
     public init(address: String, loop: EventLoop) throws(DBusError) {
         LibDBus.initialise()
         self.loop = loop
+        awaiting = AwaitedReplies(loop: loop)
+        held = HeldMessages(loop: loop)
         loop.assertInLoop()
-        socket = try BusSocket.open(address: address, timeoutMilliseconds: Self.helloTimeoutMilliseconds)
-        reader = MessageReader()
+        let deadline = SystemTime.monotonicNanoseconds + Int64(Self.helloTimeoutMilliseconds) * 1_000_000
+        stream = try BusStream(address: address, loop: loop, timeoutMilliseconds: Self.helloTimeoutMilliseconds)
         let hello = try Message.methodCall(
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
             member: "Hello")
-        let serial = nextSerial
+        hello.serial = nextSerial
+        hello.isNumbered = true
         nextSerial += 1
-        (uniqueName, early) = try Self.sayHello(hello, serial: serial, on: socket, reader: reader)
+        uniqueName = try stream.sayHello(hello, until: deadline)
         install()
     }
 
@@ -140,14 +125,7 @@ public final class Connection {
     /// lost).
     public func flush() {
         loop.assertInLoop()
-        let deadline = SystemTime.monotonicNanoseconds + Int64(Self.helloTimeoutMilliseconds) * 1_000_000
-        while isConnected, !outgoing.isEmpty {
-            switch outgoing.write(to: socket) {
-            case .closed: lost()
-            case .wouldBlock: if (try? socket.wait(for: Int16(POLLOUT), until: deadline)) == nil { return }
-            case .moved: break
-            }
-        }
+        stream.flush(until: SystemTime.monotonicNanoseconds + Int64(Self.helloTimeoutMilliseconds) * 1_000_000)
     }
 
     /// Closes the connection. Pending calls fail with `Disconnected`.
@@ -164,7 +142,7 @@ public final class Connection {
         loop.assertInLoop()
         guard isConnected else { return }
         number(message)
-        queue(message)
+        stream.send(message)
     }
 
     /// A call's timeout that sets no timer: it waits for its reply, or the
@@ -183,18 +161,12 @@ public final class Connection {
             return
         }
         let serial = number(message)
-        queue(message)
+        stream.send(message)
         let milliseconds = timeoutMilliseconds < 0 ? 25_000 : timeoutMilliseconds
         let timer = milliseconds == Self.untilAnswered ? nil : loop.schedule(afterMilliseconds: milliseconds) {
-            [unowned self] in
-            guard let awaited = self.awaiting.removeValue(forKey: serial) else { return }
-            awaited.handler(.failure(DBusError(name: DBusError.Names.noReply,
-                                               message: "No reply came within \(milliseconds) ms.")))
+            [unowned self] in self.awaiting.timedOut(serial, after: milliseconds)
         }
-        // A serial still awaited after 2³² messages more is not coming back.
-        if let stale = awaiting.updateValue(Connection.AwaitedReply(handler: handler, timer: timer), forKey: serial) {
-            stale.timer.map(loop.remove)
-        }
+        awaiting.add(serial, timer: timer, handler: handler)
     }
 
     /// Gives `message` the next serial unless it has one from this
@@ -212,17 +184,6 @@ public final class Connection {
     /// What a call on a closed connection gets.
     static let closedError = DBusError(name: DBusError.Names.disconnected,
                                        message: "The connection to the bus is closed.")
-
-    /// Fails every call still awaiting a reply (the connection closed).
-    func failAwaiting() {
-        let all = awaiting.values
-        awaiting.removeAll()
-        for awaited in all {
-            awaited.timer.map(loop.remove)
-            let handler = awaited.handler
-            loop.soon { handler(.failure(Self.closedError)) }
-        }
-    }
 
     /// Sends a method call and runs the loop until its reply comes. For
     /// command-line tools and tests; never call it from a handler.
@@ -250,104 +211,41 @@ public final class Connection {
     // MARK: The loop
 
     private func install() {
-        readToken = loop.watch(fd: socket.fd, events: .readable) { [unowned self] in self.readSome() }
-        writeToken = loop.watch(fd: socket.fd, events: .writable, enabled: false) { [unowned self] in
-            self.writeOutgoing()
-        }
+        stream.onMessage = { [unowned self] message in self.route(message) }
+        stream.onRead = { [unowned held] in held.socketWasRead() }
+        stream.onLost = { [unowned self] in self.lost() }
         workToken = loop.addWorkHook { [unowned self] in self.dispatchSome() }
-        afterTurnToken = loop.addAfterTurnHook { [unowned self] in self.releaseHeld() }
+        afterTurnToken = loop.addAfterTurnHook { [unowned self] in !self.closed && self.held.release() }
     }
 
     private func teardown() {
         guard !closed else { return }
         closed = true
-        if isConnected { _ = outgoing.write(to: socket) }
         isConnected = false
-        for token in [workToken, afterTurnToken, quietTimer, readToken, writeToken] {
+        for token in [workToken, afterTurnToken] {
             if let token { loop.remove(token) }
         }
-        lanes.removeAll()
-        outgoing.removeAll()
-        early.removeAll()
-        socket.close()
-        failAwaiting()
+        held.removeAll()
+        stream.close()
+        awaiting.failAll(Self.closedError)
     }
 
     /// The bus went away (or sent what is not D-Bus): fails what awaits a
     /// reply and tells `onDisconnect`, once.
-    func lost() {
+    private func lost() {
         guard isConnected else { return }
         isConnected = false
-        for token in [readToken, writeToken] {
-            if let token { loop.remove(token) }
-        }
-        readToken = nil
-        writeToken = nil
-        outgoing.removeAll()
-        socket.close()
-        failAwaiting()
+        awaiting.failAll(Self.closedError)
         loop.soon { [weak self] in self?.onDisconnect?() }
     }
 
     /// Once a turn, before the loop waits: routes messages already read (up
-    /// to a batch), writes what was sent, and reads again if a full batch
-    /// had stopped reading. Returns whether more waits.
+    /// to a batch) and writes what was sent (`BusStream.turn`), and starts
+    /// the preparation of a held call. Returns whether more waits.
     private func dispatchSome() -> Bool {
         guard !closed else { return false }
-        routedThisTurn = 0
-        let more = routeBuffered()
-        startPreparing()
-        // After routing: routing answers `Peer` calls at once.
-        if !outgoing.isEmpty { writeOutgoing() }
-        // Read on whatever the lane holds: the bus must never queue for us past its limit.
-        keepReading(!more)
-        return heldMayGo || more
-    }
-
-    /// Whether a held message may be handled now, as far as its
-    /// preparation and the socket's quiet are concerned (a full lane
-    /// always may, once the message is prepared).
-    private var heldMayGo: Bool {
-        !lanes.isEmpty && lanes.nextIsReady && (lanes.isFull || !lanes.nextIsLarge || socketWasQuietLongEnough())
-    }
-
-    /// Whether the lane's large call may go by the socket's quiet
-    /// (`IncomingLanes.largeCallMayGo`); if not, a timer wakes the loop
-    /// when it may, so the loop sleeps rather than spin.
-    private func socketWasQuietLongEnough() -> Bool {
-        let now = SystemTime.monotonicNanoseconds
-        guard let mayGoAt = lanes.largeCallMayGo(lastReadAt: lastReadAt), now < mayGoAt else { return true }
-        if quietTimer == nil {
-            let left = mayGoAt - now
-            quietTimer = loop.schedule(afterMilliseconds: Int((left + 999_999) / 1_000_000)) { [weak self] in
-                self?.quietTimer = nil
-            }
-        }
-        return false
-    }
-
-    /// After a turn has been committed and answered, handles one held
-    /// message (a large call only once prepared and once the socket has
-    /// been quiet a millisecond), if the socket ran dry (the
-    /// turn read nothing) or the lane is full: while the bus
-    /// still sends, reading on is how a small call behind large ones is
-    /// found, and it then goes first. The loop commits and answers what the
-    /// held message did in a step of its own, so no small call waits for a
-    /// large one's commit. Returns whether it handled one.
-    private func releaseHeld() -> Bool {
-        defer { readThisTurn = false }
-        guard !closed, !readThisTurn || lanes.isFull, heldMayGo, let next = lanes.next() else { return false }
-        next()
-        startPreparing()
-        return true
-    }
-}
-
-extension Connection {
-    /// A call waiting for its reply: who gets it, and the timer that gives
-    /// up (none for a call made `untilAnswered`).
-    struct AwaitedReply {
-        let handler: (Result<Message, DBusError>) -> Void
-        let timer: EventLoop.Token?
+        let more = stream.turn()
+        held.startPreparing()
+        return held.mayGo || more
     }
 }
