@@ -44,24 +44,25 @@ let package = Package(
         .target(name: "SafeText", swiftSettings: strict),
         // A lock ThreadSanitizer can see.
         .target(name: "Locking", swiftSettings: strict),
+        .target(name: "SystemCalls", swiftSettings: strict),
         // JSON as undoctl and the bench print it.
         .target(name: "JSONText", swiftSettings: strict),
         // What tests, the bench and the fuzzer share to drive undod from outside.
-        .target(name: "Rig", swiftSettings: strict),
+        .target(name: "Rig", dependencies: ["SystemCalls"], swiftSettings: strict),
         // The ground: the loop every part runs on, the time, the environment, the log.
         // What a process reads of its OS, each apart from the loop: the clock,
         // the environment, and the log it writes.
         .target(name: "SystemClock", swiftSettings: strict),
         .target(name: "ProcessEnvironment", dependencies: ["CShim"], swiftSettings: strict),
         .target(name: "Logging", dependencies: ["Locking", "SystemClock", "ProcessEnvironment"], swiftSettings: strict),
-        .target(name: "Loop", dependencies: ["SystemClock", "CShim", "Locking"], swiftSettings: strict),
+        .target(name: "Loop", dependencies: ["SystemClock", "SystemCalls", "CShim", "Locking"], swiftSettings: strict),
         // The undo model: pure, deterministic, no I/O.
         .target(name: "UndoCore", dependencies: ["SafeText"], swiftSettings: strict),
         // Side by side on the loop: the bus and the X server.
-        .target(name: "DBus", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "CDBus", "CShim", "SafeText", "Locking"], swiftSettings: strict),
+        .target(name: "DBus", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "SystemCalls", "CDBus", "CShim", "SafeText", "Locking"], swiftSettings: strict),
         .target(name: "X11", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "CXCB", "CXCBShim", "CXKBCommon", "Locking"], swiftSettings: strict),
         // sway's IPC (any compositor speaking i3's), on the same loop.
-        .target(name: "SwayIPC", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "JSONText"], swiftSettings: strict),
+        .target(name: "SwayIPC", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "SystemCalls", "JSONText"], swiftSettings: strict),
         // The history on disk.
         .target(name: "UndoStore", dependencies: ["UndoCore", "CSQLite", "CShim", "Locking"], swiftSettings: strict),
         // The wire contract in one place: its names and types, no bus.
@@ -73,21 +74,22 @@ let package = Package(
         // The library apps link.
         .target(name: "UndoKit", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "DBus", "Undo1", "Undo1Wire", "UndoCore", "Locking"], swiftSettings: strict),
         // The daemon: the service wired to the bus, the desktop and the config.
-        .target(name: "UndoDaemon", dependencies: ["Caretaker", "Loop", "Logging", "ProcessEnvironment", "SystemClock", "DBus", "Undo1", "Undo1Wire", "X11", "SwayIPC", "JSONText", "UndoCore", "UndoStore", "SafeText", "Locking"],
+        .target(name: "UndoDaemon", dependencies: ["Caretaker", "Loop", "Logging", "ProcessEnvironment", "SystemClock", "SystemCalls", "DBus", "Undo1", "Undo1Wire", "X11", "SwayIPC", "JSONText", "UndoCore", "UndoStore", "SafeText", "Locking"],
                 swiftSettings: strict),
 
         // Executables.
         .executableTarget(name: "undod", dependencies: ["UndoDaemon", "Undo1", "Undo1Wire", "Loop", "Logging", "ProcessEnvironment", "SystemClock"], swiftSettings: strict),
-        .executableTarget(name: "undoctl", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "DBus", "Undo1", "Undo1Wire", "UndoCore", "JSONText"], swiftSettings: strict),
+        .executableTarget(name: "undoctl", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "SystemCalls", "DBus", "Undo1", "Undo1Wire", "UndoCore", "JSONText"], swiftSettings: strict),
         .executableTarget(name: "line-editor", dependencies: ["UndoKit"], path: "Examples/LineEditor",
                           swiftSettings: strict),
-        .executableTarget(name: "undod-bench", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "DBus", "Undo1", "Undo1Wire", "UndoCore", "UndoKit", "CBench", "JSONText", "Rig", "Locking"], swiftSettings: strict),
+        .executableTarget(name: "undod-bench", dependencies: ["SystemCalls", "Loop", "Logging", "ProcessEnvironment", "SystemClock", "DBus", "Undo1", "Undo1Wire", "UndoCore", "UndoKit", "CBench", "JSONText", "Rig", "Locking"], swiftSettings: strict),
 
         // Tests.
         // What the harness needs from C: a child's end, seen without Foundation.
         .target(name: "CHarness", path: "Tests/CHarness"),
         .target(name: "BusHarness", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "DBus", "Undo1", "Undo1Wire", "UndoCore", "Rig", "Locking", "CHarness"], path: "Tests/BusHarness",
                 swiftSettings: strict),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "DBus", "CDBus", "BusHarness", "Locking"], swiftSettings: strict),
         .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore", "Rig", "SafeText"], swiftSettings: strict),
         .testTarget(name: "RigTests", dependencies: ["Rig"], swiftSettings: strict),

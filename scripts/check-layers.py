@@ -30,7 +30,7 @@ TARGET = re.compile(r'\.(?:target|executableTarget|testTarget)\(\s*name: "([^"]+
 # The library targets, lowest layer first; a target may depend only on
 # targets of lower layers. Executables, test support and tests stand on top.
 LAYERS = [
-    {"CDBus", "CSQLite", "CXCB", "CXKBCommon", "CShim", "CBench"},
+    {"CDBus", "CSQLite", "CXCB", "CXKBCommon", "CShim", "CBench", "SystemCalls"},
     {"CXCBShim", "SafeText", "Locking", "JSONText", "Rig", "SystemClock", "ProcessEnvironment"},
     {"Loop", "Logging", "UndoCore"},
     {"DBus", "X11", "SwayIPC", "UndoStore"},

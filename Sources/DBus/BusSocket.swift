@@ -1,6 +1,7 @@
 internal import CShim
 import Loop
 import SystemClock
+import SystemCalls
 #if canImport(Glibc)
 internal import Glibc
 #endif
@@ -137,15 +138,12 @@ final class BusSocket {
     /// came with the bytes wait, in order, for `takeReceivedFDs`.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Transfer {
         guard !isClosed, let base = buffer.baseAddress, !buffer.isEmpty else { return .closed }
-        while true {
-            let count = unixFDsAgreed ? readWithFDs(base, buffer.count) : Glibc.read(fd, base, buffer.count)
-            if count > 0 { return .moved(count) }
-            if count == 0 { return .closed }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return .wouldBlock
-            default: return .closed
-            }
+        let result = unixFDsAgreed
+            ? SystemCall.perform(.recvmsg, fd: fd) { readWithFDs(base, buffer.count) }
+            : SystemCall.read(fd, into: buffer)
+        switch result {
+        case .success(let count): return count > 0 ? .moved(count) : .closed
+        case .failure(let error): return error.isWouldBlock ? .wouldBlock : .closed
         }
     }
 
@@ -197,19 +195,14 @@ final class BusSocket {
         var vectors = buffers.prefix(64).map { iovec(iov_base: UnsafeMutableRawPointer(mutating: $0.baseAddress),
                                                      iov_len: $0.count) }
         var header = msghdr()
-        while true {
-            let count = vectors.withUnsafeMutableBufferPointer { vectors in
-                header.msg_iov = vectors.baseAddress
-                header.msg_iovlen = vectors.count
-                return sendmsg(fd, &header, Int32(MSG_NOSIGNAL))
-            }
-            if count > 0 { return .moved(count) }
-            if count == 0 { return .wouldBlock }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return .wouldBlock
-            default: return .closed
-            }
+        let result = vectors.withUnsafeMutableBufferPointer { vectors in
+            header.msg_iov = vectors.baseAddress
+            header.msg_iovlen = vectors.count
+            return SystemCall.sendmsg(fd, &header, flags: Int32(MSG_NOSIGNAL))
+        }
+        switch result {
+        case .success(let count): return count > 0 ? .moved(count) : .wouldBlock
+        case .failure(let error): return error.isWouldBlock ? .wouldBlock : .closed
         }
     }
 
@@ -236,8 +229,11 @@ final class BusSocket {
                 throw DBusError(name: DBusError.Names.noReply, message: "The bus did not answer in time.")
             }
             var entry = pollfd(fd: fd, events: events, revents: 0)
-            let ready = poll(&entry, 1, Int32(clamping: left))
-            if ready > 0 || (ready < 0 && errno != EINTR) { return }
+            let ready = withUnsafeMutablePointer(to: &entry) {
+                SystemCall.poll(UnsafeMutableBufferPointer(start: $0, count: 1), milliseconds: Int32(clamping: left))
+            }
+            if case .success(0) = ready { continue }
+            return
         }
     }
 

@@ -4,6 +4,7 @@ import Glibc
 internal import CShim
 import Synchronization
 import SystemClock
+import SystemCalls
 
 /// The one loop that drives a process's D-Bus connections, timers, file
 /// descriptors and Unix signals, on one thread: the first that uses it.
@@ -301,8 +302,10 @@ public final class EventLoop {
             ids.append(id)
             fds.append(pollfd(fd: source.fd, events: source.events.rawValue, revents: 0))
         }
-        let ready = Glibc.poll(&fds, nfds_t(fds.count), Int32(clamping: waitMilliseconds))
-        guard ready > 0 else { return }
+        let ready = fds.withUnsafeMutableBufferPointer {
+            SystemCall.poll($0, milliseconds: Int32(clamping: waitMilliseconds))
+        }
+        guard case .success(let count) = ready, count > 0 else { return }
         if fds[0].revents != 0 {
             mailbox.drainWake()
             // Tasks handed over while this turn waited.
@@ -322,8 +325,8 @@ public final class EventLoop {
     private func drain(_ fd: Int32, each: (UInt8) -> Void) {
         var buffer = [UInt8](repeating: 0, count: 64)
         while true {
-            let count = read(fd, &buffer, buffer.count)
-            guard count > 0 else { return }
+            guard case .success(let count) = buffer.withUnsafeMutableBytes({ SystemCall.read(fd, into: $0) }),
+                  count > 0 else { return }
             buffer[0..<count].forEach(each)
         }
     }

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import SystemCalls
 #endif
 
 /// Lines a child process writes on a pipe, read with a deadline that fires
@@ -25,12 +26,12 @@ public enum LineReader {
             let leftMilliseconds = left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000
             guard leftMilliseconds > 0 else { return (nil, seen) }
             var fds = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&fds, 1, Int32(clamping: leftMilliseconds))
-            if ready < 0, errno == EINTR { continue }
-            guard ready > 0 else { continue }
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return (nil, seen) }
+            let ready = fds.withUnsafeMutableBufferPointer {
+                SystemCall.poll($0, milliseconds: Int32(clamping: leftMilliseconds))
+            }
+            guard case .success(let readyCount) = ready, readyCount > 0 else { continue }
+            let read = chunk.withUnsafeMutableBytes { SystemCall.read(descriptor, into: $0) }
+            guard case .success(let count) = read, count > 0 else { return (nil, seen) }
             pending += chunk[0..<count]
             seen += String(decoding: chunk[0..<count], as: UTF8.self)
         }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 public import JSONText
 public import Loop
+import SystemCalls
 
 /// A connection to sway's IPC socket (`$SWAYSOCK`; any compositor that
 /// speaks i3's IPC), driven by the loop and never waited on: each message
@@ -106,16 +107,11 @@ public final class SwayConnection {
     // MARK: The socket
 
     private func writePending() {
-        while !outgoing.isEmpty, fd >= 0 {
-            let written = outgoing.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if written > 0 {
-                outgoing.removeFirst(written)
-            } else if written < 0, errno == EINTR {
-                continue
-            } else if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-                break
-            } else {
-                return lost()
+        writing: while !outgoing.isEmpty, fd >= 0 {
+            switch outgoing.withUnsafeBytes({ SystemCall.write(fd, $0) }) {
+            case .success(let written) where written > 0: outgoing.removeFirst(written)
+            case .failure(let error) where error.isWouldBlock: break writing
+            default: return lost()
             }
         }
         if outgoing.isEmpty {
@@ -128,16 +124,14 @@ public final class SwayConnection {
 
     private func readAvailable() {
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        while fd >= 0 {
-            let got = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if got > 0 {
+        reading: while fd >= 0 {
+            switch chunk.withUnsafeMutableBytes({ SystemCall.read(fd, into: $0) }) {
+            case .success(let got) where got > 0:
                 incoming += chunk.prefix(got)
                 guard incoming.count <= Self.largest + 14 else { return lost() }
-            } else if got < 0, errno == EINTR {
-                continue
-            } else if got < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-                break
-            } else {
+            case .failure(let error) where error.isWouldBlock:
+                break reading
+            default:
                 return lost()
             }
         }

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import SystemCalls
 #endif
 import DBus
 import Loop
@@ -38,8 +39,8 @@ final class Scratch {
         guard fd >= 0 else { throw BenchError("Cannot write \(full): \(String(cString: strerror(errno))).") }
         defer { close(fd) }
         var text = text
-        let written = text.withUTF8 { Glibc.write(fd, $0.baseAddress, $0.count) }
-        guard written == text.utf8.count else { throw BenchError("Cannot write \(full): short write.") }
+        let written = text.withUTF8 { SystemCall.write(fd, UnsafeRawBufferPointer($0)) }
+        guard case .success(text.utf8.count) = written else { throw BenchError("Cannot write \(full): short write.") }
         return full
     }
 
@@ -66,7 +67,8 @@ final class Scratch {
         let start = max(0, Int(size) - limit)
         lseek(fd, off_t(start), SEEK_SET)
         var buffer = [UInt8](repeating: 0, count: limit)
-        let count = read(fd, &buffer, limit)
-        return count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
+        guard case .success(let count) = buffer.withUnsafeMutableBytes({ SystemCall.read(fd, into: $0) }), count > 0
+        else { return "" }
+        return String(decoding: buffer[0..<count], as: UTF8.self)
     }
 }

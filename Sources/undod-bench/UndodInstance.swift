@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import SystemCalls
 #endif
 import DBus
 import Loop
@@ -144,8 +145,8 @@ enum ProcFile {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while bytes.count < 65_536 {
-            let count = Glibc.read(fd, &buffer, buffer.count)
-            guard count > 0 else { break }
+            guard case .success(let count) = buffer.withUnsafeMutableBytes({ SystemCall.read(fd, into: $0) }),
+                  count > 0 else { break }
             bytes += buffer[0..<count]
         }
         return String(decoding: bytes, as: UTF8.self)

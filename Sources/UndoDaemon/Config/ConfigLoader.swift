@@ -3,6 +3,7 @@ import Glibc
 #endif
 package import Loop
 package import ProcessEnvironment
+import SystemCalls
 
 /// Finds and reads the config file: `--config FILE`, else
 /// `$XDG_CONFIG_HOME/undod/undod.conf`, else `/etc/xdg/undod/undod.conf`,
@@ -84,13 +85,11 @@ package struct ConfigLoader: Sendable {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
         while bytes.count <= largest {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count == 0 { return bytes }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ReadFailure(code: errno)
+            switch chunk.withUnsafeMutableBytes({ SystemCall.read(fd, into: $0) }) {
+            case .success(0): return bytes
+            case .success(let count): bytes += chunk[0..<count]
+            case .failure(let error): throw ReadFailure(code: error.rawValue)
             }
-            bytes += chunk[0..<count]
         }
         throw ReadFailure("grew past 1 MiB while it was read; a config file may be at most 1 MiB.")
     }

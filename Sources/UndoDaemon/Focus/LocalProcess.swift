@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import SystemCalls
 #endif
 
 /// What `/proc` says of a process on this machine: its name, for a
@@ -62,12 +63,10 @@ enum LocalProcess {
         var bytes = [UInt8](repeating: 0, count: limit)
         var count = 0
         while count < limit {
-            let got = bytes.withUnsafeMutableBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return Glibc.read(fd, base + count, limit - count)
+            let result = bytes.withUnsafeMutableBytes {
+                SystemCall.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[count...]))
             }
-            if got < 0, errno == EINTR { continue }
-            guard got > 0 else { break }
+            guard case .success(let got) = result, got > 0 else { break }
             count += got
         }
         return Array(bytes.prefix(count))

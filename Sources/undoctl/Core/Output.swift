@@ -3,6 +3,7 @@ import Glibc
 #endif
 import DBus
 import Loop
+import SystemCalls
 
 /// Where undoctl writes: standard output for results, standard error for
 /// sentences about failures. Every line is written at once with `write(2)`,
@@ -63,14 +64,16 @@ enum Output {
             guard var base = buffer.baseAddress else { return }
             var left = buffer.count
             while left > 0 {
-                let written = Glibc.write(fd, base, left)
-                if written < 0 {
-                    if errno == EINTR || errno == EAGAIN { continue }
-                    if errno == EPIPE, fd == 1 { readerGone = true }
+                switch SystemCall.write(fd, UnsafeRawBufferPointer(start: base, count: left)) {
+                case .success(let written):
+                    left -= written
+                    base += written
+                case .failure(let error) where error.isWouldBlock:
+                    continue
+                case .failure(let error):
+                    if error == .brokenPipe, fd == 1 { readerGone = true }
                     return
                 }
-                left -= written
-                base += written
             }
         }
     }

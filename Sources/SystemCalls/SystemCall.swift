@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+public import Glibc
+#endif
+
+/// Every file and socket call undod makes, through one place: each is
+/// tried again when a signal interrupts it (`EINTR`), its failure comes
+/// back as an `Errno`, and a test may make it fail on purpose
+/// (`SystemCallFaults`), in process, on files under one directory only.
+/// swift-system's `valueOrErrno(retryOnInterrupt:)` and its `system_*`
+/// funnel with its mocking hook, made small.
+public enum SystemCall {
+    /// A call by name: what `SystemCallFaults` makes fail.
+    public enum Operation: String, Sendable, CaseIterable {
+        /// `open(2)` and `openat(2)`.
+        case open
+        /// `read(2)`, `pread(2)` and `recvmsg(2)`: bytes in.
+        case read, pread, recvmsg
+        /// `write(2)`, `pwrite(2)` and `sendmsg(2)`: bytes out.
+        case write, pwrite, sendmsg
+        /// `poll(2)`.
+        case poll
+        /// `fsync(2)` and `fdatasync(2)`: to the disk.
+        case fsync, fdatasync
+        /// `ftruncate(2)`, `rename(2)`, `unlink(2)`.
+        case ftruncate, rename, unlink
+    }
+
+    /// Runs `call` (a system call on `fd`, or on `path`, returning -1 and
+    /// setting `errno` on failure), again while it is interrupted; the
+    /// failure a test put in its way instead, if any. The one funnel every
+    /// wrapper below goes through.
+    @inline(__always)
+    public static func perform<Value: BinaryInteger>(_ operation: Operation, fd: Int32 = -1, path: String? = nil,
+                                                     _ call: () -> Value) -> Result<Value, Errno> {
+        while true {
+            if SystemCallFaults.areArmed, let fault = SystemCallFaults.fault(for: operation, fd: fd, path: path) {
+                // An interruption put in is met as a real one is: tried again.
+                if fault == .interrupted { continue }
+                return .failure(fault)
+            }
+            let value = call()
+            if value != -1 { return .success(value) }
+            let number = errno
+            if number != EINTR { return .failure(Errno(number)) }
+        }
+    }
+
+    /// `read(2)` into `buffer`: how many bytes came (0: the end).
+    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
+        perform(.read, fd: fd) { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+    }
+
+    /// `pread(2)` into `buffer` from `offset`.
+    public static func pread(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Result<Int, Errno> {
+        perform(.pread, fd: fd) { Glibc.pread(fd, buffer.baseAddress, buffer.count, off_t(offset)) }
+    }
+
+    /// `write(2)` of `buffer`: how many bytes went.
+    public static func write(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Result<Int, Errno> {
+        perform(.write, fd: fd) { Glibc.write(fd, buffer.baseAddress, buffer.count) }
+    }
+
+    /// `pwrite(2)` of `buffer` at `offset`.
+    public static func pwrite(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, at offset: Int64) -> Result<Int, Errno> {
+        perform(.pwrite, fd: fd) { Glibc.pwrite(fd, buffer.baseAddress, buffer.count, off_t(offset)) }
+    }
+
+    /// `sendmsg(2)` of `message` with `flags`.
+    public static func sendmsg(_ fd: Int32, _ message: UnsafePointer<msghdr>, flags: Int32) -> Result<Int, Errno> {
+        perform(.sendmsg, fd: fd) { Glibc.sendmsg(fd, message, flags) }
+    }
+
+    /// `poll(2)` on `fds` for up to `milliseconds`: how many are ready (0: none in time).
+    public static func poll(_ fds: UnsafeMutableBufferPointer<pollfd>, milliseconds: Int32) -> Result<Int32, Errno> {
+        perform(.poll) { Glibc.poll(fds.baseAddress, nfds_t(fds.count), milliseconds) }
+    }
+
+    /// `fsync(2)`: the file's data and metadata on the disk.
+    public static func fsync(_ fd: Int32) -> Result<Void, Errno> {
+        perform(.fsync, fd: fd) { Glibc.fsync(fd) }.map { _ in () }
+    }
+
+    /// `fdatasync(2)`: the file's data on the disk.
+    public static func fdatasync(_ fd: Int32) -> Result<Void, Errno> {
+        perform(.fdatasync, fd: fd) { Glibc.fdatasync(fd) }.map { _ in () }
+    }
+
+    /// `ftruncate(2)` to `length` bytes.
+    public static func ftruncate(_ fd: Int32, to length: Int64) -> Result<Void, Errno> {
+        perform(.ftruncate, fd: fd) { Glibc.ftruncate(fd, off_t(length)) }.map { _ in () }
+    }
+
+    /// `open(2)` of `path` with `flags` (and `mode` for a file it makes): the fd.
+    public static func open(_ path: String, flags: Int32, mode: mode_t = 0) -> Result<Int32, Errno> {
+        let result = perform(.open, path: path) { Glibc.open(path, flags, mode) }
+        if case .success(let fd) = result { SystemCallFaults.opened(fd, path: path) }
+        return result
+    }
+
+    /// `openat(2)` of `name` in the directory `directory` (an fd opened from
+    /// `directoryPath`, which faults go by): the fd.
+    public static func openat(_ directory: Int32, _ name: String, in directoryPath: String, flags: Int32,
+                              mode: mode_t = 0) -> Result<Int32, Errno> {
+        let path = directoryPath.hasSuffix("/") ? directoryPath + name : directoryPath + "/" + name
+        let result = perform(.open, path: path) { Glibc.openat(directory, name, flags, mode) }
+        if case .success(let fd) = result { SystemCallFaults.opened(fd, path: path) }
+        return result
+    }
+
+    /// `close(2)`, once: never tried again (Linux frees the fd even when
+    /// interrupted), and the fd forgotten by the faults.
+    public static func close(_ fd: Int32) {
+        SystemCallFaults.closed(fd)
+        _ = Glibc.close(fd)
+    }
+}
