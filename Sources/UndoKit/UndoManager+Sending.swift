@@ -1,18 +1,4 @@
 extension UndoManager {
-    /// Groups closed here and not yet answered by undod, in order; the first
-    /// is out (one at a time, so that a push refused as Busy is sent again
-    /// before the ones after it).
-    struct Outbox {
-        /// The groups' tokens, oldest first.
-        var waiting: [UInt64] = []
-        /// Whether the first is out now.
-        var sending = false
-        /// Whether a send is scheduled for the end of the turn.
-        var scheduled = false
-        /// Who waits until all are answered (`sendAllNow`).
-        var drained: [CheckedContinuation<Void, Never>] = []
-    }
-
     /// Sends the next group at the end of this turn (once, however many close in it).
     func scheduleSend() {
         guard !outbox.scheduled else { return }
@@ -33,7 +19,7 @@ extension UndoManager {
             for waiter in waiters { waiter.resume() }
             return
         }
-        guard let entry = entries[token] else {
+        guard let entry = groups[token] else {
             outbox.waiting.removeFirst()
             return sendNext()
         }
@@ -49,7 +35,7 @@ extension UndoManager {
         outbox.sending = false
         switch result {
         case .success(let group):
-            entries[token]?.group = group
+            groups[token]?.group = group
             outbox.waiting.removeAll { $0 == token }
         case .failure(.busy) where attempt < Self.busyRetries:
             // An undo is being applied: nothing changed; send it again soon,
@@ -63,8 +49,7 @@ extension UndoManager {
             // undod does not hold it: nothing could undo it.
             epoch += 1
             outbox.waiting.removeAll { $0 == token }
-            entries[token] = nil
-            undoTokens.removeAll { $0 == token }
+            groups.remove(token)
             post(.synchronized)
         }
         if outbox.waiting.isEmpty { Task { await synchronize() } }

@@ -45,43 +45,24 @@ public final class UndoManager {
     /// Whether registrations are recorded (see `disableUndoRegistration`).
     public var isUndoRegistrationEnabled: Bool { disabled == 0 }
 
-    /// One group's closures and what undod calls it.
-    struct Entry {
-        var name: String
-        var undo: [@MainActor () -> Void]
-        var redo: [@MainActor () -> Void]
-        /// undod's id of the group, once its push was answered.
-        var group: UInt64?
-    }
-
-    /// The group registrations go to now.
-    private struct OpenGroup {
-        var name = ""
-        var actions: [@MainActor () -> Void] = []
-        /// Explicit `beginUndoGrouping` levels open.
-        var depth = 0
-        /// Whether the end of the main actor's turn closes it.
-        var byEvent = false
-    }
-
     let tokens: GroupTokens
     private var nextToken: UInt64 = 1
-    var entries: [UInt64: Entry] = [:]
-    var undoTokens: [UInt64] = []
-    var redoTokens: [UInt64] = []
+    /// The groups kept here, with their closures.
+    var groups = LocalGroups()
+    /// The group registrations go to now.
     private var open: OpenGroup?
     /// While an undo or redo runs its closures: what they register, and the group.
     private var applying: (token: UInt64, registered: [@MainActor () -> Void])?
     /// Groups closed here and not yet answered by undod.
-    var outbox = Outbox()
+    var outbox = GroupOutbox()
     /// This manager's own `undo()`/`redo()` calls out now.
     private var ownApplies = 0
     private var disabled = 0
     /// Counts every change of the local history, so that an answer from
     /// undod older than a change is not taken for the truth.
     var epoch = 0
-    private var observers: [Int: AsyncStream<Change>.Continuation] = [:]
-    private var nextObserver = 0
+    /// The streams `changes()` made.
+    private let observers = ChangeStreams()
 
     /// How long a push refused as Busy (an undo being applied) is retried.
     static let busyRetryMilliseconds = 25
@@ -116,7 +97,7 @@ public final class UndoManager {
     }
 
     isolated deinit {
-        for observer in observers.values { observer.finish() }
+        observers.finishAll()
         for waiter in outbox.drained { waiter.resume() }
     }
 
@@ -125,8 +106,7 @@ public final class UndoManager {
     public func close() async throws(UndoKitError) {
         open = nil
         await sendAllNow()
-        for observer in observers.values { observer.finish() }
-        observers.removeAll()
+        observers.finishAll()
         try await stack.close(discard: true)
     }
 
@@ -144,12 +124,11 @@ public final class UndoManager {
             applying?.registered.append(action)
             return
         }
-        if !redoTokens.isEmpty {
+        if !groups.redo.isEmpty {
             // A new change ends the redo side at once, as with NSUndoManager
             // (undod empties its own when the group is pushed).
             epoch += 1
-            for dropped in redoTokens { entries[dropped] = nil }
-            redoTokens.removeAll()
+            groups.dropRedo()
             post(.synchronized)
         }
         if open == nil { openGroup() }
@@ -163,11 +142,11 @@ public final class UndoManager {
     /// menus here: undod keeps the group's first name).
     public func setActionName(_ name: String) {
         if let applying {
-            entries[applying.token]?.name = name
+            groups[applying.token]?.name = name
         } else if open != nil {
             open?.name = name
-        } else if let top = undoTokens.last {
-            entries[top]?.name = name
+        } else if let top = groups.undo.last {
+            groups[top]?.name = name
             post(.registered)
         }
     }
@@ -221,11 +200,8 @@ public final class UndoManager {
         let token = nextToken
         nextToken += 1
         epoch += 1
-        entries[token] = Entry(name: group.name, undo: group.actions, redo: [])
-        for dropped in redoTokens { entries[dropped] = nil }
-        redoTokens.removeAll()
-        undoTokens.append(token)
-        if levelsOfUndo > 0, undoTokens.count > levelsOfUndo { dropOldest(undoTokens.count - levelsOfUndo) }
+        groups.push(token, .init(name: group.name, undo: group.actions, redo: []))
+        if levelsOfUndo > 0, groups.undo.count > levelsOfUndo { groups.dropOldest(groups.undo.count - levelsOfUndo) }
         outbox.waiting.append(token)
         scheduleSend()
         post(.registered)
@@ -234,16 +210,16 @@ public final class UndoManager {
     // MARK: Undo and redo
 
     /// Whether there is something to undo.
-    public var canUndo: Bool { !undoTokens.isEmpty || !(open?.actions.isEmpty ?? true) }
+    public var canUndo: Bool { !groups.undo.isEmpty || !(open?.actions.isEmpty ?? true) }
     /// Whether there is something to redo (a group whose undo registered nothing does not count).
-    public var canRedo: Bool { redoTokens.contains { !(entries[$0]?.redo.isEmpty ?? true) } }
+    public var canRedo: Bool { groups.canRedo }
     /// The next undo's name (`""` when unnamed or none).
     public var undoActionName: String {
         if let open, !open.actions.isEmpty { return open.name }
-        return undoTokens.last.flatMap { entries[$0]?.name } ?? ""
+        return groups.undoName
     }
     /// The next redo's name.
-    public var redoActionName: String { redoTokens.last.flatMap { entries[$0]?.name } ?? "" }
+    public var redoActionName: String { groups.redoName }
     /// "Undo Typing", or "Undo" when unnamed.
     public var undoMenuItemTitle: String { undoActionName.isEmpty ? "Undo" : "Undo \(undoActionName)" }
     /// "Redo Typing", or "Redo" when unnamed.
@@ -273,9 +249,7 @@ public final class UndoManager {
     public func removeAllActions() async throws(UndoKitError) {
         await sendAllNow()
         epoch += 1
-        entries.removeAll()
-        undoTokens.removeAll()
-        redoTokens.removeAll()
+        groups.removeAll()
         post(.removedAll)
         do {
             try await stack.clear()
@@ -299,16 +273,11 @@ public final class UndoManager {
     /// manager knows undod has — else it is obsolete here (an undo that
     /// timed out in undod and ran late must not run twice).
     func apply(_ request: ApplyRequest) throws {
-        guard request.payloads.count == 1, let token = tokens.token(in: request.payloads[0]), let entry = entries[token] else {
+        guard request.payloads.count == 1, let token = tokens.token(in: request.payloads[0]), let entry = groups[token] else {
             throw UndoKitError.obsolete
         }
         let undoing = request.direction == .undo
-        if undoing {
-            guard let index = undoTokens.lastIndex(of: token),
-                  undoTokens[(index + 1)...].allSatisfy({ entries[$0]?.group == nil }) else { throw UndoKitError.obsolete }
-        } else {
-            guard redoTokens.last == token, !entry.redo.isEmpty else { throw UndoKitError.obsolete }
-        }
+        guard undoing ? groups.mayUndo(token) : groups.mayRedo(token) else { throw UndoKitError.obsolete }
         epoch += 1
         applying = (token, [])
         if undoing { isUndoing = true } else { isRedoing = true }
@@ -317,14 +286,7 @@ public final class UndoManager {
         applying = nil
         isUndoing = false
         isRedoing = false
-        if undoing { entries[token]?.redo = registered } else { entries[token]?.undo = registered }
-        if undoing {
-            undoTokens.removeAll { $0 == token }
-            redoTokens.append(token)
-        } else {
-            redoTokens.removeAll { $0 == token }
-            undoTokens.append(token)
-        }
+        if undoing { groups.undone(token, registered: registered) } else { groups.redone(token, registered: registered) }
         post(undoing ? .undone : .redone, fromOutside: ownApplies == 0)
     }
 
@@ -336,26 +298,14 @@ public final class UndoManager {
     func synchronize() async {
         let before = epoch
         guard outbox.waiting.isEmpty, let history = try? await stack.history(), epoch == before, outbox.waiting.isEmpty else { return }
-        let undoIDs = Set(history.undo.map(\.group))
-        let redoIDs = Set(history.redo.map(\.group))
-        let keptUndo = undoTokens.filter { entries[$0]?.group.map(undoIDs.contains) ?? true }
-        let keptRedo = redoTokens.filter { entries[$0]?.group.map(redoIDs.contains) ?? true }
-        guard keptUndo != undoTokens || keptRedo != redoTokens else { return }
-        for token in Set(undoTokens + redoTokens).subtracting(keptUndo + keptRedo) { entries[token] = nil }
-        undoTokens = keptUndo
-        redoTokens = keptRedo
+        guard groups.keep(undoIDs: Set(history.undo.map(\.group)), redoIDs: Set(history.redo.map(\.group))) else { return }
         post(.synchronized)
     }
 
-    private func dropOldest(_ count: Int) {
-        for token in undoTokens.prefix(count) { entries[token] = nil }
-        undoTokens.removeFirst(min(count, undoTokens.count))
-    }
-
     private func applyLevels() {
-        if levelsOfUndo > 0, undoTokens.count > levelsOfUndo {
+        if levelsOfUndo > 0, groups.undo.count > levelsOfUndo {
             epoch += 1
-            dropOldest(undoTokens.count - levelsOfUndo)
+            groups.dropOldest(groups.undo.count - levelsOfUndo)
             post(.synchronized)
         }
         // In order with the pushes and undos that follow.
@@ -370,19 +320,12 @@ public final class UndoManager {
     /// for a menu to follow (each call makes a stream of its own; they end
     /// when the manager closes or goes).
     public func changes() -> AsyncStream<Change> {
-        AsyncStream { continuation in
-            nextObserver += 1
-            let id = nextObserver
-            observers[id] = continuation
-            continuation.onTermination = { [weak self] _ in
-                Task { @MainActor in self?.observers[id] = nil }
-            }
-        }
+        observers.make()
     }
 
     func post(_ kind: Change.Kind, fromOutside: Bool = false) {
         let change = Change(kind: kind, canUndo: canUndo, canRedo: canRedo, undoActionName: undoActionName,
                             redoActionName: redoActionName, fromOutside: fromOutside)
-        for observer in observers.values { observer.yield(change) }
+        observers.yield(change)
     }
 }

@@ -1,5 +1,7 @@
 internal import CXCB
+import Dispatch
 import Locking
+import Loop
 
 /// A libxcb connection handed from the connecting thread to the loop's.
 /// @unchecked: it crosses threads once, through `ConnectAttempt`'s mutex,
@@ -16,6 +18,48 @@ struct RawConnection: @unchecked Sendable {
 /// abandoned connection.
 final class ConnectAttempt: Sendable {
     private let state = Lock<(result: RawConnection?, abandoned: Bool)>((nil, false))
+
+    /// Connects to `display` on another thread and calls `done` on the loop
+    /// with the connection `make` makes of it, or the error (after
+    /// `timeoutMilliseconds` at most); the loop goes on serving meanwhile.
+    static func run(display name: String, loop: EventLoop, timeoutMilliseconds: Int,
+                    make: @escaping (_ raw: OpaquePointer, _ screen: Int32) throws(X11Error) -> X11Connection,
+                    then done: @escaping (Result<X11Connection, X11Error>) -> Void) {
+        guard !name.isEmpty else { return done(.failure(.noDisplay)) }
+        let attempt = ConnectAttempt()
+        var answered = false
+        let finish = { () -> Void in
+            guard !answered else { return }
+            answered = true
+            guard let made = attempt.take() else {
+                return done(.failure(.noAnswer(name, milliseconds: timeoutMilliseconds)))
+            }
+            guard let connection = made.pointer else {
+                return done(.failure(.cannotConnect(name, reason: "out of memory")))
+            }
+            done(Result { () throws(X11Error) in try make(connection, made.screen) })
+        }
+        // The connecting thread only wakes the loop; the loop sees the
+        // attempt finished at the end of that turn (or gives up at the timeout).
+        var watch: EventLoop.Token?
+        let timeout = loop.schedule(afterMilliseconds: timeoutMilliseconds) {
+            watch.map(loop.remove)
+            finish()
+        }
+        watch = loop.addTurnEndHook {
+            guard attempt.isFinished else { return }
+            watch.map(loop.remove)
+            loop.remove(timeout)
+            finish()
+        }
+        let wake = loop.handle
+        DispatchQueue.global().async {
+            var screen: Int32 = 0
+            let connection = xcb_connect(name, &screen)
+            attempt.finish(RawConnection(pointer: connection, screen: screen))
+            wake.perform {}
+        }
+    }
 
     /// Whether the other thread has finished connecting.
     var isFinished: Bool { state.withLock { $0.result != nil } }

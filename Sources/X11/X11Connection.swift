@@ -3,7 +3,6 @@ import Glibc
 #endif
 internal import CXCB
 internal import CXCBShim
-import Dispatch
 public import Loop
 public import SystemClock
 import Synchronization
@@ -66,42 +65,10 @@ public final class X11Connection {
     /// most); the loop goes on serving meanwhile.
     public static func connect(display name: String, loop: EventLoop, timeoutMilliseconds: Int,
                                then done: @escaping (Result<X11Connection, X11Error>) -> Void) {
-        guard !name.isEmpty else { return done(.failure(.noDisplay)) }
-        let attempt = ConnectAttempt()
-        var answered = false
-        let finish = { () -> Void in
-            guard !answered else { return }
-            answered = true
-            guard let made = attempt.take() else {
-                return done(.failure(.noAnswer(name, milliseconds: timeoutMilliseconds)))
-            }
-            guard let connection = made.pointer else {
-                return done(.failure(.cannotConnect(name, reason: "out of memory")))
-            }
-            done(Result { () throws(X11Error) in
-                try X11Connection(raw: connection, screen: made.screen, displayName: name, loop: loop)
-            })
-        }
-        // The connecting thread only wakes the loop; the loop sees the
-        // attempt finished at the end of that turn (or gives up at the timeout).
-        var watch: EventLoop.Token?
-        let timeout = loop.schedule(afterMilliseconds: timeoutMilliseconds) {
-            watch.map(loop.remove)
-            finish()
-        }
-        watch = loop.addTurnEndHook {
-            guard attempt.isFinished else { return }
-            watch.map(loop.remove)
-            loop.remove(timeout)
-            finish()
-        }
-        let wake = loop.handle
-        DispatchQueue.global().async {
-            var screen: Int32 = 0
-            let connection = xcb_connect(name, &screen)
-            attempt.finish(RawConnection(pointer: connection, screen: screen))
-            wake.perform {}
-        }
+        ConnectAttempt.run(display: name, loop: loop, timeoutMilliseconds: timeoutMilliseconds, make: {
+            (raw: OpaquePointer, screen: Int32) throws(X11Error) in
+            try X11Connection(raw: raw, screen: screen, displayName: name, loop: loop)
+        }, then: done)
     }
 
     private init(raw connection: OpaquePointer, screen screenNumber: Int32, displayName: String,
