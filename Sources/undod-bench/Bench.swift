@@ -130,10 +130,12 @@ final class Bench {
         var rows: [Row] = []
         let wanted = options.only
         if !wanted.isDisjoint(with: [1, 2, 3, 4, 8]) {
-            rows += busRows(wanted)
+            rows += BusRows(bench: self).busRows(wanted)
         }
+        let groups = GroupRows(bench: self)
         let alone: [(row: Row, measure: (inout Row) throws(BenchError) -> Void)] = [
-            (Self.row5(), measureMemory), (Self.row6(), measureStartup), (Self.row7(), measureUndoKitPush),
+            (Self.row5(), groups.measureMemory), (Self.row6(), groups.measureStartup),
+            (UndoKitRow.row7(), UndoKitRow(bench: self).measureUndoKitPush),
         ]
         for (row, measure) in alone where wanted.contains(row.number) {
             rows.append(measured(row, by: measure))

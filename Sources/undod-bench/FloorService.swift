@@ -15,7 +15,7 @@ import UndoCore
 /// It also answers `UndoFocused` as undod does on the wire, and no more: an
 /// `Apply` of one 64-byte payload (what the bench pushes) to whoever
 /// registered last, and once that is answered, the `(o t s)` reply. The
-/// bench measures rows 1, 2, 3 and 8 on it (`Bench+Floor.swift`).
+/// bench measures rows 1, 2, 3 and 8 on it (`RepeatPass+Floor.swift`).
 enum FloorService {
     /// Serves on the bus at `address` until killed; 1 when it cannot start.
     static func run(address: String) -> Int32 {

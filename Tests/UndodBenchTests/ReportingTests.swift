@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func aReportedRowHasNoTargetAndCountsForNone() {
-        var reported = Bench.row7()
+        var reported = UndoKitRow.row7()
         reported.summary = Summary([1.5])
         var met = Bench.row6()
         met.summary = Summary([10])

@@ -5,11 +5,14 @@ import Undo1
 import Undo1Wire
 
 /// Rows 5 and 6: many groups, held in memory or stored.
-extension Bench {
+struct GroupRows {
+    /// The run this measures in.
+    let bench: Bench
+
     /// The undo payload of rows 5 and 6: 16 bytes.
-    static let smallUndo = payload(16, 3)
+    static let smallUndo = Bench.payload(16, 3)
     /// The redo payload of rows 5 and 6: 16 bytes.
-    static let smallRedo = payload(16, 4)
+    static let smallRedo = Bench.payload(16, 4)
     /// Payload bytes of one such group.
     static let smallGroupPayload = smallUndo.count + smallRedo.count
 
@@ -54,9 +57,9 @@ extension Bench {
             templates.append(try Calls.push(stack: stack, name: "Edit", undo: Self.smallUndo, redo: Self.smallRedo))
         }
         let start = SystemTime.monotonicNanoseconds
-        _ = try CallRunner.pipelined(app.connection, count: count, inFlight: scale.inFlight, what: "Push",
+        _ = try CallRunner.pipelined(app.connection, count: count, inFlight: bench.scale.inFlight, what: "Push",
                                      child: child,
-                                     timeoutMilliseconds: remainingMilliseconds(reserve: reserveMilliseconds)) {
+                                     timeoutMilliseconds: bench.remainingMilliseconds(reserve: reserveMilliseconds)) {
             index throws(BenchError) in
             templates[index % templates.count].copy()
         }
@@ -74,26 +77,26 @@ extension Bench {
     /// Row 5: undod's resident size before and after `memoryGroups` groups
     /// of 16 + 16 payload bytes across 100 memory-only stacks.
     func measureMemory(_ row: inout Row) throws(BenchError) {
-        let undod = try startUndod("undod-memory", config: Self.keepEverything(persist: false),
-                                   stateDirectory: try scratch.directory("state-memory"))
+        let undod = try bench.startUndod("undod-memory", config: GroupRows.keepEverything(persist: false),
+                                   stateDirectory: try bench.scratch.directory("state-memory"))
         defer { undod.kill() }
-        let app = try BenchApp(address: bus.address, loop: loop)
+        let app = try BenchApp(address: bench.bus.address, loop: bench.loop)
         defer { app.close() }
         let child = undod.process
-        let stacks = try registerStacks(app, count: scale.memoryStacks, prefix: "bench.memory", persist: false,
+        let stacks = try registerStacks(app, count: bench.scale.memoryStacks, prefix: "bench.memory", persist: false,
                                         child: child)
         // One group on every stack first, so the code paths and per-stack
         // structures exist before the first reading.
         _ = try pushSmallGroups(app, stacks: stacks, count: stacks.count, child: child, reserveMilliseconds: 0)
         let before = try undod.residentBytes()
-        let count = scale.memoryGroups - stacks.count
+        let count = bench.scale.memoryGroups - stacks.count
         // Leaves time for row 6 should this take too long.
         let seconds = try pushSmallGroups(app, stacks: stacks, count: count, child: child,
-                                          reserveMilliseconds: options.only.contains(6) ? 15_000 : 0)
+                                          reserveMilliseconds: bench.options.only.contains(6) ? 15_000 : 0)
         let after = try undod.residentBytes()
         let held = try exportedGroups(app.connection, child: child)
-        guard held.groups == scale.memoryGroups else {
-            throw BenchError("undod holds \(held.groups) groups, not \(scale.memoryGroups): it dropped some, "
+        guard held.groups == bench.scale.memoryGroups else {
+            throw BenchError("undod holds \(held.groups) groups, not \(bench.scale.memoryGroups): it dropped some, "
                 + "so bytes per group cannot be measured.")
         }
         let perGroup = Double(after - before) / Double(count) - Double(Self.smallGroupPayload)
@@ -110,19 +113,19 @@ extension Bench {
     /// Row 6: time from starting undod to it owning its name, on a store
     /// holding `storedGroups` groups and on an empty one, interleaved.
     func measureStartup(_ row: inout Row) throws(BenchError) {
-        let full = try scratch.directory("state-full")
-        let empty = try scratch.directory("state-empty")
-        let config = Self.keepEverything(persist: true)
+        let full = try bench.scratch.directory("state-full")
+        let empty = try bench.scratch.directory("state-empty")
+        let config = GroupRows.keepEverything(persist: true)
 
         // Fill: push the groups through the bus, then stop undod cleanly.
         let fillStart = SystemTime.monotonicNanoseconds
-        let filler = try startUndod("undod-fill", config: config, stateDirectory: full)
+        let filler = try bench.startUndod("undod-fill", config: config, stateDirectory: full)
         do {
-            let app = try BenchApp(address: bus.address, loop: loop)
+            let app = try BenchApp(address: bench.bus.address, loop: bench.loop)
             defer { app.close() }
-            let stacks = try registerStacks(app, count: scale.memoryStacks, prefix: "bench.stored", persist: true,
+            let stacks = try registerStacks(app, count: bench.scale.memoryStacks, prefix: "bench.stored", persist: true,
                                             child: filler.process)
-            _ = try pushSmallGroups(app, stacks: stacks, count: scale.storedGroups, child: filler.process,
+            _ = try pushSmallGroups(app, stacks: stacks, count: bench.scale.storedGroups, child: filler.process,
                                     reserveMilliseconds: 5_000)
         } catch {
             filler.kill()
@@ -132,18 +135,18 @@ extension Bench {
         let fillSeconds = SystemTime.seconds(since: fillStart)
         // The empty store: made by one start and stop, so that both sides open
         // a store that exists.
-        try startUndod("undod-empty", config: config, stateDirectory: empty).stop()
+        try bench.startUndod("undod-empty", config: config, stateDirectory: empty).stop()
 
         var restored: (stacks: Int, groups: Int)?
         var killedByTerm = 0
-        let (withGroups, withNone) = try Rounds.interleave(scale.startupRounds, { () throws(BenchError) in
-            let undod = try startUndod("undod-start-full", config: config, stateDirectory: full)
+        let (withGroups, withNone) = try Rounds.interleave(bench.scale.startupRounds, { () throws(BenchError) in
+            let undod = try bench.startUndod("undod-start-full", config: config, stateDirectory: full)
             defer { undod.kill() }
-            if restored == nil { restored = try exportedGroups(watcher, child: undod.process) }
+            if restored == nil { restored = try exportedGroups(bench.watcher, child: undod.process) }
             if try !undod.stop(toleratingEarlyTerm: true) { killedByTerm += 1 }
             return undod.startMilliseconds
         }, { () throws(BenchError) in
-            let undod = try startUndod("undod-start-empty", config: config, stateDirectory: empty)
+            let undod = try bench.startUndod("undod-start-empty", config: config, stateDirectory: empty)
             defer { undod.kill() }
             if try !undod.stop(toleratingEarlyTerm: true) { killedByTerm += 1 }
             return undod.startMilliseconds
@@ -151,14 +154,14 @@ extension Bench {
         row.summary = Summary(zip(withGroups, withNone).map { $0 - $1 })
         let fullMedian = Summary(withGroups).median, emptyMedian = Summary(withNone).median
         let back = restored ?? (0, 0)
-        row.detail = "\(Report.format(fullMedian, digits: 1)) ms with \(scale.storedGroups) groups stored, "
-            + "\(Report.format(emptyMedian, digits: 1)) ms empty (\(scale.startupRounds) rounds); "
+        row.detail = "\(Report.format(fullMedian, digits: 1)) ms with \(bench.scale.storedGroups) groups stored, "
+            + "\(Report.format(emptyMedian, digits: 1)) ms empty (\(bench.scale.startupRounds) rounds); "
             + "restored \(back.groups) groups on \(back.stacks) stacks"
-            + (back.groups < scale.storedGroups ? " — the store does not keep them yet" : "")
+            + (back.groups < bench.scale.storedGroups ? " — the store does not keep them yet" : "")
             + "; fill took \(Report.format(fillSeconds, digits: 1)) s"
-            + (killedByTerm == 0 ? "" : "; \(killedByTerm) of \(2 * scale.startupRounds) start-ups were ended by "
+            + (killedByTerm == 0 ? "" : "; \(killedByTerm) of \(2 * bench.scale.startupRounds) start-ups were ended by "
                 + "SIGTERM's default action (the stop came before undod installed its handler)")
-        row.values = [("full_ms", fullMedian), ("empty_ms", emptyMedian), ("stored_groups", Double(scale.storedGroups)),
+        row.values = [("full_ms", fullMedian), ("empty_ms", emptyMedian), ("stored_groups", Double(bench.scale.storedGroups)),
                       ("restored_groups", Double(back.groups))]
     }
 }

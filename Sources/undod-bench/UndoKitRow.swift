@@ -8,7 +8,10 @@ import UndoKit
 /// Row 7: the price an app pays for hosting its history outside the
 /// process — what a push costs the app's own thread with UndoKit, against
 /// keeping the closure in a local array (what an in-process undo manager does).
-extension Bench {
+struct UndoKitRow {
+    /// The run this measures in.
+    let bench: Bench
+
     /// Row 7, not yet measured: reported, without a target.
     static func row7() -> Row {
         Row(number: 7, key: "undokit_push", title: "UndoKit push, the app's thread", unit: "µs", digits: 2, target: nil)
@@ -19,18 +22,18 @@ extension Bench {
     /// appends of a closure to a local array, and 1,000 awaited pushes
     /// (the round trip an app waits for when it does wait).
     func measureUndoKitPush(_ row: inout Row) throws(BenchError) {
-        let undod = try startUndod("undod-kit", config: Self.keepEverything(persist: false),
-                                   stateDirectory: try scratch.directory("state-kit"))
+        let undod = try bench.startUndod("undod-kit", config: GroupRows.keepEverything(persist: false),
+                                   stateDirectory: try bench.scratch.directory("state-kit"))
         defer { undod.kill() }
         let client: UndoClient
-        do { client = try UndoClient(address: bus.address) } catch {
+        do { client = try UndoClient(address: bench.bus.address) } catch {
             throw BenchError("UndoKit could not connect: \(error.message)")
         }
         defer { client.close() }
         let stack = try Self.blocking("UndoKit's Register") { () async throws(UndoKitError) in
             try await client.register(appId: "bench.undokit", options: StackOptions(persist: false))
         }
-        let count = scale.kitPushes
+        let count = bench.scale.kitPushes
         let payload = [UInt8](repeating: 7, count: 64)
         let action = UndoAction(undo: payload, redo: payload)
 
@@ -59,7 +62,7 @@ extension Bench {
             }
             queued.append(SystemTime.monotonicNanoseconds - start)
         }
-        try loop.wait(for: "\(count) UndoKit pushes to be answered", timeoutMilliseconds: 60_000, child: undod.process) {
+        try bench.loop.wait(for: "\(count) UndoKit pushes to be answered", timeoutMilliseconds: 60_000, child: undod.process) {
             answered.withLock { $0.done == count }
         }
         let (failed, failure) = answered.withLock { ($0.failed, $0.failure) }

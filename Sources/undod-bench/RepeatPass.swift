@@ -2,7 +2,12 @@
 /// watching, the floor service in undod's place), each figure noted under
 /// the row it repeats: one way to measure again and one way to note, for
 /// every such pass.
-extension Bench {
+struct RepeatPass {
+    /// The rows this measures again.
+    let busRows: BusRows
+    /// The run this measures in.
+    var bench: Bench { busRows.bench }
+
     /// The indices of rows 1–3 that were measured, and so can be measured again.
     static func repeatable(_ rows: [Row]) -> [Int] {
         rows.indices.filter { (1...3).contains(rows[$0].number) && rows[$0].summary != nil }
@@ -14,7 +19,7 @@ extension Bench {
     func prepareAgain<Made>(_ label: String, budget: String, _ rows: inout [Row], _ indices: [Int],
                             _ make: () throws(BenchError) -> Made) -> Made? {
         do {
-            try checkBudget(budget)
+            try bench.checkBudget(budget)
             return try make()
         } catch {
             for index in indices { rows[index].detail += "\n   \(label): not measured (\(error.description))" }
@@ -24,11 +29,11 @@ extension Bench {
 
     /// Measures `row` (1, 2 or 3) again on `setup`: its round trips, its
     /// pipelined calls (row 8's CPU figures going to `cpu`), or its trigger.
-    func measureAgain(_ row: inout Row, _ setup: Setup, cpu: inout Row?) throws(BenchError) {
+    func measureAgain(_ row: inout Row, _ setup: BusRows.Setup, cpu: inout Row?) throws(BenchError) {
         switch row.number {
-        case 1: try measureLatency(&row, setup)
-        case 2: try measureThroughput(&row, setup, cpu: &cpu)
-        default: try measureTrigger(&row, setup)
+        case 1: try busRows.measureLatency(&row, setup)
+        case 2: try busRows.measureThroughput(&row, setup, cpu: &cpu)
+        default: try busRows.measureTrigger(&row, setup)
         }
     }
 

@@ -8,7 +8,10 @@ import SystemClock
 import Undo1
 
 /// Rows 1–4: one undod, one app, one trigger.
-extension Bench {
+struct BusRows {
+    /// The run this measures in.
+    let bench: Bench
+
     /// The stacks and connections rows 1–4 share.
     struct Setup {
         /// The undod of rows 1–4.
@@ -39,8 +42,8 @@ extension Bench {
     func busRows(_ wanted: Set<Int>) -> [Row] {
         // Row 8 is measured by row 2's calls.
         let measured = wanted.contains(8) ? wanted.union([2]) : wanted
-        var rows = [Self.row1(), Self.row2(), Self.row3(), Self.row4()].filter { measured.contains($0.number) }
-        var cpuRow = wanted.contains(8) ? Self.row8() : nil
+        var rows = [Bench.row1(), Bench.row2(), Bench.row3(), Bench.row4()].filter { measured.contains($0.number) }
+        var cpuRow = wanted.contains(8) ? Bench.row8() : nil
         let setup: Setup
         do {
             setup = try makeSetup()
@@ -50,17 +53,17 @@ extension Bench {
             return rows + (cpuRow.map { [$0] } ?? [])
         }
         defer { setup.close() }
-        let processes = setup.processes(bus: bus.pid)
+        let processes = setup.processes(bus: bench.bus.pid)
         defer { CPUPin.set(processes, cpu: nil) }
         for index in rows.indices {
             let start = SystemTime.monotonicNanoseconds
             // Throughput needs every CPU; the round trips run on one.
-            let cpu = rows[index].number == 2 ? nil : pinnedCPU
+            let cpu = rows[index].number == 2 ? nil : bench.pinnedCPU
             if !CPUPin.set(processes, cpu: cpu) {
-                progress("warning: could not set the CPU affinity; row \(rows[index].number) runs unpinned")
+                bench.progress("warning: could not set the CPU affinity; row \(rows[index].number) runs unpinned")
             }
             do {
-                try checkBudget("row \(rows[index].number)")
+                try bench.checkBudget("row \(rows[index].number)")
                 switch rows[index].number {
                 case 1: try measureLatency(&rows[index], setup)
                 case 2: try measureThroughput(&rows[index], setup, cpu: &cpuRow)
@@ -71,15 +74,15 @@ extension Bench {
                 rows[index].error = error.description
                 if rows[index].number == 2 { cpuRow?.error = error.description }
             }
-            progress("row \(rows[index].number) done in \(Report.format(SystemTime.seconds(since: start), digits: 1)) s")
+            bench.progress("row \(rows[index].number) done in \(Report.format(SystemTime.seconds(since: start), digits: 1)) s")
         }
         measureWithASubscriber(&rows, setup, processes: processes)
         do {
             try setup.undod.stop()
         } catch {
-            progress("warning: \(error.description)")
+            bench.progress("warning: \(error.description)")
         }
-        measureOnTheFloor(&rows, cpuRow: &cpuRow)
+        RepeatPass(busRows: self).measureOnTheFloor(&rows, cpuRow: &cpuRow)
         if let cpuRow, let after = rows.firstIndex(where: { $0.number == 2 }) { rows.insert(cpuRow, at: after + 1) }
         return rows.filter { wanted.contains($0.number) }
     }
@@ -89,35 +92,35 @@ extension Bench {
     /// that the cost of watching surprises nobody. The targets are for the
     /// figures without one.
     private func measureWithASubscriber(_ rows: inout [Row], _ setup: Setup, processes: [pid_t]) {
-        let indices = Self.repeatable(rows)
+        let indices = RepeatPass.repeatable(rows)
         guard !indices.isEmpty else { return }
         let start = SystemTime.monotonicNanoseconds
-        guard let watcher = prepareAgain("with a subscriber", budget: "rows 1-3 with a subscriber", &rows, indices,
+        guard let watcher = RepeatPass(busRows: self).prepareAgain("with a subscriber", budget: "rows 1-3 with a subscriber", &rows, indices,
                                          { () throws(BenchError) in try startSubscriber(setup) }) else { return }
         defer { watcher.kill() }
         for index in indices {
             var again = rows[index]
-            let cpu = again.number == 2 ? nil : pinnedCPU
+            let cpu = again.number == 2 ? nil : bench.pinnedCPU
             CPUPin.set(processes + [watcher.pid], cpu: cpu)
             do {
-                try checkBudget("row \(again.number) with a subscriber")
+                try bench.checkBudget("row \(again.number) with a subscriber")
                 var unreported: Row?
-                try measureAgain(&again, setup, cpu: &unreported)
-                Self.note(again, as: "with one subscriber on the bus (undoctl watch)", key: "with_subscriber",
+                try RepeatPass(busRows: self).measureAgain(&again, setup, cpu: &unreported)
+                RepeatPass.note(again, as: "with one subscriber on the bus (undoctl watch)", key: "with_subscriber",
                           under: &rows[index])
             } catch {
                 rows[index].detail += "\n   with a subscriber: \(error.description)"
             }
         }
         CPUPin.set(processes + [watcher.pid], cpu: nil)
-        progress("rows 1-3 with a subscriber done in \(Report.format(SystemTime.seconds(since: start), digits: 1)) s")
+        bench.progress("rows 1-3 with a subscriber done in \(Report.format(SystemTime.seconds(since: start), digits: 1)) s")
     }
 
     /// Starts `undoctl watch` (next to undod) on the bus and waits until
     /// undod announces a push to it: it has subscribed.
     private func startSubscriber(_ setup: Setup) throws(BenchError) -> ChildProcess {
-        let undoctl = URL(fileURLWithPath: options.undodPath).deletingLastPathComponent().appendingPathComponent("undoctl").path
-        let watch = try ChildProcess(path: undoctl, arguments: ["--address", bus.address, "watch"], name: "undoctl watch")
+        let undoctl = URL(fileURLWithPath: bench.options.undodPath).deletingLastPathComponent().appendingPathComponent("undoctl").path
+        let watch = try ChildProcess(path: undoctl, arguments: ["--address", bench.bus.address, "watch"], name: "undoctl watch")
         var seen = false
         let subscription = setup.trigger.subscribe(SignalMatch(sender: setup.undod.uniqueName,
                                                                interface: Undo1.stackInterface,
@@ -139,8 +142,8 @@ extension Bench {
     }
 
     private func makeSetup() throws(BenchError) -> Setup {
-        let state = try scratch.directory("state-main")
-        let undod = try startUndod("undod-main", config: """
+        let state = try bench.scratch.directory("state-main")
+        let undod = try bench.startUndod("undod-main", config: """
             # undod-bench, rows 1-4: the defaults, with focus by recency.
             [focus]
             strategy = recent
@@ -151,7 +154,7 @@ extension Bench {
             (memory: try app.register("bench.memory", RegistrationOptions(persist: false), child: child),
              persistent: try app.register("bench.persistent", RegistrationOptions(persist: true), child: child),
              trigger: try app.register("bench.trigger",
-                                       RegistrationOptions(limit: UInt32(scale.triggerCalls + 16), persist: false),
+                                       RegistrationOptions(limit: UInt32(bench.scale.triggerCalls + 16), persist: false),
                                        child: child))
         }
     }
@@ -163,10 +166,10 @@ extension Bench {
                register: (BenchApp, ChildProcess) throws(BenchError) -> (memory: String, persistent: String,
                                                                           trigger: String)) throws(BenchError) -> Setup {
         do throws(BenchError) {
-            let app = try BenchApp(address: bus.address, loop: loop)
+            let app = try BenchApp(address: bench.bus.address, loop: bench.loop)
             let trigger: Connection
             do {
-                trigger = try Connection(address: bus.address, loop: loop)
+                trigger = try Connection(address: bench.bus.address, loop: bench.loop)
             } catch {
                 throw BenchError("Cannot connect to the private bus: \(error.message)")
             }
@@ -175,10 +178,10 @@ extension Bench {
             let setup = Setup(undod: service, app: app, trigger: trigger, memoryStack: stacks.memory,
                               persistentStack: stacks.persistent, triggerStack: stacks.trigger)
             // Warm both sides up: code paths, allocator, the bus's caches.
-            _ = try CallRunner.sequential(app.connection, try pings(setup, scale.warmUp),
+            _ = try CallRunner.sequential(app.connection, try pings(setup, bench.scale.warmUp),
                                           what: "Ping", child: child)
             for stack in stacks.persistent == stacks.memory ? [stacks.memory] : [stacks.memory, stacks.persistent] {
-                _ = try CallRunner.sequential(app.connection, try pushes(stack, scale.warmUp), what: "Push",
+                _ = try CallRunner.sequential(app.connection, try pushes(stack, bench.scale.warmUp), what: "Push",
                                               child: child)
             }
             return setup
@@ -192,8 +195,8 @@ extension Bench {
         try Calls.copies(of: try Calls.ping(setup.undod.uniqueName), count)
     }
 
-    private static let undoPayload = payload(64, 1)
-    private static let redoPayload = payload(64, 2)
+    private static let undoPayload = Bench.payload(64, 1)
+    private static let redoPayload = Bench.payload(64, 2)
 
     func pushes(_ stack: String, _ count: Int) throws(BenchError) -> [Message] {
         try Calls.copies(of: try Calls.push(stack: stack, undo: Self.undoPayload, redo: Self.redoPayload), count)
@@ -222,19 +225,19 @@ extension Bench {
     /// Row 1: the median round trip of a Push and of a Ping, from the same
     /// connection, one call at a time.
     func measureLatency(_ row: inout Row, _ setup: Setup) throws(BenchError) {
-        let n = scale.latencyCalls
+        let n = bench.scale.latencyCalls
         let (push, ping) = try pairedRounds(
-            scale.latencyRounds, setup.app.connection, child: setup.undod.process, what: ("Push", "Ping"),
+            bench.scale.latencyRounds, setup.app.connection, child: setup.undod.process, what: ("Push", "Ping"),
             a: { () throws(BenchError) in try pushes(setup.memoryStack, n) },
             b: { () throws(BenchError) in try pings(setup, n) })
         row.summary = Summary(zip(push, ping).map { $0 / $1 })
         let pushMedian = Summary(push).median, pingMedian = Summary(ping).median
         row.detail = "Push \(Report.format(pushMedian, digits: 1)) µs, Ping \(Report.format(pingMedian, digits: 1)) µs, "
-            + "+\(Report.format(pushMedian - pingMedian, digits: 1)) µs (medians of \(n) calls a side a round, alternating, \(scale.latencyRounds) rounds; 64 B undo + 64 B redo)"
+            + "+\(Report.format(pushMedian - pingMedian, digits: 1)) µs (medians of \(n) calls a side a round, alternating, \(bench.scale.latencyRounds) rounds; 64 B undo + 64 B redo)"
         // The layer's own cost: a Ping to undod (answered inside its loop)
         // against a Ping to the bus itself (answered by dbus-daemon).
         let (daemonPing, busPing) = try pairedRounds(
-            max(3, scale.latencyRounds / 3), setup.app.connection, child: setup.undod.process,
+            max(3, bench.scale.latencyRounds / 3), setup.app.connection, child: setup.undod.process,
             what: ("Ping to undod", "Ping to the bus"),
             a: { () throws(BenchError) in try pings(setup, n) },
             b: { () throws(BenchError) in try Calls.copies(of: try Calls.pingBus(), n) })
@@ -280,23 +283,23 @@ extension Bench {
     func measureThroughput(_ row: inout Row, _ setup: Setup, cpu cpuRow: inout Row?) throws(BenchError) {
         let app = setup.app.connection
         let child = setup.undod.process
-        let n = scale.throughputCalls
-        let inFlight = scale.inFlight
-        let calls = n * scale.throughputRounds
+        let n = bench.scale.throughputCalls
+        let inFlight = bench.scale.inFlight
+        let calls = n * bench.scale.throughputRounds
         var pushCPU = CPUTimes(), pingCPU = CPUTimes()
         var pushUndod: [Int64] = [], pingUndod: [Int64] = []
         func side(_ messages: [Message], _ what: String, _ cpu: inout CPUTimes,
                   _ undod: inout [Int64]) throws(BenchError) -> Double {
-            let before = CPUTimes.now(undod: child.pid, bus: bus.pid)
+            let before = CPUTimes.now(undod: child.pid, bus: bench.bus.pid)
             let elapsed = try CallRunner.pipelined(app, count: n, inFlight: inFlight, what: what, child: child) {
                 messages[$0]
             }
-            let spent = CPUTimes.now(undod: child.pid, bus: bus.pid) - before
+            let spent = CPUTimes.now(undod: child.pid, bus: bench.bus.pid) - before
             cpu += spent
             undod.append(spent.undod)
             return Double(n) / (Double(elapsed) / 1e9)
         }
-        let (push, ping) = try Rounds.interleave(scale.throughputRounds, { () throws(BenchError) in
+        let (push, ping) = try Rounds.interleave(bench.scale.throughputRounds, { () throws(BenchError) in
             try side(try pushes(setup.memoryStack, n), "Push", &pushCPU, &pushUndod)
         }, { () throws(BenchError) in
             try side(try pings(setup, n), "Ping", &pingCPU, &pingUndod)
@@ -312,7 +315,7 @@ extension Bench {
         }
         let pushMedian = Summary(push).median, pingMedian = Summary(ping).median
         row.detail = "Push \(Report.format(pushMedian, digits: 0))/s, Ping \(Report.format(pingMedian, digits: 0))/s "
-            + "(\(n) calls a round, \(inFlight) in flight, \(scale.throughputRounds) rounds); CPU a call: "
+            + "(\(n) calls a round, \(inFlight) in flight, \(bench.scale.throughputRounds) rounds); CPU a call: "
             + "Push \(pushCPU.perCall(calls)); Ping \(pingCPU.perCall(calls))"
         row.values = [("push_per_s", pushMedian), ("ping_per_s", pingMedian),
                       ("push_cpu_undod_us", Double(pushCPU.undod) / Double(calls) / 1_000),
@@ -328,14 +331,14 @@ extension Bench {
     /// trips through the bus — against one Ping from the same connection.
     func measureTrigger(_ row: inout Row, _ setup: Setup) throws(BenchError) {
         let child = setup.undod.process
-        let n = scale.triggerCalls
+        let n = bench.scale.triggerCalls
         var appliesBefore = 0
         let (undo, ping) = try pairedRounds(
-            scale.triggerRounds, setup.trigger, child: child, what: ("UndoFocused", "Ping"),
+            bench.scale.triggerRounds, setup.trigger, child: child, what: ("UndoFocused", "Ping"),
             a: { () throws(BenchError) in
                 // Untimed: fill the trigger stack; the pushes also focus it.
                 let fill = try pushes(setup.triggerStack, n)
-                _ = try CallRunner.pipelined(setup.app.connection, count: n, inFlight: scale.inFlight,
+                _ = try CallRunner.pipelined(setup.app.connection, count: n, inFlight: bench.scale.inFlight,
                                              what: "Push to the trigger stack", child: child) { fill[$0] }
                 appliesBefore = setup.app.applies
                 return try Calls.copies(of: try Calls.undoFocused(), n)
@@ -353,17 +356,17 @@ extension Bench {
         row.summary = Summary(zip(undo, ping).map { $0 / $1 })
         let undoMedian = Summary(undo).median, pingMedian = Summary(ping).median
         row.detail = "UndoFocused \(Report.format(undoMedian, digits: 1)) µs, Ping \(Report.format(pingMedian, digits: 1)) µs, "
-            + "+\(Report.format(undoMedian - 2 * pingMedian, digits: 1)) µs over 2 Pings, the floor (\(n) calls a side a round, alternating, \(scale.triggerRounds) rounds)"
+            + "+\(Report.format(undoMedian - 2 * pingMedian, digits: 1)) µs over 2 Pings, the floor (\(n) calls a side a round, alternating, \(bench.scale.triggerRounds) rounds)"
         row.values = [("undo_focused_us", undoMedian), ("ping_us", pingMedian)]
     }
 
     /// Row 4: Push round trips to a persistent stack and a memory-only one,
     /// with the slowest of them (what the checkpoints cost shows there).
     private func measurePersistence(_ row: inout Row, _ setup: Setup) throws(BenchError) {
-        let n = scale.latencyCalls
+        let n = bench.scale.latencyCalls
         var allPersistent: [Int64] = [], allMemory: [Int64] = []
         let (persistent, memory) = try pairedRounds(
-            scale.latencyRounds, setup.app.connection, child: setup.undod.process,
+            bench.scale.latencyRounds, setup.app.connection, child: setup.undod.process,
             what: ("Push to the persistent stack", "Push to the memory-only stack"),
             a: { () throws(BenchError) in try pushes(setup.persistentStack, n) },
             b: { () throws(BenchError) in try pushes(setup.memoryStack, n) },
@@ -376,7 +379,7 @@ extension Bench {
         }
         row.detail = "persistent \(Report.format(persistentMedian, digits: 1)) µs, "
             + "memory-only \(Report.format(memoryMedian, digits: 1)) µs (\(n) calls a side a round, alternating, "
-            + "\(scale.latencyRounds) rounds)\n   persistent \(tail(allPersistent)); memory-only \(tail(allMemory))"
+            + "\(bench.scale.latencyRounds) rounds)\n   persistent \(tail(allPersistent)); memory-only \(tail(allMemory))"
         row.values = [("persistent_us", persistentMedian), ("memory_us", memoryMedian),
                       ("persistent_p99_us", Summary.quantileMicroseconds(allPersistent, 0.99)),
                       ("persistent_slowest_us", Summary.quantileMicroseconds(allPersistent, 1)),

@@ -13,7 +13,7 @@ import Undo1
 /// Its figures are what the transport alone allows; they are reported under
 /// the rows (not goals), so that how much of a row is the service's own work
 /// and how much is the wire's can be read off every run.
-extension Bench {
+extension RepeatPass {
     /// Appends the floor service's figure to each of rows 1, 2, 3 and 8 that
     /// was measured; says why under the row when it cannot.
     func measureOnTheFloor(_ rows: inout [Row], cpuRow: inout Row?) {
@@ -23,14 +23,14 @@ extension Bench {
         guard let setup = prepareAgain("the floor service", budget: "the floor service's rows", &rows, indices,
                                        makeFloorSetup) else { return }
         defer { setup.close() }
-        let processes = setup.processes(bus: bus.pid)
+        let processes = setup.processes(bus: bench.bus.pid)
         defer { CPUPin.set(processes, cpu: nil) }
         for index in indices {
             var again = rows[index]
-            CPUPin.set(processes, cpu: again.number == 2 ? nil : pinnedCPU)
-            var floorCPU: Row? = cpuRow == nil ? nil : Self.row8()
+            CPUPin.set(processes, cpu: again.number == 2 ? nil : bench.pinnedCPU)
+            var floorCPU: Row? = cpuRow == nil ? nil : Bench.row8()
             do {
-                try checkBudget("row \(again.number) on the floor service")
+                try bench.checkBudget("row \(again.number) on the floor service")
                 try measureAgain(&again, setup, cpu: &floorCPU)
             } catch {
                 rows[index].detail += "\n   the floor service: \(error.description)"
@@ -43,7 +43,7 @@ extension Bench {
                 cpuRow?.floor = floorCPU.summary?.median
             }
         }
-        progress("rows 1-3 and 8 on the floor service done in \(Report.format(SystemTime.seconds(since: start), digits: 1)) s")
+        bench.progress("rows 1-3 and 8 on the floor service done in \(Report.format(SystemTime.seconds(since: start), digits: 1)) s")
     }
 
     /// What a row says before the floor service's figure.
@@ -51,9 +51,9 @@ extension Bench {
 
     /// The floor service on the bench's bus, an app with one stack on it
     /// (the service's `Register` keeps nothing), both warmed up.
-    private func makeFloorSetup() throws(BenchError) -> Setup {
-        let floor = try UndodInstance(floorServiceOn: bus.address, watcher: watcher, scratch: scratch)
-        return try setUp(floor) { app, child throws(BenchError) in
+    private func makeFloorSetup() throws(BenchError) -> BusRows.Setup {
+        let floor = try UndodInstance(floorServiceOn: bench.bus.address, watcher: bench.watcher, scratch: bench.scratch)
+        return try busRows.setUp(floor) { app, child throws(BenchError) in
             let stack = try app.register("bench.floor", RegistrationOptions(persist: false), child: child)
             return (stack, stack, stack)
         }
