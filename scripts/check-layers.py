@@ -10,8 +10,13 @@
 2. The imports: every Swift file imports only the targets its own target
    names as dependencies (plus the toolchain's modules). SwiftPM itself
    would let a file import a dependency's dependency.
-3. The rooms' size: no Swift file under Sources/ is over MAX_LINES lines
-   (split it by what its parts are about, as UndoService+Focus.swift is).
+3. The rooms' size: no type under Sources/ is over MAX_LINES lines, and
+   no Swift file either. A type's lines are those of its primary file
+   (Type.swift) and of every extension file named after it (Type+*.swift)
+   in the same target, wherever they lie in the target's folders:
+   spreading a type over more files does not make it smaller. A type over
+   the limit holds more than one idea; split one out into a type of its
+   own, with its state (as HistoryDatabase's journal writer is).
 
 Prints each violation and exits 1 when there is one."""
 import glob
@@ -55,8 +60,20 @@ def is_top(package, name):
         or name in {"BusHarness", "CHarness"}
 
 
-# The longest a Swift file under Sources/ may be.
+# The most lines a Swift file under Sources/ may have, and a type over its
+# files (Type.swift + Type+*.swift in one target).
 MAX_LINES = 400
+
+
+def type_lines(root):
+    """Every type's lines under Sources/, by (target, type): its file
+    Type.swift and its extensions' Type+*.swift in the target's folder."""
+    lines = {}
+    for file in sorted(glob.glob(os.path.join(root, "Sources", "**", "*.swift"), recursive=True)):
+        target = os.path.relpath(file, os.path.join(root, "Sources")).split(os.sep)[0]
+        name = os.path.basename(file)[:-len(".swift")].split("+")[0]
+        lines[(target, name)] = lines.get((target, name), 0) + sum(1 for _ in open(file))
+    return lines
 
 
 def main():
@@ -97,6 +114,11 @@ def main():
         lines = sum(1 for _ in open(file))
         if lines > MAX_LINES:
             problems.append(f"{os.path.relpath(file, ROOT)}: {lines} lines, over {MAX_LINES}: split it")
+    for (target, name), lines in sorted(type_lines(ROOT).items()):
+        if lines > MAX_LINES:
+            problems.append(f"{name}: {lines} lines over its files ({name}.swift + {name}+*.swift in "
+                            f"Sources/{target}), the most a type may have is {MAX_LINES}; "
+                            f"split an idea out into a type of its own")
     for problem in problems:
         print(problem)
     sys.exit(1 if problems else 0)
