@@ -14,8 +14,13 @@
    aside: they may say why, naming undod) has no name of undo's
    (UNDO_WORDS), so that what undo needs of a call is asked of DBus in
    D-Bus's own terms (byte arrays, preparations), never built into it.
-4. The rooms' size: no Swift file under Sources/ is over MAX_LINES lines
-   (split it by what its parts are about, as UndoService+Focus.swift is).
+4. The rooms' size: no type under Sources/ is over MAX_LINES lines, and
+   no Swift file either. A type's lines are those of its primary file
+   (Type.swift) and of every extension file named after it (Type+*.swift)
+   in the same target, wherever they lie in the target's folders:
+   spreading a type over more files does not make it smaller. A type over
+   the limit holds more than one idea; split one out into a type of its
+   own, with its state (as HistoryDatabase's journal writer is).
 
 Prints each violation and exits 1 when there is one."""
 import glob
@@ -77,8 +82,20 @@ def undo_in_bus():
     return found
 
 
-# The longest a Swift file under Sources/ may be.
+# The most lines a Swift file under Sources/ may have, and a type over its
+# files (Type.swift + Type+*.swift in one target).
 MAX_LINES = 400
+
+
+def type_lines(root):
+    """Every type's lines under Sources/, by (target, type): its file
+    Type.swift and its extensions' Type+*.swift in the target's folder."""
+    lines = {}
+    for file in sorted(glob.glob(os.path.join(root, "Sources", "**", "*.swift"), recursive=True)):
+        target = os.path.relpath(file, os.path.join(root, "Sources")).split(os.sep)[0]
+        name = os.path.basename(file)[:-len(".swift")].split("+")[0]
+        lines[(target, name)] = lines.get((target, name), 0) + sum(1 for _ in open(file))
+    return lines
 
 
 def main():
@@ -119,6 +136,11 @@ def main():
         lines = sum(1 for _ in open(file))
         if lines > MAX_LINES:
             problems.append(f"{os.path.relpath(file, ROOT)}: {lines} lines, over {MAX_LINES}: split it")
+    for (target, name), lines in sorted(type_lines(ROOT).items()):
+        if lines > MAX_LINES:
+            problems.append(f"{name}: {lines} lines over its files ({name}.swift + {name}+*.swift in "
+                            f"Sources/{target}), the most a type may have is {MAX_LINES}; "
+                            f"split an idea out into a type of its own")
     problems += undo_in_bus()
     for problem in problems:
         print(problem)

@@ -27,8 +27,8 @@ package final class MemoryHistoryStore: HistoryStore {
         var records: [StackRecord] = []
         for var stack in try stored.loadStacks() {
             _ = stack.skipTrimmed()
-            let record = try SQLiteHistoryStore.record(restoring: stack, persistent: false, settings: settings, now: now)
-            for group in stack.undo + stack.redo { try SQLiteHistoryStore.load(group, into: record, from: stored) }
+            let record = try StackRestorer.record(restoring: stack, persistent: false, settings: settings, now: now)
+            for group in stack.undo + stack.redo { try StackRestorer.load(group, into: record, from: stored) }
             records.append(record)
         }
         return (records, StoreCounters(nextStackNumber: counters.nextStack, nextGroupID: counters.nextGroup))

@@ -20,20 +20,12 @@ package final class SQLiteHistoryStore: HistoryStore {
     /// The counters on disk: group ids below its own may be handed out
     /// without a write; its stack number is the next one to hand out.
     private var reserved = StoreCounters(nextStackNumber: 0, nextGroupID: 0)
-    /// Groups trimmed off the bottom of their stacks (below its base state,
-    /// so a restart skips them) whose rows are deleted in batches.
-    private var trimmed: Set<UInt64> = []
-    /// The payload bytes the `trimmed` rows hold, kept as they come and go:
-    /// summing them at every commit cost a lookup per waiting row, on
-    /// every push to a stack at its level limit.
-    private var trimmedBytes: UInt64 = 0
-    /// How many trimmed rows wait before they are deleted.
-    static let trimBatch = 128
+    /// Groups trimmed off the bottom of their stacks, whose rows are
+    /// deleted in batches.
+    private var trimmed = TrimmedRows()
     /// How many payload bytes trimmed rows may hold before they are
-    /// deleted, however few they are: the files must give space back.
-    package static let trimBytes: UInt64 = 4 << 20
-    /// The payload bytes of each group row on disk, for `trimBytes`.
-    private var rowBytes: [UInt64: UInt64] = [:]
+    /// deleted, however few they are (`TrimmedRows`).
+    package static let trimBytes = TrimmedRows.bytesBeforeDeleting
     /// Stacks whose only change to write is when they were detached: no
     /// answer waits for it, so a few hundred go with each commit rather than
     /// 10,000 in one when a client that owned them leaves. (Lost in a crash,
@@ -105,9 +97,9 @@ package final class SQLiteHistoryStore: HistoryStore {
         var records: [StackRecord] = []
         for var stored in try database.loadStacks() {
             let row = stored.row
-            for group in stored.undo + stored.redo { rowBytes[group.id] = group.bytes }
-            noteTrimmed(stored.skipTrimmed())
-            let record = try Self.record(restoring: stored, persistent: true, settings: settings, now: now)
+            for group in stored.undo + stored.redo { trimmed.rowWritten(group.id, bytes: group.bytes) }
+            trimmed.add(stored.skipTrimmed())
+            let record = try StackRestorer.record(restoring: stored, persistent: true, settings: settings, now: now)
             onDisk[row.number] = row
             records.append(record)
         }
@@ -119,8 +111,8 @@ package final class SQLiteHistoryStore: HistoryStore {
 
     package func storedHistory(of record: StackRecord, settings: StackSettings) throws(StoreError) -> UndoStack {
         guard var stored = try database.loadStack(record.number) else { return UndoStack(settings: settings) }
-        noteTrimmed(stored.skipTrimmed())
-        var stack = try Self.restore(stored, mergeWindow: settings.mergeWindowMilliseconds)
+        trimmed.add(stored.skipTrimmed())
+        var stack = try StackRestorer.restore(stored, mergeWindow: settings.mergeWindowMilliseconds)
         _ = try? stack.setSettings(settings)
         return stack
     }
@@ -174,13 +166,13 @@ package final class SQLiteHistoryStore: HistoryStore {
         // Asked before every push and move: the usual answer costs no copy of the group.
         guard !record.stack.topIsLoaded(side),
               let group = side == .undo ? record.stack.topUndoGroup : record.stack.topRedoGroup else { return }
-        try Self.load(group, into: record, from: database)
+        try StackRestorer.load(group, into: record, from: database)
     }
 
     package func loadAllActions(of record: StackRecord) throws(StoreError) {
         let snapshot = record.stack.snapshot
         for group in snapshot.undo + snapshot.redo where !group.isLoaded {
-            try Self.load(group, into: record, from: database)
+            try StackRestorer.load(group, into: record, from: database)
         }
     }
 
@@ -257,7 +249,7 @@ package final class SQLiteHistoryStore: HistoryStore {
                         if rewrites, fileGroups[id] != nil { filesDropped.append(id) }
                         try database.saveGroup(found.group, stack: number, onRedoSide: found.side == .redo,
                                                actionsChanged: actionsChanged, file: file)
-                        if actionsChanged { rowBytes[id] = found.group.bytes }
+                        if actionsChanged { trimmed.rowWritten(id, bytes: found.group.bytes) }
                     } else if id <= record.stack.baseStateID {
                         // Below the bottom: a restart skips it; delete later, in a batch
                         // (128 rows, or 4 MiB of payloads).
@@ -265,16 +257,14 @@ package final class SQLiteHistoryStore: HistoryStore {
                     } else {
                         try database.deleteGroup(id)
                         if fileGroups[id] != nil { filesDropped.append(id) }
-                        rowBytes[id] = nil
+                        trimmed.rowDeleted(id)
                         deleted = true
                     }
                 }
             }
             detachesWritten = try writeDetachTimes(atMost: Self.detachTimesPerCommit)
-            let fresh = newlyTrimmed.filter { !trimmed.contains($0) }
-            let waitingBytes = fresh.reduce(trimmedBytes) { $0 + (rowBytes[$1] ?? 0) }
-            if trimmed.count + fresh.count >= Self.trimBatch || waitingBytes >= Self.trimBytes {
-                for id in trimmed.union(fresh) {
+            if let due = trimmed.due(with: newlyTrimmed) {
+                for id in due {
                     try database.deleteGroup(id)
                     if fileGroups[id] != nil { filesDropped.append(id) }
                 }
@@ -296,11 +286,9 @@ package final class SQLiteHistoryStore: HistoryStore {
         }
         dropFiles(filesZeroed, zeroing: true)
         if flushed {
-            for id in trimmed.union(newlyTrimmed) { rowBytes[id] = nil }
-            trimmed.removeAll()
-            trimmedBytes = 0
+            trimmed.deleted(with: newlyTrimmed)
         } else {
-            noteTrimmed(newlyTrimmed)
+            trimmed.add(newlyTrimmed)
         }
         if !removed.isEmpty { database.checkpoint() }
         // Space deleted groups freed goes back once it is more than the slack.
@@ -332,11 +320,6 @@ package final class SQLiteHistoryStore: HistoryStore {
         if database.keepsPayloadFiles { database.payloadFiles.remove(names, zeroing: zeroing) }
     }
 
-    /// Notes `ids` as trimmed, waiting to be deleted, each counted once.
-    private func noteTrimmed(_ ids: some Sequence<UInt64>) {
-        for id in ids where trimmed.insert(id).inserted { trimmedBytes += rowBytes[id] ?? 0 }
-    }
-
     /// Writes up to `limit` of the detach times waiting, lowest stack
     /// number first; returns them, to be marked written once the
     /// transaction commits.
@@ -356,15 +339,14 @@ package final class SQLiteHistoryStore: HistoryStore {
     /// has SQLite take the journal (and removes its file), folds the
     /// write-ahead log into the database file and empties it.
     package func close() {
-        if !trimmed.isEmpty || !detachTimes.isEmpty, (try? database.begin()) != nil {
+        if !trimmed.waiting.isEmpty || !detachTimes.isEmpty, (try? database.begin()) != nil {
             do throws(StoreError) {
                 let done = try writeDetachTimes(atMost: .max)
-                for id in trimmed { try database.deleteGroup(id) }
+                for id in trimmed.waiting { try database.deleteGroup(id) }
                 try database.commit()
-                dropFiles(Array(trimmed), zeroing: false)
+                dropFiles(Array(trimmed.waiting), zeroing: false)
                 wrote(done)
-                trimmed.removeAll()
-                trimmedBytes = 0
+                trimmed.deletedAll()
             } catch {
                 database.rollback()
             }

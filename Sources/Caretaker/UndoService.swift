@@ -1,7 +1,7 @@
-package import Loop
+import Loop
 package import Logging
 import SafeText
-import Undo1
+package import Undo1
 package import UndoCore
 package import UndoStore
 
@@ -15,11 +15,12 @@ package import UndoStore
 /// transaction has stored it. Confined to the loop.
 ///
 /// The operations are here; the focus (the focused stack, `UndoFocused`,
-/// `SetFocus`, its announcement) in `UndoService+Focus.swift`; `Register`
-/// in `UndoService+Register.swift`; lifetimes
-/// (adoption, detaching, expiry) in `UndoService+Lifetime.swift`, limits and settings in
-/// `UndoService+Limits.swift`, the applier's and the turn's side in
-/// `UndoService+Applies.swift` and `UndoService+Turn.swift`.
+/// `SetFocus`, its announcement) in `UndoService+Focus.swift`; limits and
+/// settings in `UndoService+Limits.swift`. Ideas of their own are types
+/// the service holds: `Registrar` (`Register`, adoption), `HistoryEditor`
+/// (`Push`, `SetClean`, `Clear`, the global budget), `StackLifetimes`
+/// (detaching, a peer leaving, expiry, deletion), `StackFocus`, and the
+/// applier's and the turn's hosts (`ServiceApplyHost`, `ServiceTurnHost`).
 package final class UndoService {
     /// The settings in force (replaced on reload).
     var settings: ServiceSettings
@@ -47,20 +48,23 @@ package final class UndoService {
     /// What is announced, to whom.
     let announcer: Announcer
     /// The undo and redo calls out to applications.
-    private(set) lazy var applier = Applier(host: self, transport: transport, scheduler: scheduler)
+    private(set) lazy var applier = Applier(host: applyHost, transport: transport, scheduler: scheduler)
     private let transport: any ApplyTransport
-    /// The timer of the next detached stack to expire.
-    var expiryTimer: ScheduledTimer?
-    /// The stacks whose owner left the bus, still to catch up with their
-    /// detach (`settleDepartures`).
-    var departed = StackNumberQueue()
-    /// The timer of the next batch of `departed`.
-    var settleTimer: ScheduledTimer?
-    /// Whether the focus is to be announced at the turn's end (`announceFocus`).
-    var focusMayHaveMoved = false
+    /// Undo and redo requests, and what a move in flight needs of the service.
+    private(set) lazy var applyHost = ServiceApplyHost(of: self)
+    /// `Push`, `SetClean` and `Clear`, and the global budget.
+    private(set) lazy var editor = HistoryEditor(of: self)
+    /// What ending a turn needs of the service.
+    private(set) lazy var turnHost = ServiceTurnHost(of: self)
+    /// `Register`: new stacks, and who may adopt a detached one.
+    private(set) lazy var registrar = Registrar(of: self)
+    /// Stacks detached, caught up with, expired and deleted.
+    private(set) lazy var lifetimes = StackLifetimes(of: self)
+    /// Which stack the global key acts on, announced once a turn.
+    let stackFocus: StackFocus
     /// The first group id of this run: groups below it were read from the
     /// store, which, when it can only be read (`canPersist` false), cannot
-    /// remember their moves (`refusalToMoveStored`).
+    /// remember their moves (`ServiceApplyHost.refusalToMoveStored`).
     var firstGroupOfThisRun: UInt64 = 0
 
     /// A service over `store`, publishing through `publisher`, applying
@@ -82,6 +86,7 @@ package final class UndoService {
         self.scheduler = scheduler
         turn = TurnTransaction(store: store, log: log)
         announcer = Announcer(turn: turn, strategy: focus.name)
+        stackFocus = StackFocus(strategy: focus, registry: registry, announcer: announcer)
     }
 
     /// Loads stored stacks (detached) and publishes every one.
@@ -101,8 +106,8 @@ package final class UndoService {
         if !stacks.isEmpty {
             log.notice("restored \(stacks.count) stacks from the history store, detached until their apps return.")
         }
-        focus.onChange = { [unowned self] in self.announceFocus() }
-        scheduleExpiry()
+        focus.onChange = { [unowned stackFocus] in stackFocus.announce() }
+        lifetimes.scheduleExpiry()
     }
 
     // MARK: Manager
@@ -117,12 +122,34 @@ package final class UndoService {
         announcer.unsubscribe(caller)
     }
 
+    /// `Register`: opens, re-opens or adopts the caller's stack; answers with it.
+    /// `origin` is the caller's program (nil where undod could not tell):
+    /// a detached stack goes only to its own (see `Registrar`).
+    package func register(caller: String, appId: String, options: RegistrationOptions, origin: StackOrigin?,
+                          reply: @escaping (Result<StackRecord, ServiceError>) -> Void) {
+        answer(.bookkeeping, reply) { () throws(ServiceError) in
+            try registrar.register(caller: caller, appId: appId, options: options, origin: origin)
+        }
+    }
+
+    /// A connection left the bus: its stacks are detached (and caught up
+    /// with in batches, `StackLifetimes`) and its subscription ends.
+    package func peerLeft(_ name: String) {
+        announcer.unsubscribe(name)
+        lifetimes.peerLeft(name)
+    }
+
+    /// How many departed stacks one batch catches up with.
+    package static let settleBatch = StackLifetimes.settleBatch
+    /// How long the loop is left to other calls between two batches (ms).
+    package static let settleInterval = StackLifetimes.settleInterval
+
     /// `Forget`.
     package func forget(path: String, reply: @escaping (Result<Void, ServiceError>) -> Void) {
         answer(.bookkeeping, reply) { () throws(ServiceError) in
             guard let record = registry.stack(atPath: path) else { throw .unknownStack(path) }
             guard !record.isAttached else { throw .notDetached }
-            remove(record)
+            lifetimes.remove(record)
         }
     }
 
@@ -134,7 +161,7 @@ package final class UndoService {
     package func push(_ record: StackRecord, caller: String, name: String, actions: EncodedActions, hints: PushHints,
                      storedIn file: PayloadFile? = nil, reply: @escaping (Result<PushResult, ServiceError>) -> Void) {
         answer(.change(record), reply) { () throws(ServiceError) in
-            let result = try push(record, caller: caller, name: name, actions: actions, hints: hints)
+            let result = try editor.push(record, caller: caller, name: name, actions: actions, hints: hints)
             if let file, record.persistent, !result.merged { store.adopt(file, forGroup: result.group) }
             return result
         }
@@ -160,55 +187,12 @@ package final class UndoService {
     /// `NotOwner`), without the payloads ever being read. Nothing changes.
     package func refuseOversizedPush(_ record: StackRecord, caller: String, bytes: UInt64,
                                      reply: @escaping (Result<PushResult, ServiceError>) -> Void) {
-        do throws(ServiceError) {
-            try requireOwner(record, caller)
-            reply(.failure(.model(.payloadTooLarge(bytes: bytes, maxBytes: record.stack.settings.maxBytes))))
-        } catch {
-            reply(.failure(error))
-        }
+        reply(.failure(editor.refusalOfOversizedPush(record, caller: caller, bytes: bytes)))
     }
 
     /// The most payload bytes one group of `record` may hold (`MaxBytes`).
     package func maxBytes(of record: StackRecord) -> Int {
         Int(clamping: record.stack.settings.maxBytes)
-    }
-
-    private func push(_ record: StackRecord, caller: String, name: String, actions: EncodedActions,
-                      hints: PushHints) throws(ServiceError) -> PushResult {
-        try requireOwner(record, caller)
-        try OptionRules.check(hints)
-        if let inFlight = record.stack.inFlight { throw .model(.busy(inFlight.direction)) }
-        try requireReserved(stacks: 0, groups: 1)
-        do {
-            try store.loadActions(ofTop: .undo, in: record)
-        } catch {
-            // Not applied here: a push that cannot merge makes a group of its own.
-            log.error("\(record.displayName): cannot read payloads from the history store: \(error)")
-        }
-        let now = clock.now
-        try Self.checkSendable(actions, mergingInto: record.stack.mayMerge(hints: hints, now: now)
-                                   ? record.stack.topUndoGroup : nil)
-        turn.willChange(record)
-        let result: PushResult
-        // The ids are taken out and put back rather than lent in place: a
-        // registry property lent across a call into the model would be
-        // checked at run time at every use (`ARCHITECTURE.md`,
-        // "Exclusivity, checked where it must be").
-        var ids = registry.groupIDs
-        do {
-            result = try record.stack.push(name: name, actions: actions, hints: hints, now: now, ids: &ids)
-            registry.groupIDs = ids
-        } catch {
-            registry.groupIDs = ids
-            throw .model(error)
-        }
-        if settings.focusFollowsPush { noteActivity(of: record) }
-        registry.countBytes(of: record)
-        enforceBudget(protecting: record)
-        changed(record, groups: GroupChange.list(GroupChange(id: result.group, actionsChanged: true),
-                                                 then: result.discarded, result.dropped))
-        announcer.pushed(record, result, name: name)
-        return result
     }
 
     /// `Undo`/`Redo` on a named stack: queued behind any apply in flight,
@@ -218,57 +202,25 @@ package final class UndoService {
     package func apply(_ direction: Direction, on record: StackRecord, caller: String?,
                       expecting group: ExpectedGroup? = nil, followsFocus: Bool = false,
                       completion: @escaping (Result<CompletedMove, ServiceError>) -> Void) {
-        // A caller's request is logged here (a trigger's, by TriggerHandler).
-        let completion = if log.writesDebug, let caller {
-            logged(direction, on: record, askedBy: caller, then: completion)
-        } else {
-            completion
-        }
-        // Anyone but the owner — a trigger (no caller) included — is foreign.
-        if caller != record.owner, !record.globalTrigger {
-            return completion(.failure(.triggerDisabled))
-        }
-        guard record.isAttached else { return completion(.failure(.noOwner)) }
-        // Held strongly, as the request holds it only until it is answered
-        // (every request is: applied, refused, timed out or its owner gone).
-        let stored: ApplyQueue.Completion = { [self] result in
-            guard case .success(let outcome) = result else { return completion(result) }
-            guard turn.mustHold(.applied(record), counters: counters) else { return completion(result) }
-            turn.hold(.applied(record), send: { completion(.success(outcome)) }, fail: { completion(.failure($0)) })
-        }
-        applier.enqueue(ApplyQueue.Request(direction: direction, caller: caller, completion: stored,
-                                           expectedGroup: group, followsFocus: followsFocus),
-                        on: record, limit: settings.applyQueue)
+        applyHost.request(direction, on: record, caller: caller, expecting: group, followsFocus: followsFocus,
+                          completion: completion)
     }
 
     /// `SetClean`.
     package func setClean(_ record: StackRecord, caller: String, reply: @escaping (Result<Void, ServiceError>) -> Void) {
-        answer(.change(record), reply) { () throws(ServiceError) in
-            try requireOwner(record, caller)
-            if let inFlight = record.stack.inFlight { throw .model(.busy(inFlight.direction)) }
-            turn.willChange(record)
-            do throws(UndoError) { try record.stack.setClean() } catch { throw .model(error) }
-            changed(record)
-        }
+        answer(.change(record), reply) { () throws(ServiceError) in try editor.setClean(record, caller: caller) }
     }
 
     /// `Clear`.
     package func clear(_ record: StackRecord, caller: String, reply: @escaping (Result<Void, ServiceError>) -> Void) {
-        answer(.change(record), reply) { () throws(ServiceError) in
-            try requireOwner(record, caller)
-            if let inFlight = record.stack.inFlight { throw .model(.busy(inFlight.direction)) }
-            let groups = Self.allGroups(of: record.stack)
-            turn.willChange(record)
-            do throws(UndoError) { try record.stack.clear() } catch { throw .model(error) }
-            changed(record, groups: groups)
-        }
+        answer(.change(record), reply) { () throws(ServiceError) in try editor.clear(record, caller: caller) }
     }
 
     /// `Activate`.
     package func activate(_ record: StackRecord, caller: String, reply: @escaping (Result<Void, ServiceError>) -> Void) {
         answer(.bookkeeping, reply) { () throws(ServiceError) in
             try requireOwner(record, caller)
-            noteActivity(of: record)
+            stackFocus.noteActivity(of: record)
         }
     }
 
@@ -277,8 +229,7 @@ package final class UndoService {
                             reply: @escaping (Result<Void, ServiceError>) -> Void) {
         answer(.bookkeeping, reply) { () throws(ServiceError) in
             try requireOwner(record, caller)
-            record.isDeactivated = true
-            announceFocus()
+            stackFocus.deactivated(record)
         }
     }
 
@@ -288,8 +239,24 @@ package final class UndoService {
         answer(.bookkeeping, reply) { () throws(ServiceError) in
             try requireOwner(record, caller)
             if let inFlight = record.stack.inFlight { throw .model(.busy(inFlight.direction)) }
-            if discard { remove(record) } else { detach(record) }
+            if discard { lifetimes.remove(record) } else { lifetimes.detach(record) }
         }
+    }
+
+    // MARK: The turn
+
+    /// Ends the loop's turn: announces the focus if it may have moved,
+    /// commits, then sends the held replies and the announcements
+    /// (`TurnTransaction.end`). undod calls it at every turn's end.
+    package func endTurn() {
+        stackFocus.announceIfMoved()
+        turn.end(turnHost)
+    }
+
+    /// Writes everything pending now (on the way out).
+    package func save() throws(StoreError) {
+        lifetimes.settleAllDepartures()
+        try turn.save(counters: counters)
     }
 
     // MARK: Shared steps
@@ -323,15 +290,6 @@ package final class UndoService {
         registry.countBytes(of: record)
         store.stackChanged(record, groups: groups)
         announcer.changed(record)
-    }
-
-    /// Marks `record` as the most recently active stack and tells the focus
-    /// strategy; the focus may have moved to it.
-    func noteActivity(of record: StackRecord) {
-        record.isDeactivated = false
-        registry.markActive(record)
-        focus.noteActivity(of: record)
-        announceFocus()
     }
 
     /// The counters that must never repeat, as they are now.

@@ -3,7 +3,7 @@ extension UndoStack {
     /// Throws `busy` while a group is in flight.
     public mutating func setClean() throws(UndoError) {
         try refuseWhileInFlight()
-        clean = .state(presentStateID)
+        line.markClean()
     }
 
     /// Drops the whole history, both sides (`Clear`). The document stays as it
@@ -11,13 +11,7 @@ extension UndoStack {
     /// state tag kept, and it is clean. Throws `busy` while a group is in flight.
     public mutating func clear() throws(UndoError) {
         try refuseWhileInFlight()
-        baseStateID = presentStateID
-        baseStateTag = presentStateTag
-        undoSide.removeAll()
-        redoSide.removeAll()
-        undoBytes = 0
-        redoBytes = 0
-        clean = .state(baseStateID)
+        line.clear()
         topIsMergeable = false
     }
 
@@ -32,7 +26,7 @@ extension UndoStack {
         try refuseWhileInFlight()
         settings = newSettings
         var dropped = trimUndoSide(keeping: 0)
-        while bytes > settings.maxBytes, let id = dropFarthestRedo() {
+        while bytes > settings.maxBytes, let id = line.dropFarthestRedo() {
             dropped.append(id)
         }
         return dropped
@@ -47,17 +41,15 @@ extension UndoStack {
         var dropped: [UInt64] = []
         let keepUndo = inFlightDirection == .undo ? 1 : 0
         let keepRedo = inFlightDirection == .redo ? 1 : 0
-        while dropped.count < count, undoSide.count > keepUndo, let id = dropOldestUndo() {
+        while dropped.count < count, line.undo.count > keepUndo, let id = dropOldestUndo() {
             dropped.append(id)
         }
-        while dropped.count < count, redoSide.count > keepRedo, let id = dropFarthestRedo() {
+        while dropped.count < count, line.redo.count > keepRedo, let id = line.dropFarthestRedo() {
             dropped.append(id)
         }
         return dropped
     }
-}
 
-extension UndoStack {
     /// Drops every group on one side, nearest to the present first: the
     /// next group that way cannot be applied (its stored payloads are
     /// damaged), and nothing beyond it can be reached without it. Dropping
@@ -72,7 +64,7 @@ extension UndoStack {
             while let id = dropOldestUndo() { dropped.append(id) }
             return dropped.reversed()
         case .redo:
-            return discardRedoSide()
+            return line.discardRedoSide()
         }
     }
 }

@@ -2,9 +2,7 @@ extension UndoStack {
     /// The group with `id` and the side it is on (`.undo`: the undo side), or
     /// nil. O(log n): ids rise along the undo side and on out the redo side.
     public func group(withID id: UInt64) -> (group: ActionGroup, side: Direction)? {
-        if let position = undoSide.position(ofID: id, ascending: true) { return (undoSide[position], .undo) }
-        if let position = redoSide.position(ofID: id, ascending: false) { return (redoSide[position], .redo) }
-        return nil
+        line.group(withID: id)
     }
 
     /// Brings a stored group's actions into memory (see `ActionGroup.unloaded`).
@@ -19,12 +17,6 @@ extension UndoStack {
     /// keeps them).
     @discardableResult
     public mutating func loadActions(encoded: [UInt8], forGroup id: UInt64) -> Bool {
-        var loaded = false
-        if let position = undoSide.position(ofID: id, ascending: true) {
-            undoSide.update(at: position) { loaded = $0.load(encoded: encoded) }
-        } else if let position = redoSide.position(ofID: id, ascending: false) {
-            redoSide.update(at: position) { loaded = $0.load(encoded: encoded) }
-        }
-        return loaded
+        line.loadActions(encoded: encoded, forGroup: id)
     }
 }

@@ -137,4 +137,14 @@ package struct GroupRow: Equatable {
         self.checksum = checksum
         self.file = file
     }
+
+    /// The row of `group` of stack `stack`, on the redo side or not; with
+    /// `file`, its actions are in that payload file, and the row names it
+    /// and holds none.
+    init(_ group: ActionGroup, stack: UInt64, onRedoSide: Bool, file: PayloadFile?) {
+        let payload = file == nil ? group.encodedActions : []
+        self.init(id: group.id, stack: stack, redo: onRedoSide, name: group.name, time: group.time,
+                  mergeKey: group.mergeKey, stateTag: group.stateTag, bytes: group.bytes, charged: group.chargedBytes,
+                  payload: payload, checksum: file?.checksum ?? PayloadChecksum.of(payload), file: file?.name ?? "")
+    }
 }

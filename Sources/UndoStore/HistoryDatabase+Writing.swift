@@ -2,15 +2,12 @@ public import UndoCore
 
 /// Writing the history, inside `begin`/`commit`: a transaction per loop
 /// turn, each write a `HistoryChange`. A transaction goes to the journal
-/// (`HistoryDatabase+Journal`) where there is one, else, and when it zeroes
+/// (`JournalWriter`) where there is one, else, and when it zeroes
 /// what it deletes, to SQLite directly.
 extension HistoryDatabase {
     /// Starts a transaction.
     public func begin() throws(StoreError) {
-        transaction.removeAll(keepingCapacity: true)
-        mendJournal()
-        journaling = journal.map { !$0.isBroken } == true && !zeroing
-        guard !journaling else { return }
+        guard !journalWriter.begin(zeroing: deletedSpace.zeroing) else { return }
         // SQLite takes what the journal holds first: the order of changes is kept.
         try applyJournal()
         try writing { () throws(SQLiteError) in try database.statement("BEGIN IMMEDIATE").run() }
@@ -18,22 +15,27 @@ extension HistoryDatabase {
 
     /// Commits the transaction: once this returns, a killed daemon keeps it.
     public func commit() throws(StoreError) {
-        guard !journaling else {
-            journaling = false
-            return try commitToJournal()
+        guard !journalWriter.journaling else {
+            // SQLite failing to take the journal when due loses nothing: it keeps the records.
+            guard try journalWriter.commit() else { return }
+            do { try applyJournal() } catch { journalWriter.postponeApplying() }
+            return
         }
         try writing { () throws(SQLiteError) in try database.statement("COMMIT").run() }
-        catchUpIfBehind()
+        checkpointPacer.catchUpIfBehind(database, pageSize: pageSize, budget: budget)
     }
 
     /// Abandons the transaction; nothing of it reaches the disk.
     public func rollback() {
-        transaction.removeAll(keepingCapacity: true)
-        if journaling {
-            journaling = false
-        } else {
-            try? database.execute("ROLLBACK")
-        }
+        if !journalWriter.rollback() { try? database.execute("ROLLBACK") }
+    }
+
+    /// Makes `change`: into the transaction's record when it goes to the
+    /// journal, else on SQLite now.
+    func make(_ change: HistoryChange) throws(StoreError) {
+        guard !journalWriter.take(change) else { return }
+        try writing { () throws(SQLiteError) in try change.apply(to: database) }
+        if change.deletes { deletedSpace.freedPages = true }
     }
 
     /// Writes a stack's row.
@@ -56,11 +58,7 @@ extension HistoryDatabase {
             return try make(.groupMoved(id: group.id, redo: onRedoSide, name: group.name, time: group.time,
                                         stateTag: group.stateTag))
         }
-        let payload = file == nil ? group.encodedActions : []
-        try make(.group(GroupRow(
-            id: group.id, stack: stack, redo: onRedoSide, name: group.name, time: group.time, mergeKey: group.mergeKey,
-            stateTag: group.stateTag, bytes: group.bytes, charged: group.chargedBytes, payload: payload,
-            checksum: file?.checksum ?? PayloadChecksum.of(payload), file: file?.name ?? "")))
+        try make(.group(GroupRow(group, stack: stack, onRedoSide: onRedoSide, file: file)))
     }
 
     /// Deletes a group with its actions.

@@ -12,7 +12,7 @@ import Locking
 /// WAL: it copies every page back and syncs both files while every caller
 /// waits (with 1 MiB pushes, 20–40 ms every fourth one). Here a commit that
 /// finds the WAL `pagesBeforeCheckpoint` pages longer than when it was last
-/// asked for only asks (`HistoryDatabase.attachCheckpointer`); the
+/// asked for only asks (`CheckpointPacer`); the
 /// checkpoint is PASSIVE (it never takes the writer's lock, so the loop's
 /// commits go on meanwhile) and requests coalesce.
 ///

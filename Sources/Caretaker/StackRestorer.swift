@@ -1,9 +1,12 @@
 import UndoCore
 import UndoStore
 
-/// Rebuilding stacks from what the database holds: no state of the store's
-/// own, so shared with `MemoryHistoryStore` over a read-only store.
-extension SQLiteHistoryStore {
+/// Rebuilds stacks from what a `HistoryDatabase` holds: their records,
+/// their histories (checked, as a damaged file could hold anything), and a
+/// group's actions when they are needed. It holds no state, and serves
+/// both stores: `SQLiteHistoryStore`, and `MemoryHistoryStore` over a
+/// store only read.
+enum StackRestorer {
     /// A detached record for a stored stack (its trimmed groups skipped),
     /// its history rebuilt; its actions stay on disk.
     static func record(restoring stored: StoredStack, persistent: Bool, settings: ServiceSettings,
@@ -48,19 +51,5 @@ extension SQLiteHistoryStore {
         } catch {
             throw StoreError("stack \(row.number) does not hold together (\(error.reason))", corruption: true)
         }
-    }
-}
-
-extension StoredStack {
-    /// Leaves out the groups at or below the bottom state (trimmed, their
-    /// rows not yet deleted); returns their ids.
-    mutating func skipTrimmed() -> [UInt64] {
-        let base = row.baseStateID
-        let gone = (undo + redo).filter { $0.id <= base }.map(\.id)
-        if !gone.isEmpty {
-            undo.removeAll { $0.id <= base }
-            redo.removeAll { $0.id <= base }
-        }
-        return gone
     }
 }

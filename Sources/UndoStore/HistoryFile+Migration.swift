@@ -1,7 +1,7 @@
 import UndoCore
 
 /// How an older store's schema is brought up to this undod's.
-extension HistoryDatabase {
+extension HistoryFile {
     /// Schema 1 → 2: every group gets its charged bytes and checksum,
     /// computed from its payloads; then the file is rebuilt so that freed
     /// pages can be given back from now on.
