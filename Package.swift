@@ -64,7 +64,7 @@ let package = Package(
         // sway's IPC (any compositor speaking i3's), on the same loop.
         .target(name: "SwayIPC", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "SystemCalls", "JSONText"], swiftSettings: strict),
         // The history on disk.
-        .target(name: "UndoStore", dependencies: ["UndoCore", "CSQLite", "CShim", "Locking"], swiftSettings: strict),
+        .target(name: "UndoStore", dependencies: ["UndoCore", "SystemCalls", "CSQLite", "CShim", "Locking"], swiftSettings: strict),
         // The wire contract in one place: its names and types, no bus.
         .target(name: "Undo1", dependencies: ["UndoCore"], swiftSettings: strict),
         // The contract's types to and from D-Bus values and messages.
@@ -96,7 +96,7 @@ let package = Package(
         .testTarget(name: "JSONTextTests", dependencies: ["JSONText"], swiftSettings: strict),
         .testTarget(name: "UndodBenchTests", dependencies: ["undod-bench"], swiftSettings: strict),
         .testTarget(name: "LoopTests", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "Locking"], swiftSettings: strict),
-        .testTarget(name: "StoreTests", dependencies: ["UndoStore", "UndoCore", "Locking"], swiftSettings: strict),
+        .testTarget(name: "StoreTests", dependencies: ["UndoStore", "UndoCore", "Locking", "SystemCalls"], swiftSettings: strict),
         .testTarget(name: "CaretakerTests", dependencies: ["Caretaker", "Loop", "Logging", "ProcessEnvironment", "SystemClock", "Undo1", "UndoCore", "UndoStore"],
                     swiftSettings: strict),
         .testTarget(name: "DesktopTests", dependencies: ["BusHarness", "DBus", "Loop", "Logging", "ProcessEnvironment", "SystemClock", "Rig"], swiftSettings: strict),

@@ -21,8 +21,8 @@ public enum SystemCall {
         case poll
         /// `fsync(2)` and `fdatasync(2)`: to the disk.
         case fsync, fdatasync
-        /// `ftruncate(2)`, `rename(2)`, `unlink(2)`.
-        case ftruncate, rename, unlink
+        /// `ftruncate(2)`, `rename(2)`, `unlink(2)`, `mkdir(2)`.
+        case ftruncate, rename, unlink, mkdir
     }
 
     /// Runs `call` (a system call on `fd`, or on `path`, returning -1 and
@@ -65,6 +65,11 @@ public enum SystemCall {
         perform(.pwrite, fd: fd) { Glibc.pwrite(fd, buffer.baseAddress, buffer.count, off_t(offset)) }
     }
 
+    /// `pwritev(2)` of `vectors` at `offset` (one write of several buffers).
+    public static func pwritev(_ fd: Int32, _ vectors: UnsafeBufferPointer<iovec>, at offset: Int64) -> Result<Int, Errno> {
+        perform(.pwrite, fd: fd) { Glibc.pwritev(fd, vectors.baseAddress, Int32(vectors.count), off_t(offset)) }
+    }
+
     /// `sendmsg(2)` of `message` with `flags`.
     public static func sendmsg(_ fd: Int32, _ message: UnsafePointer<msghdr>, flags: Int32) -> Result<Int, Errno> {
         perform(.sendmsg, fd: fd) { Glibc.sendmsg(fd, message, flags) }
@@ -105,6 +110,21 @@ public enum SystemCall {
         let result = perform(.open, path: path) { Glibc.openat(directory, name, flags, mode) }
         if case .success(let fd) = result { SystemCallFaults.opened(fd, path: path) }
         return result
+    }
+
+    /// `rename(2)` of `path` to `target`.
+    public static func rename(_ path: String, to target: String) -> Result<Void, Errno> {
+        perform(.rename, path: path) { Glibc.rename(path, target) }.map { _ in () }
+    }
+
+    /// `unlink(2)` of `path`.
+    public static func unlink(_ path: String) -> Result<Void, Errno> {
+        perform(.unlink, path: path) { Glibc.unlink(path) }.map { _ in () }
+    }
+
+    /// `mkdir(2)` of `path` with `mode`.
+    public static func mkdir(_ path: String, mode: mode_t) -> Result<Void, Errno> {
+        perform(.mkdir, path: path) { Glibc.mkdir(path, mode) }.map { _ in () }
     }
 
     /// `close(2)`, once: never tried again (Linux frees the fd even when

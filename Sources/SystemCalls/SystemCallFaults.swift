@@ -3,9 +3,9 @@ internal import Synchronization
 /// Failures a test puts in the way of system calls (`SystemCall`), in its
 /// own process: each `Fault` fails one operation on files under one
 /// directory, so that the other tests running in the same process meet
-/// none. A call on an fd counts as on the path it was opened from (opened
-/// through `SystemCall.open`/`openat` while a fault was armed). When none
-/// is armed, a call costs one atomic load. For tests: the real binary
+/// none. A call on an fd counts as on the path it was opened from (every
+/// fd opened through `SystemCall.open`/`openat` is remembered until
+/// `SystemCall.close`). When none is armed, a call costs one atomic load. For tests: the real binary
 /// never arms one, and a test that runs it under strace (`FaultInjection`)
 /// shows it behaves the same.
 public enum SystemCallFaults {
@@ -15,7 +15,8 @@ public enum SystemCallFaults {
     public struct Fault: Sendable {
         /// The call that fails.
         public var operation: SystemCall.Operation
-        /// Where: a path under this directory (it ends in `/`).
+        /// Where: a path under this directory (it ends in `/`), or the
+        /// directory itself.
         public var directory: String
         /// How it fails.
         public var errno: Errno
@@ -43,7 +44,7 @@ public enum SystemCallFaults {
     private struct State {
         var faults: [Int: Fault] = [:]
         var lastID = 0
-        /// The paths of fds opened while a fault was armed.
+        /// The paths of the fds open (opened through `SystemCall`).
         var paths: [Int32: String] = [:]
     }
 
@@ -64,13 +65,9 @@ public enum SystemCallFaults {
         return Armed(id: id)
     }
 
-    /// Disarms `armed`; the fds it saw opened are forgotten with the last.
+    /// Disarms `armed`.
     public static func disarm(_ armed: Armed) {
-        let removed = state.withLock { state in
-            guard state.faults.removeValue(forKey: armed.id) != nil else { return false }
-            if state.faults.isEmpty { state.paths.removeAll() }
-            return true
-        }
+        let removed = state.withLock { $0.faults.removeValue(forKey: armed.id) != nil }
         if removed { armedCount.subtract(1, ordering: .releasing) }
     }
 
@@ -80,7 +77,7 @@ public enum SystemCallFaults {
         state.withLock { state in
             guard let path = path ?? state.paths[fd] else { return nil }
             for (id, fault) in state.faults.sorted(by: { $0.key < $1.key })
-            where fault.operation == operation && path.hasPrefix(fault.directory) {
+            where fault.operation == operation && (path.hasPrefix(fault.directory) || path + "/" == fault.directory) {
                 if fault.skipping > 0 {
                     state.faults[id]?.skipping -= 1
                     continue
@@ -95,15 +92,14 @@ public enum SystemCallFaults {
         }
     }
 
-    /// `fd` was opened from `path`: remembered while a fault is armed.
+    /// `fd` was opened from `path`: remembered until it is closed, so that
+    /// a fault armed later reaches it (files are opened rarely: a lock).
     static func opened(_ fd: Int32, path: String) {
-        guard areArmed else { return }
         state.withLock { $0.paths[fd] = path }
     }
 
     /// `fd` is closed: forgotten.
     static func closed(_ fd: Int32) {
-        guard areArmed else { return }
         _ = state.withLock { $0.paths.removeValue(forKey: fd) }
     }
 }

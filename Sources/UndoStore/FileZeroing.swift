@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemCalls
 
 /// Overwriting what a file holds with zeros, synced, before it is cut off
 /// or removed: a history deleted for good leaves no copy on the disk (the
@@ -13,12 +14,13 @@ enum FileZeroing {
         var offset = start
         while offset < end {
             let length = Int(min(Int64(zeros.count), end - offset))
-            let count = zeros.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, length, off_t(offset)) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return false }
+            let written = zeros.withUnsafeBytes {
+                SystemCall.pwrite(descriptor, UnsafeRawBufferPointer(rebasing: $0[..<length]), at: offset)
+            }
+            guard case .success(let count) = written, count > 0 else { return false }
             offset += Int64(count)
         }
-        _ = fdatasync(descriptor)
+        _ = SystemCall.fdatasync(descriptor)
         return true
     }
 }

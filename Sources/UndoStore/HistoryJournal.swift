@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemCalls
 
 /// The store's journal, `history.journal` beside the database: each
 /// transaction's changes (`HistoryChange`) become one record, appended in
@@ -41,13 +42,15 @@ final class HistoryJournal {
     /// Opens (or creates) the journal at `path`, never through a link. Its
     /// contents stay until `reset`.
     init(path: String) throws(StoreError) {
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw StoreError("cannot open \(path): \(Self.lastError())") }
+        switch SystemCall.open(path, flags: O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode: 0o600) {
+        case .success(let fd): descriptor = fd
+        case .failure(let error): throw StoreError("cannot open \(path): \(Self.words(error))")
+        }
         self.path = path
         _ = fchmod(descriptor, 0o600)
     }
 
-    deinit { close(descriptor) }
+    deinit { SystemCall.close(descriptor) }
 
     /// What the file holds now (nil when it cannot be read); its epoch and
     /// length become the journal's (records are appended only after a
@@ -63,9 +66,10 @@ final class HistoryJournal {
     /// What the journal at `path` holds, read without writing anything;
     /// nil when there is none or it cannot be read.
     static func read(at path: String) -> Contents? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
+        guard case .success(let descriptor) = SystemCall.open(path, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW) else {
+            return nil
+        }
+        defer { SystemCall.close(descriptor) }
         return readAll(descriptor).map(contents(of:))
     }
 
@@ -77,16 +81,20 @@ final class HistoryJournal {
             throw StoreError("cannot write a record of \(body.count) bytes to \(path): at most 2 GiB")
         }
         var header = (UInt32(body.count).littleEndian, PayloadChecksum.of(body).littleEndian)
-        let written = withUnsafeMutableBytes(of: &header) { head in
+        let result = withUnsafeMutableBytes(of: &header) { head in
             body.withUnsafeBytes { rest in
-                var parts = [iovec(iov_base: head.baseAddress, iov_len: 8),
+                let parts = [iovec(iov_base: head.baseAddress, iov_len: 8),
                              iovec(iov_base: UnsafeMutableRawPointer(mutating: rest.baseAddress), iov_len: rest.count)]
-                return pwritev(descriptor, &parts, 2, off_t(length))
+                return parts.withUnsafeBufferPointer { SystemCall.pwritev(descriptor, $0, at: length) }
             }
         }
-        guard written == 8 + body.count else {
-            let error = written < 0 ? Self.lastError() : "only \(written) of \(8 + body.count) bytes could be written"
-            if ftruncate(descriptor, off_t(length)) != 0 { isBroken = true }
+        guard case .success(let written) = result, written == 8 + body.count else {
+            let error: String
+            switch result {
+            case .failure(let failure): error = Self.words(failure)
+            case .success(let written): error = "only \(written) of \(8 + body.count) bytes could be written"
+            }
+            if case .failure = SystemCall.ftruncate(descriptor, to: length) { isBroken = true }
             throw StoreError("cannot write to \(path): \(error)")
         }
         length += Int64(written)
@@ -106,14 +114,16 @@ final class HistoryJournal {
         if zeroing, length > Int64(Self.headerBytes),
            !FileZeroing.overwrite(descriptor, from: Int64(Self.headerBytes), to: length) {
             isBroken = true
-            throw StoreError("cannot zero \(path): \(Self.lastError())")
+            throw StoreError("cannot zero \(path): \(Self.words(Errno(errno)))")
         }
         var header = Self.magic
         withUnsafeBytes(of: epoch.littleEndian) { header.append(contentsOf: $0) }
-        guard ftruncate(descriptor, 0) == 0,
-              header.withUnsafeBytes({ pwrite(descriptor, $0.baseAddress, $0.count, 0) }) == header.count else {
+        let truncated = SystemCall.ftruncate(descriptor, to: 0)
+        let written = truncated.flatMap { header.withUnsafeBytes { SystemCall.pwrite(descriptor, $0, at: 0) } }
+        guard case .success(header.count) = written else {
             isBroken = true
-            throw StoreError("cannot start \(path) over: \(Self.lastError())")
+            let error = if case .failure(let failure) = written { Self.words(failure) } else { "a short write" }
+            throw StoreError("cannot start \(path) over: \(error)")
         }
         self.epoch = epoch
         length = Int64(header.count)
@@ -152,16 +162,15 @@ final class HistoryJournal {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while true {
-            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(bytes.count)) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { return nil }
+            let read = chunk.withUnsafeMutableBytes { SystemCall.pread(descriptor, into: $0, at: Int64(bytes.count)) }
+            guard case .success(let count) = read else { return nil }
             guard count > 0 else { return bytes }
             bytes.append(contentsOf: chunk[0..<count])
         }
     }
 
-    /// What the last failed call's `errno` says, in words.
-    private static func lastError() -> String {
-        errno == ENOSPC ? "the disk is full" : String(cString: strerror(errno))
+    /// What a failed call's `error` says, in words.
+    private static func words(_ error: Errno) -> String {
+        error == .noSpace ? "the disk is full" : error.description
     }
 }

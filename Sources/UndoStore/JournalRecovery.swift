@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemCalls
 
 /// What opening the store finds in its journal (`HistoryJournal`): the
 /// records a killed undod left there, to go on top of the database before
@@ -77,7 +78,7 @@ struct JournalRecovery {
             let why = databaseIsNew ? "the database is new"
                 : "its epoch is \(contents.epoch.map { "\($0)" } ?? "unreadable"), the database took \(applied) last"
             let aside = Self.unusedName(path + ".set-aside-\(now)")
-            guard !settingAside, rename(path, aside) == 0 else {
+            guard !settingAside, case .success = SystemCall.rename(path, to: aside) else {
                 // Written around, it could come to match later and be applied out of order.
                 throw StoreError("the journal \(path) does not go on top of this database (\(why)) and cannot be set "
                     + "aside: the store is only read until it is moved away", readOnly: true)
@@ -141,8 +142,11 @@ struct JournalRecovery {
         let present = named.sorted().filter { lstat(payloadFiles.path + "/" + $0, &status) == 0 }
         guard !present.isEmpty else { return 0 }
         let directory = aside + ".files"
-        guard mkdir(directory, 0o700) == 0 else { return 0 }
-        return present.filter { rename(payloadFiles.path + "/" + $0, directory + "/" + $0) == 0 }.count
+        guard case .success = SystemCall.mkdir(directory, mode: 0o700) else { return 0 }
+        return present.filter { name in
+            let moved = SystemCall.rename(payloadFiles.path + "/" + name, to: directory + "/" + name)
+            if case .success = moved { return true } else { return false }
+        }.count
     }
 
     /// `name`, or with the first of `-1`, `-2`, … that makes it a name no

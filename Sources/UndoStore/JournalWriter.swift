@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemCalls
 
 /// Writes the store's transactions to its journal (`HistoryJournal`): a
 /// transaction's changes are one record appended to it, and SQLite takes
@@ -166,7 +167,7 @@ final class JournalWriter {
     /// go to SQLite directly.
     func remove() {
         guard let file, unapplied.isEmpty, !file.isBroken else { return }
-        unlink(file.path)
+        _ = SystemCall.unlink(file.path)
         self.file = nil
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Locking
 public import UndoCore
+import SystemCalls
 
 /// A large push's actions, written to a file of their own before the push
 /// is handled (`PayloadFiles.write`), so that storing them never holds the
@@ -34,6 +35,6 @@ public final class PayloadFile: Sendable {
     }
 
     deinit {
-        if !kept.withLock({ $0 }) { unlink(path) }
+        if !kept.withLock({ $0 }) { _ = SystemCall.unlink(path) }
     }
 }

@@ -4,6 +4,7 @@ import Glibc
 #endif
 import Locking
 public import UndoCore
+import SystemCalls
 
 /// The directory `payloads/` beside the database, where each group whose
 /// actions came in a large push (`threshold`) keeps them in a file of its
@@ -54,7 +55,7 @@ public final class PayloadFiles: Sendable {
     /// Creates the directory (0700) if it is missing; false when it is
     /// anything but a directory of this user's (a link is not followed).
     func prepare() -> Bool {
-        if mkdir(path, 0o700) != 0, errno != EEXIST { return false }
+        if case .failure(let error) = SystemCall.mkdir(path, mode: 0o700), error != Errno(EEXIST) { return false }
         var status = stat()
         guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, status.st_uid == getuid() else {
             return false
@@ -87,7 +88,7 @@ public final class PayloadFiles: Sendable {
         queue.async {
             let checksum = PayloadChecksum.of(actions.buffer)
             guard Self.writeWhole(actions.buffer, to: file), Self.sync(directory: directory) else {
-                unlink(file)
+                _ = SystemCall.unlink(file)
                 return then(nil)
             }
             then(PayloadFile(name: name, path: file, actions: actions, checksum: checksum))
@@ -103,7 +104,7 @@ public final class PayloadFiles: Sendable {
         queue.async {
             for file in paths {
                 if zeroing { Self.zero(file) }
-                unlink(file)
+                _ = SystemCall.unlink(file)
             }
         }
     }
@@ -124,12 +125,14 @@ public final class PayloadFiles: Sendable {
             throw StoreError("group \(id) names a payload file undod never writes (\(name)); the store is corrupt",
                              corruption: true)
         }
-        let fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw StoreError("the payload file of group \(id) (\(file)) cannot be opened: "
-                + "\(String(cString: strerror(errno))); the store is corrupt", corruption: true)
+        let fd: Int32
+        switch SystemCall.open(file, flags: O_RDONLY | O_NOFOLLOW | O_CLOEXEC) {
+        case .success(let opened): fd = opened
+        case .failure(let error):
+            throw StoreError("the payload file of group \(id) (\(file)) cannot be opened: \(error); the store is "
+                + "corrupt", corruption: true)
         }
-        defer { close(fd) }
+        defer { SystemCall.close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size < 1 << 40 else {
             throw StoreError("the payload file of group \(id) (\(file)) is not a file undod wrote; the store is corrupt",
@@ -138,9 +141,10 @@ public final class PayloadFiles: Sendable {
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
         var done = 0
         while done < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, $0.count - done) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else {
+            let read = bytes.withUnsafeMutableBytes {
+                SystemCall.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[done...]))
+            }
+            guard case .success(let count) = read, count > 0 else {
                 throw StoreError("the payload file of group \(id) (\(file)) cannot be read whole; the store is corrupt",
                                  corruption: true)
             }
@@ -161,7 +165,7 @@ public final class PayloadFiles: Sendable {
             if kept.contains(name) { continue }
             doomed.append(name)
         }
-        for name in doomed { unlink("\(path)/\(name)") }
+        for name in doomed { _ = SystemCall.unlink("\(path)/\(name)") }
     }
 
     /// Moves the directory aside with a store moved aside as corrupt
@@ -171,7 +175,11 @@ public final class PayloadFiles: Sendable {
     func moveAside(now: Int64) {
         for attempt in 0..<100 {
             let target = attempt == 0 ? "\(path).corrupt-\(now)" : "\(path).corrupt-\(now)-\(attempt)"
-            if Glibc.rename(path, target) == 0 || errno == ENOENT { return }
+            switch SystemCall.rename(path, to: target) {
+            case .success: return
+            case .failure(let error) where error == Errno(ENOENT): return
+            case .failure: continue
+            }
         }
     }
 
@@ -179,36 +187,37 @@ public final class PayloadFiles: Sendable {
 
     /// Writes `bytes` to a new file at `file` (0600, never through a link).
     private static func writeWhole(_ bytes: [UInt8], to file: String) -> Bool {
-        let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        let opened = SystemCall.open(file, flags: flags, mode: 0o600)
+        guard case .success(let fd) = opened else { return false }
+        defer { SystemCall.close(fd) }
         return bytes.withUnsafeBytes { buffer in
             var done = 0
             while done < buffer.count {
-                let count = Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done)
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { return false }
+                guard case .success(let count) = SystemCall.write(fd, UnsafeRawBufferPointer(rebasing: buffer[done...])),
+                      count > 0 else { return false }
                 done += count
             }
             // On disk before any row names it (a row may be synced by the
             // checkpointer long before the OS would write the file).
-            return fdatasync(fd) == 0
+            if case .success = SystemCall.fdatasync(fd) { return true }
+            return false
         }
     }
 
     /// Syncs `directory`, so that the names made in it last.
     private static func sync(directory: String) -> Bool {
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        return fsync(fd) == 0
+        guard case .success(let fd) = SystemCall.open(directory, flags: O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        else { return false }
+        defer { SystemCall.close(fd) }
+        if case .success = SystemCall.fsync(fd) { return true }
+        return false
     }
 
     /// Overwrites `file` with zeros and syncs it (before it is unlinked).
     private static func zero(_ file: String) {
-        let fd = open(file, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        defer { close(fd) }
+        guard case .success(let fd) = SystemCall.open(file, flags: O_WRONLY | O_NOFOLLOW | O_CLOEXEC) else { return }
+        defer { SystemCall.close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return }
         _ = FileZeroing.overwrite(fd, from: 0, to: Int64(status.st_size))

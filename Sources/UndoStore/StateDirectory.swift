@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemCalls
 
 /// The directory that holds the history: created 0700, and refused when
 /// another user owns it or others can write to it (they could swap the
@@ -34,10 +35,9 @@ public enum StateDirectory {
             if stat(prefix, &info) == 0 { continue }
             let isLast = prefix.hasSuffix(String(path.split(separator: "/").last ?? ""))
                 && prefix.split(separator: "/").count == path.split(separator: "/").count
-            if mkdir(prefix, isLast ? 0o700 : 0o755) != 0, errno != EEXIST {
+            if case .failure(let error) = SystemCall.mkdir(prefix, mode: isLast ? 0o700 : 0o755), error != Errno(EEXIST) {
                 // Read-only, no permission, full: there is no store to read, and none can be made.
-                throw StoreError("cannot create the state directory \(path): \(String(cString: strerror(errno)))",
-                                 readOnly: true)
+                throw StoreError("cannot create the state directory \(path): \(error)", readOnly: true)
             }
         }
         _ = chmod(path, 0o700)

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemCalls
 
 /// The store's files in its state directory: the database
 /// (`history.sqlite3`, SQLite's `-wal` and `-shm` beside it), the journal
@@ -35,10 +36,12 @@ final class StoreFiles {
     /// until `unlock`; throws when another process holds it, and a
     /// read-only error when the lock file cannot be made.
     func lock() throws(StoreError) {
-        lockDescriptor = open(base + "lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lockDescriptor >= 0 else {
+        switch SystemCall.open(base + "lock", flags: O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o600) {
+        case .success(let fd):
+            lockDescriptor = fd
+        case .failure(let error):
             // Read-only, no permission, full: nothing can be written there.
-            throw StoreError("cannot create \(base)lock: \(String(cString: strerror(errno)))", readOnly: true)
+            throw StoreError("cannot create \(base)lock: \(error)", readOnly: true)
         }
         guard flock(lockDescriptor, LOCK_EX | LOCK_NB) == 0 else {
             unlock()
@@ -48,7 +51,7 @@ final class StoreFiles {
 
     /// Lets the directory's lock go.
     func unlock() {
-        if lockDescriptor >= 0 { close(lockDescriptor) }
+        if lockDescriptor >= 0 { SystemCall.close(lockDescriptor) }
         lockDescriptor = -1
     }
 
@@ -67,8 +70,8 @@ final class StoreFiles {
     /// directory too) to `…corrupt-<now>`; returns the database's new path.
     func moveAside(now: Int64) -> String {
         let target = "\(database).corrupt-\(now)"
-        for suffix in ["", "-wal", "-shm"] { _ = rename(database + suffix, target + suffix) }
-        _ = rename(journal, "\(journal).corrupt-\(now)")
+        for suffix in ["", "-wal", "-shm"] { _ = SystemCall.rename(database + suffix, to: target + suffix) }
+        _ = SystemCall.rename(journal, to: "\(journal).corrupt-\(now)")
         payloadFiles.moveAside(now: now)
         return target
     }

@@ -3,12 +3,16 @@ import DBus
 import Foundation
 import Testing
 
-/// The store meeting failures a test cannot cause by other means, injected
-/// into a real undod by strace on the calls that touch one of its files
-/// alone (`FaultInjection`): a directory undod may not write, a disk that
-/// fails as the store opens, a journal that cannot be read, a kill in the
-/// middle of zeroing a history deleted for good. Either way undod serves,
-/// and nothing answered is lost. Where strace cannot trace, the suite is
+/// The store meeting failures no in-process hook reaches, injected into a
+/// real undod by strace on the calls that touch one of its files alone
+/// (`FaultInjection`): SQLite's own calls (a disk that fails as the
+/// database opens, one that cannot sync it) and a kill in the middle of
+/// zeroing a history deleted for good; and one failure of undod's own
+/// calls (a journal record the disk refuses), which the store's
+/// in-process tests put in through `SystemCallFaults`
+/// (`StoreTests.InjectedFaultTests`), as proof that the real binary
+/// behaves as they say. Either way undod serves, and nothing answered is
+/// lost. Where strace cannot trace, the suite is
 /// skipped and says why.
 @Suite(.enabled(if: FaultInjection.isAvailable, "needs strace, allowed to trace a child (ptrace)"))
 struct StoreFaultTests {
@@ -36,21 +40,6 @@ struct StoreFaultTests {
         app.quit()
         try f.restart(wrapper: wrapper)
         return (app.stack, history)
-    }
-
-    /// A state directory undod may not write (its lock file cannot be
-    /// created: EACCES, as for a directory of mode 0500): undod serves, the
-    /// stored stacks are read and exported, and changes live in memory.
-    @Test func aStateDirectoryUndodMayNotWriteIsReadAndChangesLiveInMemory() throws {
-        let f = try DaemonFixture()
-        let stored = try Self.storedStack(f, thenRestartUnder: FaultInjection.wrapper(touching: "@STATE@/lock",
-                                                                                      ["openat:error=EACCES"]))
-        let log = f.daemon.log
-        #expect(log.contains("can only be read (cannot create") && log.contains("Permission denied")
-                && log.contains("stored history is read"), "\(log)")
-        #expect(try f.stack(stored.path, "History") == stored.history, "the stored stack is exported as it was")
-        let other = try f.app("org.example.New", pushing: ["Fresh"])
-        #expect(try other.property("Persistent") == .bool(false), "no stack claims to be on disk")
     }
 
     /// A disk that fails as the store opens (every `pread` of the database
@@ -121,38 +110,6 @@ struct StoreFaultTests {
         let history = try f.stack(app.stack, "History")
         app.quit()
         try f.restart(crash: true)
-        #expect(try f.stack(app.stack, "History") == history)
-    }
-
-    /// A journal a killed undod left, which the next undod cannot read
-    /// (every `pread` of it fails with EIO): it may hold answered changes
-    /// the database does not, so the store is only read, and the journal
-    /// and the database are left byte for byte, that undod's stop included.
-    /// An undod that can read it then applies it, and nothing is lost.
-    @Test func aJournalThatCannotBeReadLeavesTheStoreOnlyReadAndLosesNothing() throws {
-        let f = try DaemonFixture()
-        let app = try f.app("org.example.Unread", pushing: ["One", "Two"])
-        let history = try f.stack(app.stack, "History")
-        f.daemon.crash(loop: f.loop, watcher: f.watcher)
-        app.quit()
-        let left = Self.storeFiles(f)
-        #expect((left["history.journal"]?.count ?? 0) > 16, "the changes wait in the journal")
-
-        let journal = Self.journal(f).path
-        f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher,
-                                     stateDirectory: f.daemon.stateDirectory,
-                                     wrapper: FaultInjection.wrapper(touching: journal, ["pread64:error=EIO"]))
-        let log = f.daemon.log
-        #expect(log.contains("cannot read \(journal)") && log.contains("only read"), "\(log)")
-        #expect(errorOf { () throws(DBusError) in try f.stack(app.stack, "History") } != nil,
-                "what only the journal holds is not in view")
-        f.daemon.signal(SIGTERM)
-        #expect(f.daemon.waitForExit(loop: f.loop) == 0)
-        #expect(Self.storeFiles(f) == left, "the journal and the database are left byte for byte")
-
-        f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher,
-                                     stateDirectory: f.daemon.stateDirectory)
-        #expect(f.daemon.log.contains("that had not reached the database were applied"), "\(f.daemon.log)")
         #expect(try f.stack(app.stack, "History") == history)
     }
 
