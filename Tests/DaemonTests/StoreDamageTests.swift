@@ -82,7 +82,7 @@ import UndoStore
     /// it and the freed space left for reuse leave room in the bound for the
     /// history itself, a batch of trimmed rows and 4 MiB of SQLite's own
     /// pages (with big budgets they grow, so stalls are rarer).
-    @Test func theLogAndFreedSpaceLeaveRoomForTheHistory() {
+    @Test func theWALAndFreedSpaceLeaveRoomForTheHistory() {
         for budget: UInt64 in [0, 1 << 20, 4 << 20, 16 << 20, 48 << 20, 64 << 20, 256 << 20, 1 << 30, 1 << 40] {
             let bound = 2 * Int64(budget) + (16 << 20)
             let log = HistoryDatabase.walBytesBeforeWaiting(budget: budget)

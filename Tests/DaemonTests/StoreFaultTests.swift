@@ -95,7 +95,7 @@ struct StoreFaultTests {
     /// it: the log says
     /// so once, every push is answered, and a killed undod loses none of
     /// them (the log kept them).
-    @Test func aLogThatCannotBeFoldedBackIsSaidAndLosesNothing() throws {
+    @Test func aWALThatCannotBeFoldedBackIsSaidAndLosesNothing() throws {
         let f = try DaemonFixture()
         _ = try Self.storedStack(f, thenRestartUnder: FaultInjection.wrapper(touching: "@STATE@/history.sqlite3",
                                                                              ["fdatasync:error=EIO"]))

@@ -6,8 +6,9 @@ import UndoStore
 
 /// A long write-ahead log is made to start over by the checkpointer, which
 /// tells the loop when it may go on with large writes. (SQLite's own log:
-/// these stores write to SQLite directly, with no journal in front.)
-@Suite struct LogRestartTests {
+/// these stores write to SQLite directly, with no journal in front.) The
+/// loop is told through the push's preparation (`PushPreparation`).
+@Suite struct WALRestartTests {
     /// The log's checkpoint sequence number (bytes 12–15 of its header,
     /// big-endian): SQLite adds one each time the log starts over.
     static func logSequence(_ path: String) -> UInt32? {
@@ -17,7 +18,7 @@ import UndoStore
         return header[12..<16].reduce(0) { $0 << 8 | UInt32($1) }
     }
 
-    @Test func aLongLogIsMadeToStartOverAndTheLoopIsToldWhen() throws {
+    @Test func aLongWALIsMadeToStartOverAndTheLoopIsToldWhen() throws {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("undod-log-restart-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
