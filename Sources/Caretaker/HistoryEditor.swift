@@ -25,6 +25,8 @@ final class HistoryEditor {
     /// Pushes a group of `actions` named `name` to `record` for `caller`.
     func push(_ record: StackRecord, caller: String, name: String, actions: EncodedActions,
               hints: PushHints) throws(ServiceError) -> PushResult {
+        // Taken once: every read of an unowned reference retains it anew.
+        let service = self.service
         try service.requireOwner(record, caller)
         try OptionRules.check(hints)
         if let inFlight = record.stack.inFlight { throw .model(.busy(inFlight.direction)) }
@@ -97,6 +99,7 @@ final class HistoryEditor {
     /// oldest groups first. A push never loses the group it just made:
     /// `protecting`'s top group is left out of what may go.
     func enforceBudget(protecting pushed: StackRecord? = nil) {
+        let service = self.service
         let registry = service.registry
         let maxTotalBytes = service.settings.maxTotalBytes
         guard registry.totalBytes > maxTotalBytes else { return }

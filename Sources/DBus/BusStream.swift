@@ -8,8 +8,9 @@ internal import Glibc
 /// off it (`MessageReader`) and handed on, a batch a turn; what is sent
 /// written once a turn (`OutgoingBytes`), or at once when much waits; and
 /// the watches that wake the loop for either. It knows nothing of what a
-/// message is for: its connection routes each (`onMessage`) and hears when
-/// the bus is gone (`onLost`). Confined to the loop.
+/// message is for: its connection reads it (`readSome`, `turn`, handing
+/// each message to a closure that does not outlive the call: no retain a
+/// message) and hears when the bus is gone (`onLost`). Confined to the loop.
 final class BusStream {
     /// The most a readable socket is read in one go (8 MiB): reading ahead
     /// is how a small call behind large ones is found (see
@@ -33,10 +34,6 @@ final class BusStream {
     /// Whether the socket is still open.
     private(set) var isOpen = true
 
-    /// Gets every message read, in order.
-    var onMessage: (Message) -> Void = { _ in }
-    /// Told each time the socket is read.
-    var onRead: () -> Void = {}
     /// Told once when the bus closes the socket or sends what is not D-Bus.
     var onLost: () -> Void = {}
 
@@ -49,7 +46,7 @@ final class BusStream {
     /// Sends `hello` on the fresh socket and waits (until `deadline`,
     /// `SystemTime.monotonicNanoseconds`) for its answer; returns the unique
     /// name it gives. Messages that arrive meanwhile are kept for the first
-    /// turn. Then the watches go on.
+    /// turn.
     func sayHello(_ hello: Message, until deadline: Int64) throws(DBusError) -> String {
         outgoing.append(hello.bytesToSend)
         while !outgoing.isEmpty {
@@ -70,7 +67,6 @@ final class BusStream {
                 guard let name = message.argument(0)?.string else {
                     throw .failed("The bus answered Hello without a name.")
                 }
-                watch()
                 return name
             }
             switch reader.read(from: socket) {
@@ -81,8 +77,11 @@ final class BusStream {
         }
     }
 
-    private func watch() {
-        readToken = loop.watch(fd: socket.fd, events: .readable) { [unowned self] in self.readSome() }
+    /// Puts the socket's watches on the loop: `readable` when there is
+    /// something to read (it then calls `readSome`), and the writing of
+    /// what waits whenever the socket takes more.
+    func watch(readable: @escaping () -> Void) {
+        readToken = loop.watch(fd: socket.fd, events: .readable, handler: readable)
         writeToken = loop.watch(fd: socket.fd, events: .writable, enabled: false) { [unowned self] in
             self.writeOutgoing()
         }
@@ -96,11 +95,11 @@ final class BusStream {
     }
 
     /// Once a turn, before the loop waits: hands on messages already read
-    /// (up to a batch), writes what was sent, and reads again if a full
-    /// batch had stopped reading. Returns whether more messages wait.
-    func turn() -> Bool {
+    /// (up to a batch) to `handOn`, writes what was sent, and reads again if
+    /// a full batch had stopped reading. Returns whether more messages wait.
+    func turn(_ handOn: (Message) -> Void) -> Bool {
         handedOnThisTurn = 0
-        let more = handOnBuffered()
+        let more = handOnBuffered(handOn)
         if !outgoing.isEmpty { writeOutgoing() }
         // Read on whatever waits to be handled: the bus must never queue for us past its limit.
         keepReading(!more)
@@ -169,21 +168,20 @@ final class BusStream {
     }
 
     /// The socket is readable: reads up to `readAheadBytes` and hands on
-    /// what is whole, within the turn's batch.
-    private func readSome() {
+    /// what is whole to `handOn`, within the turn's batch.
+    func readSome(_ handOn: (Message) -> Void) {
         guard isOpen else { return }
-        defer { onRead() }
         var read = 0
         while read < Self.readAheadBytes {
-            if handOnBuffered() { break }
+            if handOnBuffered(handOn) { break }
             switch reader.read(from: socket) {
             case .moved(let count):
                 read += count
             case .wouldBlock:
-                _ = handOnBuffered()
+                _ = handOnBuffered(handOn)
                 return
             case .closed:
-                _ = handOnBuffered()
+                _ = handOnBuffered(handOn)
                 lost()
                 return
             }
@@ -195,11 +193,11 @@ final class BusStream {
     /// Hands on whole messages already read, until none is left or the
     /// turn's batch is; returns whether messages may wait (the batch
     /// stopped it).
-    private func handOnBuffered() -> Bool {
+    private func handOnBuffered(_ handOn: (Message) -> Void) -> Bool {
         while !early.isEmpty {
             guard handedOnThisTurn < Self.batch else { return true }
             handedOnThisTurn += 1
-            onMessage(early.removeFirst())
+            handOn(early.removeFirst())
         }
         while isOpen {
             guard handedOnThisTurn < Self.batch else { return true }
@@ -216,7 +214,7 @@ final class BusStream {
             // One whose header is not D-Bus is dropped, never the
             // connection (the bus validates all it passes on).
             guard let message = try? Self.received(bytes, on: socket) else { continue }
-            onMessage(message)
+            handOn(message)
         }
         return false
     }

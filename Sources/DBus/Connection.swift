@@ -211,9 +211,8 @@ public final class Connection {
     // MARK: The loop
 
     private func install() {
-        stream.onMessage = { [unowned self] message in self.route(message) }
-        stream.onRead = { [unowned held] in held.socketWasRead() }
         stream.onLost = { [unowned self] in self.lost() }
+        stream.watch { [unowned self] in self.readable() }
         workToken = loop.addWorkHook { [unowned self] in self.dispatchSome() }
         afterTurnToken = loop.addAfterTurnHook { [unowned self] in !self.closed && self.held.release() }
     }
@@ -239,12 +238,18 @@ public final class Connection {
         loop.soon { [weak self] in self?.onDisconnect?() }
     }
 
+    /// The socket is readable: what is whole is routed (`BusStream.readSome`).
+    private func readable() {
+        stream.readSome { route($0) }
+        held.socketWasRead()
+    }
+
     /// Once a turn, before the loop waits: routes messages already read (up
     /// to a batch) and writes what was sent (`BusStream.turn`), and starts
     /// the preparation of a held call. Returns whether more waits.
     private func dispatchSome() -> Bool {
         guard !closed else { return false }
-        let more = stream.turn()
+        let more = stream.turn { route($0) }
         held.startPreparing()
         return held.mayGo || more
     }

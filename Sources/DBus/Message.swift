@@ -53,7 +53,10 @@ public final class Message {
     }
 
     /// How many Unix fds the header says came with the message.
-    var unixFDCount: Int { Int(header.unixFDCount) }
+    var unixFDCount: Int {
+        readHeaderOnce()
+        return Int(readHeader?.unixFDCount ?? 0)
+    }
 
     /// The first Unix fd that came with this reply of the bus daemon (the
     /// `ProcessFD` of `GetConnectionCredentials`, the one handle such a
@@ -83,14 +86,16 @@ public final class Message {
         ownsBytes = false
     }
 
-    /// The header, read from the bytes once.
-    private var header: WireHeader {
-        if let readHeader { return readHeader }
+    /// Reads the header of a message written here on first use (one
+    /// received was read as it came). Each field is then read where it is
+    /// (`readHeader?.fields.…`): a getter returning the whole header would
+    /// copy it, every string retained and released, at every field read.
+    @inline(__always)
+    private func readHeaderOnce() {
+        guard readHeader == nil else { return }
         // Bytes written here always hold a header `WireHeader` reads (the
         // encoder wrote what it reads); should one not, it reads as empty.
-        let header = WireHeader(reading: wireFormat.bytes) ?? WireHeader.empty
-        readHeader = header
-        return header
+        readHeader = WireHeader(reading: wireFormat.bytes) ?? WireHeader.empty
     }
 
     /// Makes the bytes this message's own before they are changed: those
@@ -211,21 +216,45 @@ public final class Message {
     }
 
     /// The serial of the call this message answers; 0 for none.
-    var replySerial: UInt32 { header.fields.replySerial ?? 0 }
+    var replySerial: UInt32 {
+        readHeaderOnce()
+        return readHeader?.fields.replySerial ?? 0
+    }
     /// The object path, if any.
-    public var path: String? { header.fields.path }
+    public var path: String? {
+        readHeaderOnce()
+        return readHeader?.fields.path
+    }
     /// The interface, if any.
-    public var interface: String? { header.fields.interface }
+    public var interface: String? {
+        readHeaderOnce()
+        return readHeader?.fields.interface
+    }
     /// The member (method or signal name), if any.
-    public var member: String? { header.fields.member }
+    public var member: String? {
+        readHeaderOnce()
+        return readHeader?.fields.member
+    }
     /// The sender's unique name, if any.
-    public var sender: String? { header.fields.sender }
+    public var sender: String? {
+        readHeaderOnce()
+        return readHeader?.fields.sender
+    }
     /// The destination, if any.
-    public var destination: String? { header.fields.destination }
+    public var destination: String? {
+        readHeaderOnce()
+        return readHeader?.fields.destination
+    }
     /// The error name of an error reply.
-    public var errorName: String? { header.fields.errorName }
+    public var errorName: String? {
+        readHeaderOnce()
+        return readHeader?.fields.errorName
+    }
     /// The signature of the arguments (`""` for none).
-    public var signature: String { header.signature }
+    public var signature: String {
+        readHeaderOnce()
+        return readHeader?.signature ?? ""
+    }
 
     /// Whether the sender said it wants no reply.
     public var noReplyExpected: Bool {

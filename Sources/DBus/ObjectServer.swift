@@ -96,6 +96,14 @@ public final class ObjectServer {
     /// the method's handler, or answers why none serves it.
     func dispatch(_ message: Message) {
         let call = MethodCall(message: message, connection: connection)
+        // Almost every call is for a method of the object's own: served
+        // here, the method borrowed where it is rather than copied into a
+        // `Result` (each copy retains its closures and names).
+        if let path = message.path, let member = message.member, let own = objects[path],
+           let method = Self.method(member, interface: message.interface, in: own) {
+            guard method.accepts(message.signature) else { return call.fail(Self.wrongSignature(method, message)) }
+            return Self.serve(call, by: method)
+        }
         switch resolve(message) {
         case .success(let method): Self.serve(call, by: method)
         case .failure(let error): call.fail(error)
@@ -170,12 +178,12 @@ public final class ObjectServer {
 
     /// `method` if the call's signature is one it takes.
     private static func checked(_ method: Interface.Method, _ message: Message) -> Result<Interface.Method, DBusError> {
-        let signature = message.signature
-        guard method.accepts(signature) else {
-            return .failure(.invalidArgs(
-                "\(method.name) takes arguments of type (\(method.inputSignature)), not (\(signature))."))
-        }
-        return .success(method)
+        method.accepts(message.signature) ? .success(method) : .failure(wrongSignature(method, message))
+    }
+
+    /// The refusal of a call whose signature `method` does not take.
+    private static func wrongSignature(_ method: Interface.Method, _ message: Message) -> DBusError {
+        .invalidArgs("\(method.name) takes arguments of type (\(method.inputSignature)), not (\(message.signature)).")
     }
 
     /// Runs `method`'s handler on `call`, its arguments read first unless

@@ -59,23 +59,26 @@ struct WireDecoder {
               case (let first, let type)? = positioned(at: indices.lowerBound, of: bytes, signature: signature)
         else { return nil }
         var decoder = first
-        var shapes: [ByteArrayShape] = []
         var total = 0
         var start = type.lowerBound
         for _ in indices {
             guard let end = completeTypeEnd(signature, from: start),
                   let shape = ByteArrayShape(signature[start..<end]),
                   decoder.walk(shape, { total += 4 + $0.count }) else { return nil }
-            shapes.append(shape)
             start = end
         }
+        // The second pass takes the same types the first checked.
         decoder = first
+        start = type.lowerBound
         return [UInt8](unsafeUninitializedCapacity: total) { buffer, written in
             let output = UnsafeMutableRawBufferPointer(buffer)
-            for shape in shapes {
+            for _ in indices {
+                guard let end = completeTypeEnd(signature, from: start),
+                      let shape = ByteArrayShape(signature[start..<end]) else { return }
                 _ = decoder.walk(shape) {
                     Self.append(UnsafeRawBufferPointer(rebasing: bytes[$0]), prefixed: output, at: &written)
                 }
+                start = end
             }
         }
     }
@@ -131,15 +134,18 @@ struct WireDecoder {
 
         /// The shape of the complete type `type`; nil when it holds anything but byte arrays.
         init?(_ type: ArraySlice<UInt8>) {
-            let ay = Array("ay".utf8)
-            if type.elementsEqual(ay) {
+            let a = UInt8(ascii: "a"), y = UInt8(ascii: "y")
+            let start = type.startIndex
+            /// Whether `type` holds `ay` at `index`.
+            func isByteArray(at index: Int) -> Bool { type[index] == a && type[index + 1] == y }
+            if type.count == 2, isByteArray(at: start) {
                 self = .single
-            } else if type.count == 3, type.first == UInt8(ascii: "a"), type.dropFirst().elementsEqual(ay) {
+            } else if type.count == 3, type[start] == a, isByteArray(at: start + 1) {
                 self = .array(fields: 0)
-            } else if type.count >= 5, type.starts(with: Array("a(".utf8)), type.last == UInt8(ascii: ")"),
-                      case let inner = Array(type.dropFirst(2).dropLast()), inner.count % 2 == 0,
-                      stride(from: 0, to: inner.count, by: 2).allSatisfy({ inner[$0..<($0 + 2)].elementsEqual(ay) }) {
-                self = .array(fields: inner.count / 2)
+            } else if type.count >= 5, type.count % 2 == 1, type[start] == a, type[start + 1] == UInt8(ascii: "("),
+                      type.last == UInt8(ascii: ")"),
+                      stride(from: start + 2, to: type.endIndex - 1, by: 2).allSatisfy(isByteArray(at:)) {
+                self = .array(fields: (type.count - 3) / 2)
             } else {
                 return nil
             }

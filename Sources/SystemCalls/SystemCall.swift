@@ -28,10 +28,10 @@ public enum SystemCall {
     /// Runs `call` (a system call on `fd`, or on `path`, returning -1 and
     /// setting `errno` on failure), again while it is interrupted; the
     /// failure a test put in its way instead, if any. The one funnel every
-    /// wrapper below goes through.
-    @inline(__always)
-    public static func perform<Value: BinaryInteger>(_ operation: Operation, fd: Int32 = -1, path: String? = nil,
-                                                     _ call: () -> Value) -> Result<Value, Errno> {
+    /// wrapper below goes through. Not generic: a generic one called across
+    /// modules looked up its `Result` type's metadata at every call.
+    public static func perform(_ operation: Operation, fd: Int32 = -1, path: String? = nil,
+                               _ call: () -> Int) -> Result<Int, Errno> {
         while true {
             if SystemCallFaults.areArmed, let fault = SystemCallFaults.fault(for: operation, fd: fd, path: path) {
                 // An interruption put in is met as a real one is: tried again.
@@ -77,27 +77,27 @@ public enum SystemCall {
 
     /// `poll(2)` on `fds` for up to `milliseconds`: how many are ready (0: none in time).
     public static func poll(_ fds: UnsafeMutableBufferPointer<pollfd>, milliseconds: Int32) -> Result<Int32, Errno> {
-        perform(.poll) { Glibc.poll(fds.baseAddress, nfds_t(fds.count), milliseconds) }
+        perform(.poll) { Int(Glibc.poll(fds.baseAddress, nfds_t(fds.count), milliseconds)) }.map { Int32($0) }
     }
 
     /// `fsync(2)`: the file's data and metadata on the disk.
     public static func fsync(_ fd: Int32) -> Result<Void, Errno> {
-        perform(.fsync, fd: fd) { Glibc.fsync(fd) }.map { _ in () }
+        perform(.fsync, fd: fd) { Int(Glibc.fsync(fd)) }.map { _ in () }
     }
 
     /// `fdatasync(2)`: the file's data on the disk.
     public static func fdatasync(_ fd: Int32) -> Result<Void, Errno> {
-        perform(.fdatasync, fd: fd) { Glibc.fdatasync(fd) }.map { _ in () }
+        perform(.fdatasync, fd: fd) { Int(Glibc.fdatasync(fd)) }.map { _ in () }
     }
 
     /// `ftruncate(2)` to `length` bytes.
     public static func ftruncate(_ fd: Int32, to length: Int64) -> Result<Void, Errno> {
-        perform(.ftruncate, fd: fd) { Glibc.ftruncate(fd, off_t(length)) }.map { _ in () }
+        perform(.ftruncate, fd: fd) { Int(Glibc.ftruncate(fd, off_t(length))) }.map { _ in () }
     }
 
     /// `open(2)` of `path` with `flags` (and `mode` for a file it makes): the fd.
     public static func open(_ path: String, flags: Int32, mode: mode_t = 0) -> Result<Int32, Errno> {
-        let result = perform(.open, path: path) { Glibc.open(path, flags, mode) }
+        let result = perform(.open, path: path) { Int(Glibc.open(path, flags, mode)) }.map { Int32($0) }
         if case .success(let fd) = result { SystemCallFaults.opened(fd, path: path) }
         return result
     }
@@ -107,24 +107,24 @@ public enum SystemCall {
     public static func openat(_ directory: Int32, _ name: String, in directoryPath: String, flags: Int32,
                               mode: mode_t = 0) -> Result<Int32, Errno> {
         let path = directoryPath.hasSuffix("/") ? directoryPath + name : directoryPath + "/" + name
-        let result = perform(.open, path: path) { Glibc.openat(directory, name, flags, mode) }
+        let result = perform(.open, path: path) { Int(Glibc.openat(directory, name, flags, mode)) }.map { Int32($0) }
         if case .success(let fd) = result { SystemCallFaults.opened(fd, path: path) }
         return result
     }
 
     /// `rename(2)` of `path` to `target`.
     public static func rename(_ path: String, to target: String) -> Result<Void, Errno> {
-        perform(.rename, path: path) { Glibc.rename(path, target) }.map { _ in () }
+        perform(.rename, path: path) { Int(Glibc.rename(path, target)) }.map { _ in () }
     }
 
     /// `unlink(2)` of `path`.
     public static func unlink(_ path: String) -> Result<Void, Errno> {
-        perform(.unlink, path: path) { Glibc.unlink(path) }.map { _ in () }
+        perform(.unlink, path: path) { Int(Glibc.unlink(path)) }.map { _ in () }
     }
 
     /// `mkdir(2)` of `path` with `mode`.
     public static func mkdir(_ path: String, mode: mode_t) -> Result<Void, Errno> {
-        perform(.mkdir, path: path) { Glibc.mkdir(path, mode) }.map { _ in () }
+        perform(.mkdir, path: path) { Int(Glibc.mkdir(path, mode)) }.map { _ in () }
     }
 
     /// `close(2)`, once: never tried again (Linux frees the fd even when

@@ -51,7 +51,10 @@ extension UndoStack {
 
     /// Whether a push with these hints at `now` merges into the top group (`MergeRule`).
     public func mayMerge(hints: PushHints, now: Int64) -> Bool {
-        MergeRule(windowMilliseconds: settings.mergeWindowMilliseconds)
-            .merges(hints, at: now, into: line.undo.last, isMergeable: topIsMergeable, isClean: isClean)
+        // The cheap checks first: most pushes carry no merge key, and the top
+        // group handed to the rule is a copy (its strings and buffer retained).
+        guard topIsMergeable, !hints.mergeKey.isEmpty else { return false }
+        return MergeRule(windowMilliseconds: settings.mergeWindowMilliseconds)
+            .merges(hints, at: now, into: line.undo.last, isMergeable: true, isClean: isClean)
     }
 }
