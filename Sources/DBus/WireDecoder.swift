@@ -209,9 +209,23 @@ struct WireDecoder {
         case UInt8(ascii: "("):
             guard align(8), let fields = Self.fieldTypes(signature, type) else { return false }
             return fields.allSatisfy { skip(signature, $0) }
+        case UInt8(ascii: "s"), UInt8(ascii: "o"):
+            // Checked as `text` checks it, but no string is made.
+            guard let length = fixed(UInt32.self) else { return false }
+            return skipText(Int(length))
+        case UInt8(ascii: "g"):
+            guard let length = fixed(UInt8.self) else { return false }
+            return skipText(Int(length))
         default:
             return value(signature, type) != nil
         }
+    }
+
+    /// Moves past `length` bytes of text and the NUL that must end them.
+    private mutating func skipText(_ length: Int) -> Bool {
+        guard offset + length < bytes.count, bytes[offset + length] == 0 else { return false }
+        offset += length + 1
+        return true
     }
 
     /// Where the bytes of the `ay` at the read position lie, moving past it.

@@ -116,6 +116,24 @@ import Testing
                 "an array within the limit on the wire is not walked")
     }
 
+    /// A string skipped to reach a later argument is checked as one read:
+    /// its NUL where its length says; a text without it reads as nothing.
+    @Test func aSkippedStringIsCheckedAsARead() {
+        let arguments: [DBusValue] = [.string("ab"), .signature("u"), .uint32(7)]
+        let signature = Array("sgu".utf8)
+        var bytes = WireEncoder.bytes(arguments: arguments, bodyBytes: 32)
+        #expect(bytes.withUnsafeBytes { WireDecoder.argument(2, of: $0, signature: signature) } == .uint32(7))
+        let body = bytes.count - 16  // "ab" NUL, pad, "u" NUL, pad, u32 (16 bytes from the body's start)
+        for nul in [body + 6, body + 9] {
+            var broken = bytes
+            broken[nul] = UInt8(ascii: "x")
+            #expect(broken.withUnsafeBytes { WireDecoder.argument(2, of: $0, signature: signature) } == nil,
+                    "the NUL at \(nul - body) replaced")
+        }
+        bytes[body] = 200  // a length past the end
+        #expect(bytes.withUnsafeBytes { WireDecoder.argument(2, of: $0, signature: signature) } == nil)
+    }
+
     @Test func givesUpOnBytesThatBreakOff() {
         let bytes = WireEncoder.bytes(arguments: [.bytes([1, 2, 3, 4])],
                                         bodyBytes: 8)
