@@ -19,8 +19,8 @@ import Loop
 /// With nothing held, everything is handled in arrival order, as before.
 ///
 /// Prepared: a large call may come with work to do for it off the loop
-/// before it is handled (undod writes a large push's payloads to a file,
-/// `Connection.prepareLargeCall`). That work starts once the call is the
+/// before it is handled (its method declares it, `Interface.preparing`:
+/// undod writes a large push's payloads to a file). That work starts once the call is the
 /// longest held (`takePreparation`), one call at a time, and the call
 /// waits until it is ready (`markReady`); what its sender sent after it
 /// waits too, and other senders go on.
@@ -69,8 +69,8 @@ struct IncomingLanes<Item> {
     /// preparation nor waiting for it to end.
     var nextIsReady: Bool { held.first.map { $0.prepare == nil && $0.token != preparing?.token } ?? false }
 
-    /// Whether the longest-held message is a large call (what a connection
-    /// may be told to keep waiting: `Connection.mayHandleLargeCall`).
+    /// Whether the longest-held message is a large call (which goes only
+    /// once the socket has been quiet: `largeCallMayGo`).
     var nextIsLarge: Bool { held.first.map { $0.bytes >= Self.largeCallBytes } ?? false }
 
     /// How long the socket must have been quiet before a held large call
