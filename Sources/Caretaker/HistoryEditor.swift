@@ -35,7 +35,7 @@ final class HistoryEditor {
             try service.store.loadActions(ofTop: .undo, in: record)
         } catch {
             // Not applied here: a push that cannot merge makes a group of its own.
-            service.log.error("\(record.displayName): cannot read payloads from the history store: \(error)")
+            service.log.error(.payloadsUnreadable, "\(record.displayName): cannot read payloads from the history store: \(error)")
         }
         let now = service.clock.now
         try Self.checkSendable(actions, mergingInto: record.stack.mayMerge(hints: hints, now: now)

@@ -72,7 +72,7 @@ final class Registrar {
         // Published once complete: what InterfacesAdded shows is the stack as registered.
         if isNew { service.publish(record) }
         service.changed(record, groups: changes)
-        service.log.debug("\(caller) registered \(record.displayName) for "
+        service.log.debug(.stackRegistered, "\(caller) registered \(record.displayName) for "
             + "\(appId)\(document.isEmpty ? "" : ":\(CallerText.escaped(document))").")
         return record
     }
@@ -95,7 +95,7 @@ final class Registrar {
                                   stateTag: String?) throws(ServiceError) {
         guard let made = record.origin, made != origin else { return }
         if let stateTag, !stateTag.isEmpty, stateTag == record.stack.presentStateTag { return }
-        service.log.notice("\(record.displayName): adoption by \(origin?.description ?? "an unknown program") "
+        service.log.notice(.adoptionRefused, "\(record.displayName): adoption by \(origin?.description ?? "an unknown program") "
             + "refused; it belongs to \(made.description).")
         throw .foreignOrigin(made: made.description, caller: origin?.description)
     }
@@ -115,7 +115,7 @@ final class Registrar {
         service.lifetimes.settle(record)
         var discarded: [GroupChange] = []
         if let stateTag, !stateTag.isEmpty, stateTag != record.stack.presentStateTag {
-            service.log.notice("\(record.displayName): the history no longer matches the document "
+            service.log.notice(.historyDiscarded, "\(record.displayName): the history no longer matches the document "
                 + "(state tag \(CallerText.quoted(stateTag)) ≠ \(CallerText.quoted(record.stack.presentStateTag))), "
                 + "so it starts empty.")
             discarded = UndoService.allGroups(of: record.stack)

@@ -85,7 +85,7 @@ final class ServiceApplyHost: ApplyHost {
             }
             service.turn.willChange(record)
             let dropped = record.stack.dropSide(direction)
-            service.log.error("\(record.displayName): the history store is corrupt: the payloads of "
+            service.log.error(.groupDamaged, "\(record.displayName): the history store is corrupt: the payloads of "
                 + "\(CallerText.quoted(damaged.name)) (group \(damaged.id)) cannot be used (\(error)); it and "
                 + "\(dropped.count - 1) more group\(dropped.count == 2 ? "" : "s") beyond it were dropped.")
             service.changed(record, groups: dropped.map { GroupChange(id: $0) })
@@ -104,11 +104,11 @@ final class ServiceApplyHost: ApplyHost {
             let verb = direction == .undo ? "undo" : "redo"
             switch result {
             case .success(let outcome):
-                service.log.debug("\(who()) asked to \(verb) in \(record.displayName): \(verb == "undo" ? "undid" : "redid") "
-                    + "\(CallerText.quoted(outcome.name)) (group \(outcome.group)).")
+                service.log.debug(.callApplied, "\(who()) asked to \(verb) in \(record.displayName): "
+                    + "\(verb == "undo" ? "undid" : "redid") \(CallerText.quoted(outcome.name)) (group \(outcome.group)).")
             case .failure(let error):
                 let refusal = error.refusal(stack: record.displayName)
-                service.log.debug("\(who()) asked to \(verb) in \(record.displayName): refused with \(refusal.name) "
+                service.log.debug(.callRefused, "\(who()) asked to \(verb) in \(record.displayName): refused with \(refusal.name) "
                     + "(\(refusal.sentence))")
             }
             completion(result)

@@ -134,11 +134,11 @@ final class TurnTransaction {
         var failure: StoreError?
         do {
             try save(counters: host.counters)
-            if let lastFailure { log.notice("The history store saves again (it failed with: \(lastFailure)).") }
+            if let lastFailure { log.notice(.savesAgain, "The history store saves again (it failed with: \(lastFailure)).") }
             lastFailure = nil
         } catch {
             failure = error
-            if lastFailure != error.description { log.error("The history store could not save: \(error).") }
+            if lastFailure != error.description { log.error(.saveFailed, "The history store could not save: \(error).") }
             lastFailure = error.description
         }
         let replies = held
@@ -202,7 +202,7 @@ final class TurnTransaction {
                 do {
                     host.restore(record, to: try store.storedHistory(of: record, settings: host.settings(of: record)))
                 } catch {
-                    log.error("\(record.displayName): cannot read back its saved history: \(error)")
+                    log.error(.readBackFailed, "\(record.displayName): cannot read back its saved history: \(error)")
                     continue
                 }
             }

@@ -104,7 +104,7 @@ package final class UndoService {
             publish(record)
         }
         if !stacks.isEmpty {
-            log.notice("restored \(stacks.count) stacks from the history store, detached until their apps return.")
+            log.notice(.stacksRestored, "restored \(stacks.count) stacks from the history store, detached until their apps return.")
         }
         focus.onChange = { [unowned stackFocus] in stackFocus.announce() }
         lifetimes.scheduleExpiry()

@@ -6,12 +6,18 @@ package import ProcessEnvironment
 import SystemClock
 
 /// undod's log: one line per event on stderr, with journald's `<N>` priority
-/// prefixes when stderr is the journal (`JOURNAL_STREAM` is set). A line
-/// that repeats one of the last two lines written (a line repeated, or two
-/// lines that alternate) is counted, not written: the next other line (or
-/// 10 s of repeats) first says "… repeated N times" (or "… the last 2 lines
-/// repeated N times"), as journald reports what it suppressed. undod's
-/// lines at a stop ("stopping.", "stopped.") so leave no count unsaid.
+/// prefixes when stderr is the journal (`JOURNAL_STREAM` is set), else
+/// `undod: `. Every line of note (notice, warning, error) carries a stable
+/// key (`LogKey`) in brackets after that prefix, then the sentence:
+/// `undod: [x11.lost] lost the X server at :1 (…): …`, or
+/// `<4>[x11.lost] lost …` in the journal; a routine (debug) line carries
+/// one where a reader may look for it, and is otherwise the sentence alone.
+/// A line that repeats one of the last two lines written (a line repeated,
+/// or two lines that alternate) is counted, not written: the next other
+/// line (or 10 s of repeats) first says "[log.repeated] … repeated N times"
+/// (or "… the last 2 lines repeated N times"), as journald reports what it
+/// suppressed. undod's lines at a stop ("stopping.", "stopped.") so leave
+/// no count unsaid.
 package struct Log: Sendable {
     /// How much a line matters (syslog priorities).
     package enum Level: Int, Sendable, Comparable {
@@ -52,7 +58,7 @@ package struct Log: Sendable {
             /// The summary of the repeats held back, at the level of the newest line.
             var summary: (Level, String)? {
                 guard let last = recent.last, count > 0 else { return nil }
-                return (last.level, Log.repeated(count, lines: alternating ? 2 : 1))
+                return (last.level, Log.keyed(.repeated, Log.repeated(count, lines: alternating ? 2 : 1)))
             }
         }
         let state = Lock(State())
@@ -79,10 +85,20 @@ package struct Log: Sendable {
         self.sink = sink
     }
 
-    /// Writes `message` at `level`.
-    package func write(_ level: Level, _ message: @autoclosure () -> String) {
+    /// Writes `message` at `level`, after `key`.
+    package func write(_ level: Level, _ key: LogKey, _ message: @autoclosure () -> String) {
+        record(level) { Self.keyed(key, message()) }
+    }
+
+    /// `message` as a line carrying `key`: "[key] message".
+    static func keyed(_ key: LogKey, _ message: String) -> String {
+        "[\(key.rawValue)] " + message
+    }
+
+    /// Writes the line `line` makes at `level`, or counts it as a repeat.
+    private func record(_ level: Level, _ line: () -> String) {
         guard level >= threshold else { return }
-        let text = message()
+        let text = line()
         let now = SystemTime.monotonicNanoseconds
         let lines = repeats.state.withLock { state -> [(Level, String)] in
             if let index = state.recent.lastIndex(where: { $0.level == level && $0.text == text }) {
@@ -125,12 +141,14 @@ package struct Log: Sendable {
         return "… \(what)repeated \(digits + grouped) time\(count == 1 ? "" : "s")"
     }
 
-    /// Writes an error.
-    package func error(_ message: @autoclosure () -> String) { write(.error, message()) }
-    /// Writes a warning.
-    package func warning(_ message: @autoclosure () -> String) { write(.warning, message()) }
-    /// Writes a notice.
-    package func notice(_ message: @autoclosure () -> String) { write(.notice, message()) }
-    /// Writes routine detail.
-    package func debug(_ message: @autoclosure () -> String) { write(.debug, message()) }
+    /// Writes an error, after `key`.
+    package func error(_ key: LogKey, _ message: @autoclosure () -> String) { write(.error, key, message()) }
+    /// Writes a warning, after `key`.
+    package func warning(_ key: LogKey, _ message: @autoclosure () -> String) { write(.warning, key, message()) }
+    /// Writes a notice, after `key`.
+    package func notice(_ key: LogKey, _ message: @autoclosure () -> String) { write(.notice, key, message()) }
+    /// Writes routine detail a reader may look for, after `key`.
+    package func debug(_ key: LogKey, _ message: @autoclosure () -> String) { write(.debug, key, message()) }
+    /// Writes routine detail, with no key.
+    package func debug(_ message: @autoclosure () -> String) { record(.debug, message) }
 }

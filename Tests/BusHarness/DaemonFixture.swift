@@ -85,6 +85,12 @@ public final class DaemonFixture {
         loop.run(until: condition, timeoutMilliseconds: TestTime.milliseconds(timeout))
     }
 
+    /// Runs the loop until at least `count` lines of undod's log carry
+    /// `key` (each holding `value`, when given), at most `timeout` ms.
+    public func waitForLogKey(_ key: String, holding value: String? = nil, count: Int = 1, timeout: Int = 10_000) -> Bool {
+        wait(timeout: timeout) { daemon.logKeyCount(key, holding: value) >= count }
+    }
+
     /// Records every signal undod emits, in order, from now on; with
     /// `subscribe`, first asks undod for the stacks' signals (`Subscribe`).
     public func recordSignals(subscribe: Bool = true) throws -> SignalLog {

@@ -57,8 +57,9 @@ import Testing
         // The stack now waits for the late answer: the next undo is refused Busy.
         let busy = errorOf { () throws(DBusError) in try f.stack(hung.stack, "Undo") }
         #expect(busy?.name == undodError("Busy"))
-        #expect(f.wait { f.daemon.log.contains("refused with org.undod.Undo1.Error.Busy") }, "\(f.daemon.log)")
-        #expect(f.daemon.log.contains("which it did not answer in time"))
+        #expect(f.waitForLogKey("call.refused", holding: undodError("Busy")), "\(f.daemon.log)")
+        let sentence = try #require(busy?.message)
+        #expect(f.daemon.logKeyCount("call.refused", holding: sentence) == 1, "the caller's sentence: \(f.daemon.log)")
         for debugText in ["awaitingLateAnswer(", "UndoCore.", "timeout(milliseconds"] {
             #expect(!f.daemon.log.contains(debugText), "no Swift debug text in the log: \(debugText)")
         }

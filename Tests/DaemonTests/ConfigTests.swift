@@ -190,8 +190,7 @@ import X11
                 try FileManager.default.moveItem(atPath: path, toPath: f.daemon.configFile.path)
             }
             f.daemon.signal(SIGHUP)
-            #expect(f.wait { f.daemon.log.contains("the config was not reloaded, the old one stays") && f.daemon.log.contains(reason) },
-                    "\(f.daemon.log)")
+            #expect(f.waitForLogKey("config.not-reloaded", holding: reason), "\(f.daemon.log)")
             #expect(try f.stackProperty(app.stack, "UndoDepth") == .uint32(2), "the memory-only history survives")
             try f.ping()
         }

@@ -42,18 +42,25 @@ import Testing
     @Test func verboseLogsEveryUndoAndRedoWithWhoAsked() throws {
         let f = try DaemonFixture()
         let app = try f.app("app.verbose", pushing: ["Typing", "Bold"])
+        // Each line names who asked (a unique name, a word of its own) and the group moved.
+        func names(_ text: String, _ who: String) -> Bool { text.split(separator: " ").contains { $0 == who } }
         _ = try app.call("Undo")
-        #expect(f.wait { f.daemon.log.contains("\(app.name) (its owner) asked to undo in ") })
-        #expect(f.daemon.log.contains("undid “Bold”"))
+        #expect(f.waitForLogKey("call.applied"))
         _ = try f.manager("RedoFocused")
-        #expect(f.wait { f.daemon.log.contains("\(f.watcher.uniqueName) asked to redo in ") })
-        #expect(f.daemon.log.contains("redid “Bold”"))
+        #expect(f.waitForLogKey("call.applied", count: 2))
+        let applied = f.daemon.logLines(withKey: "call.applied")
+        #expect(applied.count == 2 && names(applied[0], app.name) && applied[0].contains("Bold"), "the owner: \(applied)")
+        #expect(applied.count == 2 && names(applied[1], f.watcher.uniqueName) && applied[1].contains("Bold"),
+                "another caller: \(applied)")
         _ = try f.stack(app.stack, "Undo")
         _ = try f.stack(app.stack, "Undo")
-        #expect(errorOf { () throws(DBusError) in try f.stack(app.stack, "Undo") }?.name == undodError("NothingToUndo"))
-        #expect(f.wait { f.daemon.log.contains("\(f.watcher.uniqueName) asked to undo in ") && f.daemon.log.contains("refused") })
+        let refused = errorOf { () throws(DBusError) in try f.stack(app.stack, "Undo") }
+        #expect(refused?.name == undodError("NothingToUndo"))
+        #expect(f.waitForLogKey("call.refused", holding: undodError("NothingToUndo")))
+        #expect(f.daemon.logLines(withKey: "call.refused").allSatisfy { names($0, f.watcher.uniqueName) })
         f.daemon.signal(SIGUSR2)
-        #expect(f.wait { f.daemon.log.contains("redid “Typing”") }, "a trigger says so too")
+        #expect(f.waitForLogKey("trigger.applied", holding: "Typing"), "a trigger says so too")
+        #expect(f.daemon.logKeyCount("trigger.applied", holding: "SIGUSR2") == 1, "naming the signal")
     }
 
     @Test func sigtermStopsCleanly() throws {
@@ -61,7 +68,7 @@ import Testing
         _ = try f.app("app.a", pushing: ["1"])
         f.daemon.signal(SIGTERM)
         #expect(f.daemon.waitForExit(loop: f.loop) == 0)
-        #expect(f.daemon.log.contains("stopped"))
+        #expect(f.daemon.logKeyCount("daemon.stopped") == 1)
     }
 
     @Test func sigintStopsCleanlyToo() throws {
@@ -108,8 +115,7 @@ import Testing
         #expect(f.wait { signals.announced(app.stack, "Limit", .uint32(3)) })
         try "[limits]\nlevels = lots\n".write(to: f.daemon.configFile, atomically: false, encoding: .utf8)
         f.daemon.signal(SIGHUP)
-        #expect(f.wait { f.daemon.log.contains("not reloaded") })
-        #expect(f.daemon.log.contains("limits.levels"))
+        #expect(f.waitForLogKey("config.not-reloaded", holding: "limits.levels"), "naming the key: \(f.daemon.log)")
         #expect(try app.property("Limit") == .uint32(3))
     }
 

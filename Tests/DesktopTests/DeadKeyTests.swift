@@ -53,8 +53,8 @@ struct DeadKeyTests {
         #expect(notes.wait(loop: daemon.loop) { notes.announced("KeyProblem").filter { $0.contains(fix) }.count == 2 },
                 "the Shell back, the problem is back: \(notes.announced("KeyProblem"))")
         #expect(notes.summaries.filter { $0 == "The undo key is not set up here" }.count == 1, "once per run")
-        let lines = daemon.daemon.log.components(separatedBy: "\n").filter { $0.contains(fix) }
-        #expect(lines.count == 1, "the log says it once: \(lines)")
+        #expect(daemon.daemon.logKeyCount("keys.problem", holding: fix) == 1,
+                "the log says it once: \(daemon.daemon.logLines(withKey: "keys.problem"))")
     }
 
     @Test(.enabled(if: !TestGnomeShell.releases.isEmpty), arguments: TestGnomeShell.releases)

@@ -10,9 +10,8 @@ import Testing
     @Test func withoutADisplayFocusIsRecent() throws {
         let f = try DaemonFixture()
         #expect(try f.managerProperty("FocusStrategy")?.string == "recent")
-        #expect(f.wait { f.daemon.log.contains("no X display (DISPLAY is not set)") })
-        let log = f.daemon.log
-        #expect(log.components(separatedBy: "no X display (DISPLAY is not set)").count == 2, "\(log)")
+        #expect(f.waitForLogKey("x11.unavailable"))
+        #expect(f.daemon.logKeyCount("x11.unavailable") == 1, "one line says so: \(f.daemon.log)")
         let app = try f.app("org.example.A", pushing: ["One"])
         #expect(try f.manager("UndoFocused").first?.string == app.stack)
         #expect(app.applied.count == 1)
@@ -21,9 +20,8 @@ import Testing
     @Test func withoutAWindowManagerFocusIsRecentUntilOneStarts() throws {
         let f = try DesktopFixture(windowManager: false)
         #expect(try f.daemon.managerProperty("FocusStrategy")?.string == "recent")
-        let noManager = "no EWMH window manager answers on \(f.desktop.display): focus is recent until one starts."
-        #expect(f.waitForLog(noManager))
-        #expect(f.logCount(noManager) == 1)
+        #expect(f.waitForLogKey("x11.no-window-manager", holding: f.desktop.display))
+        #expect(f.logKeyCount("x11.no-window-manager") == 1)
         // The key works all the same.
         let app = try f.daemon.app("org.example.A", pushing: ["One", "Two"])
         try f.desktop.press("ctrl+alt+z", loop: f.loop)
@@ -38,19 +36,19 @@ import Testing
         try f.daemon.ping()
         try f.desktop.startWindowManager()
         #expect(f.daemon.wait { strategy == "x11" })
-        #expect(f.waitForLog("answers on \(f.desktop.display): focus follows its active window."))
+        #expect(f.waitForLogKey("x11.window-manager", holding: f.desktop.display))
     }
 
     @Test func whenTheXServerDiesUndodGoesOnWithRecent() throws {
         let f = try DesktopFixture()
         #expect(try f.daemon.managerProperty("FocusStrategy")?.string == "x11")
         f.desktop.killServer()
-        #expect(f.waitForLog("lost the X server at \(f.desktop.display)"))
+        #expect(f.waitForLogKey("x11.lost", holding: f.desktop.display))
         #expect(try f.daemon.managerProperty("FocusStrategy")?.string == "recent")
         let app = try f.daemon.app("org.example.A", pushing: ["One"])
         #expect(try f.daemon.manager("UndoFocused").first?.string == app.stack)
         #expect(app.applied.count == 1)
-        #expect(f.logCount("lost the X server") == 1)
+        #expect(f.logKeyCount("x11.lost") == 1)
     }
 
     @Test func explicitX11WithoutADisplayFocusesNothing() throws {
@@ -58,6 +56,6 @@ import Testing
         #expect(try f.managerProperty("FocusStrategy")?.string == "x11")
         _ = try f.app("org.example.A", pushing: ["One"])
         #expect(errorOf { () throws(DBusError) in try f.manager("UndoFocused") }?.name == undodError("NoFocusedStack"))
-        #expect(f.wait { f.daemon.log.contains("no stack is focused unless one is pinned with SetFocus") })
+        #expect(f.waitForLogKey("x11.unavailable"))
     }
 }

@@ -11,6 +11,8 @@ import Testing
 final class DesktopFixture {
     let desktop: TestDesktop
     let daemon: DaemonFixture
+    /// What undod asks the notification server (dunst) to show, where one runs.
+    let notifications: NotificationMonitor?
     private var apps: [ScriptedProcess] = []
 
     var loop: EventLoop { daemon.loop }
@@ -20,13 +22,17 @@ final class DesktopFixture {
     /// and the desktop's environment, to which `environment` adds (`XDG_CURRENT_DESKTOP`, say).
     init(config: String = "", windowManager: Bool = true, notifications: Bool = false,
          notificationTimeout: Int = 10, desktop: TestDesktop? = nil, environment: [String: String] = [:]) throws {
-        self.desktop = try desktop ?? TestDesktop(windowManager: windowManager)
-        daemon = try DaemonFixture(config: config,
-                                   environment: self.desktop.environment.merging(environment) { $1 })
+        let desktop = try desktop ?? TestDesktop(windowManager: windowManager)
+        let daemon = try DaemonFixture(config: config, environment: desktop.environment.merging(environment) { $1 })
         if notifications {
-            try self.desktop.startNotifications(bus: daemon.bus, loop: daemon.loop, watcher: daemon.watcher,
+            try desktop.startNotifications(bus: daemon.bus, loop: daemon.loop, watcher: daemon.watcher,
                                            timeout: notificationTimeout)
+            self.notifications = try NotificationMonitor(address: daemon.bus.address, loop: daemon.loop)
+        } else {
+            self.notifications = nil
         }
+        self.desktop = desktop
+        self.daemon = daemon
     }
 
     deinit {
@@ -89,14 +95,23 @@ final class DesktopFixture {
         return daemon.wait { announced == path }
     }
 
-    /// Waits (at most `timeout` ms) until undod's log holds `text` at least `count` times.
-    @discardableResult
-    func waitForLog(_ text: String, count: Int = 1, timeout: Int = 10_000) -> Bool {
-        daemon.wait(timeout: timeout) { self.daemon.daemon.log.components(separatedBy: text).count - 1 >= count }
+    /// Waits (at most `timeout` ms) until at least `count` lines of undod's
+    /// log carry `key` (each holding `value`, when given).
+    func waitForLogKey(_ key: String, holding value: String? = nil, count: Int = 1, timeout: Int = 10_000) -> Bool {
+        daemon.waitForLogKey(key, holding: value, count: count, timeout: timeout)
     }
 
-    /// How many times undod's log holds `text`.
-    func logCount(_ text: String) -> Int {
-        daemon.daemon.log.components(separatedBy: text).count - 1
+    /// How many lines of undod's log carry `key` (holding `value`, when given).
+    func logKeyCount(_ key: String, holding value: String? = nil) -> Int {
+        daemon.daemon.logKeyCount(key, holding: value)
+    }
+
+    /// Waits (at most `timeout` ms) until the notification server has shown
+    /// a notification with `summary` at least `count` times.
+    func waitForNotification(_ summary: String, count: Int = 1, timeout: Int = 10_000) -> Bool {
+        guard let notifications else { return false }
+        return notifications.wait(loop: loop, timeout: timeout) {
+            notifications.shown.filter { $0 == summary }.count >= count
+        }
     }
 }

@@ -44,10 +44,9 @@ import Testing
         try other.next(event: "ready")
         try other.command(["cmd": "grab_key", "key": "z", "modifiers": ["control", "mod1"]])
         let f = try DesktopFixture(desktop: desktop)
-        #expect(f.waitForLog("Ctrl+Alt+Shift+z on key code"))
-        let log = f.daemon.daemon.log
-        #expect(log.components(separatedBy: "Ctrl+Alt+z (hotkey.undo) is already taken by another program").count == 2,
-                "one line says so: \(log)")
+        #expect(f.waitForLogKey("x11.keys-grabbed", holding: "Ctrl+Alt+Shift+z"))
+        #expect(f.logKeyCount("x11.key-taken") == 1 && f.logKeyCount("x11.key-taken", holding: "hotkey.undo") == 1,
+                "one line says so: \(f.daemon.daemon.log)")
         let a = try f.app("org.example.A", title: "Alpha", pushes: 2)
         try f.desktop.activate(a.window, loop: f.loop)
         #expect(try f.waitForFocus(a.stack))
@@ -67,10 +66,10 @@ import Testing
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let y = try f.desktop.tool(["sh", "-c", "xmodmap -pke | awk '$4 == \"y\" { print $2 }'"], loop: f.loop)
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(f.waitForLog("Ctrl+Alt+z on key code \(z);"))
+        #expect(f.waitForLogKey("x11.key-codes", holding: "Ctrl+Alt+z on key code \(z);"))
         // A German-style swap: z moves to y's key.
         try f.desktop.tool(["xmodmap", "-e", "keycode \(z) = y Y", "-e", "keycode \(y) = z Z"], loop: f.loop)
-        #expect(f.waitForLog("Ctrl+Alt+z on key code \(y);"))
+        #expect(f.waitForLogKey("x11.key-codes", holding: "Ctrl+Alt+z on key code \(y);"))
         try f.desktop.press("ctrl+alt+z", loop: f.loop)
         #expect(try a.process.nextApply().payloads == ["u2"])
         // The key that was z is y now: it undoes nothing.

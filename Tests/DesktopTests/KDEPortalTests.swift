@@ -31,10 +31,8 @@ struct KDEPortalTests {
     func theKeysAreBoundThroughTheDesktopsPortalAndUndoAndRedo(release: DesktopRelease) throws {
         let (kwin, daemon) = try Self.session(release, consented: true)
         defer { kwin.stop() }
-        #expect(daemon.wait(timeout: 30_000) {
-            daemon.daemon.log.contains("the global keys are bound through the GlobalShortcuts portal: ")
-        }, "\(daemon.daemon.log)")
-        #expect(!daemon.daemon.log.contains("does not know undod by name"), "the portal found undod's desktop entry")
+        #expect(daemon.waitForLogKey("portal.bound", timeout: 30_000), "\(daemon.daemon.log)")
+        #expect(daemon.daemon.logKeyCount("portal.unnamed") == 0, "the portal found undod's desktop entry")
         #expect(try daemon.managerProperty("FocusStrategy")?.string == "recent")
         let app = try daemon.app("org.example.Wayland", pushing: ["One", "Two"])
         try kwin.press("undo", of: "org.undod.undod", loop: daemon.loop)

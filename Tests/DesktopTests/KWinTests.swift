@@ -34,11 +34,10 @@ struct KWinTests {
 
         /// Starts KWin and waits until undod has loaded its script into it.
         func startKWin() throws {
-            let loads = daemon.daemon.log.components(separatedBy: "loaded undod's KWin script").count
+            let loads = daemon.daemon.logKeyCount("kwin.script-loaded")
             try kwin.start(busAddress: daemon.bus.address, loop: loop)
-            #expect(daemon.wait(timeout: 30_000) {
-                self.daemon.daemon.log.components(separatedBy: "loaded undod's KWin script").count > loads
-            }, "undod loads its script into the KWin that came: \(daemon.daemon.log)")
+            #expect(daemon.waitForLogKey("kwin.script-loaded", count: loads + 1, timeout: 30_000),
+                    "undod loads its script into the KWin that came: \(daemon.daemon.log)")
         }
 
         /// An application with a window titled `title` and, with `appId`, a
@@ -86,7 +85,7 @@ struct KWinTests {
         let a = try f.app("org.example.A", title: "Alpha", pushes: 3)
         // A killed undod leaves its script in KWin; the next one replaces it.
         try f.daemon.restart(crash: true)
-        #expect(f.daemon.wait(timeout: 30_000) { f.daemon.daemon.log.contains("loaded undod's KWin script") })
+        #expect(f.daemon.waitForLogKey("kwin.script-loaded", timeout: 30_000))
         #expect(try f.kwin.isScriptLoaded("undod", loop: f.loop))
         try a.process.command(["cmd": "register", "app_id": "org.example.A", "options": ["title": "Alpha"]])
         #expect(try f.focus(a.pid, expecting: a.stack))
@@ -107,7 +106,7 @@ struct KWinTests {
         #expect(try f.focus(before.pid, expecting: before.stack))
         before.process.stop()
         f.kwin.stop()
-        #expect(f.daemon.wait { f.daemon.daemon.log.contains("KWin left the bus") })
+        #expect(f.daemon.waitForLogKey("kwin.left"))
         try f.startKWin()
         let b = try f.app("org.example.B", title: "Beta", pushes: 2)
         #expect(try f.focus(b.pid, expecting: b.stack))

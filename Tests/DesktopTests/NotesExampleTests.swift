@@ -32,7 +32,7 @@ import Testing
         let undone = try notes.next(event: "applied")
         #expect(undone["direction"] as? String == "undo")
         #expect(undone["text"] as? String == "")
-        #expect(f.waitForLog("shown: “Undid Typing in Notes”."))
+        #expect(f.waitForNotification("Undid Typing in Notes"))
 
         try f.desktop.press("ctrl+alt+shift+z", loop: f.loop)
         let redone = try notes.next(event: "applied")

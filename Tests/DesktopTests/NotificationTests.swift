@@ -19,12 +19,9 @@ import Testing
         Int(try dunstctl(f, "count", "displayed").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
-    /// The ids of the notifications undod's log says it showed with `summary`.
-    static func ids(_ f: DesktopFixture, _ summary: String) -> [String] {
-        f.daemon.daemon.log.split(separator: "\n").compactMap { line in
-            guard line.hasSuffix("shown: “\(summary)”.") else { return nil }
-            return line.split(separator: " ").dropFirst(2).first.map(String.init)
-        }
+    /// The notifications undod asked the server for with `summary`.
+    static func notifications(_ f: DesktopFixture, _ summary: String) -> [NotificationMonitor.Notification] {
+        (f.notifications?.notifications ?? []).filter { $0.summary == summary }
     }
 
     /// A desktop with dunst, and "Notes" in front with two changes, the
@@ -39,7 +36,7 @@ import Testing
         #expect(try f.waitForFocus(notes.stack))
         try f.desktop.press("ctrl+alt+z", loop: f.loop)
         #expect(try notes.process.nextApply() == ("undo", ["u2"]))
-        #expect(f.waitForLog("shown: “Undid Edit 2 in Notes”."))
+        #expect(f.waitForNotification("Undid Edit 2 in Notes"))
         return (f, notes)
     }
 
@@ -55,12 +52,15 @@ import Testing
         #expect(try f.waitForFocus(other.stack))
         try Self.dunstctl(f, "action")
         #expect(try notes.process.nextApply() == ("redo", ["r2"]))
-        #expect(f.waitForLog("shown: “Redid Edit 2 in Notes”."))
+        #expect(f.waitForNotification("Redid Edit 2 in Notes"))
         #expect(other.process.applies.isEmpty)
-        // One notification, reused rather than piled up.
+        // One notification, reused rather than piled up: the redo replaced the undo's, under its id.
         #expect(try Self.displayed(f) == 1)
-        let undid = Self.ids(f, "Undid Edit 2 in Notes")
-        #expect(undid.count == 1 && undid == Self.ids(f, "Redid Edit 2 in Notes"))
+        let undid = Self.notifications(f, "Undid Edit 2 in Notes")
+        let redid = Self.notifications(f, "Redid Edit 2 in Notes")
+        #expect(undid.count == 1 && redid.count == 1, "\(f.notifications?.notifications ?? [])")
+        #expect(undid.first?.id != nil && redid.first?.replaces == undid.first?.id && redid.first?.id == undid.first?.id,
+                "\(undid) \(redid)")
 
         // The redo notification's button undoes it again.
         try Self.dunstctl(f, "action")
@@ -72,8 +72,8 @@ import Testing
         // A new change empties the redo side: "Edit 2" can no longer be redone.
         try notes.process.command(["cmd": "push", "name": "Edit 3", "undo": "u3", "redo": "r3"])
         try Self.dunstctl(f, "action")
-        #expect(f.waitForLog("“Edit 2” is no longer the next change to redo in “Notes”"))
-        #expect(f.waitForLog("shown: “Nothing redone”."))
+        #expect(f.waitForNotification("Nothing redone"))
+        #expect(f.logKeyCount("trigger.refused") == 1)
         try f.daemon.ping()
         #expect(notes.process.applies.count == 1)
     }
@@ -82,7 +82,8 @@ import Testing
         let (f, notes) = try Self.undoneByTheKey()
         try notes.process.command(["cmd": "register", "app_id": "org.example.Notes", "options": ["global_trigger": false]])
         try Self.dunstctl(f, "action")
-        #expect(f.waitForLog("does not allow undo or redo from outside its application"))
+        #expect(f.waitForNotification("Nothing redone"))
+        #expect(f.logKeyCount("trigger.refused") == 1)
         try f.daemon.ping()
         #expect(notes.process.applies.count == 1)
     }
@@ -98,11 +99,12 @@ import Testing
         try f.desktop.activate(window, loop: f.loop)
         #expect(try f.waitForFocus(stack))
         try f.desktop.press("ctrl+alt+z", loop: f.loop)
-        #expect(f.waitForLog("shown: “Undo Typing in Notes?”."))
+        #expect(f.waitForNotification("Undo Typing in Notes?"))
         // Typing goes on while the question shows: it merges into the group asked about.
         try notes.command(["cmd": "push", "name": "Typing", "undo": "u2", "redo": "r2", "hints": typing])
         try Self.dunstctl(f, "action")
-        #expect(f.waitForLog("“Typing” is no longer the next change to undo in “Notes”"))
+        #expect(f.waitForNotification("Nothing undone"))
+        #expect(f.logKeyCount("trigger.refused") == 1)
         try f.daemon.ping()
         #expect(notes.applies.isEmpty, "the answer was about less than the group holds now")
     }
@@ -128,7 +130,7 @@ import Testing
         let window = try stackless.command(["cmd": "window", "name": "main", "title": "Terminal"])["xid"] as? Int ?? 0
         try f.desktop.activate(window, loop: f.loop)
         try f.desktop.press("ctrl+alt+z", loop: f.loop)
-        #expect(f.waitForLog("shown: “Nothing undone”."))
+        #expect(f.waitForNotification("Nothing undone"))
         let start = Date()
         var count = try Self.displayed(f)
         #expect(count == 1)
@@ -145,7 +147,7 @@ import Testing
         try f.desktop.activate(notes.window, loop: f.loop)
         #expect(try f.waitForFocus(notes.stack))
         #expect(try f.daemon.manager("UndoFocused").first?.string == notes.stack)
-        #expect(f.waitForLog("shown: “Undid Edit 1 in Notes”."))
+        #expect(f.waitForNotification("Undid Edit 1 in Notes"))
     }
 
     @Test func byDefaultTheKeyAsksFirstOnlyWhileFocusIsAGuess() throws {
@@ -154,7 +156,7 @@ import Testing
         #expect(try guess.daemon.managerProperty("FocusStrategy")?.string == "recent")
         let notes = try guess.app("org.example.Notes", title: "Notes", pushes: 2)
         try guess.desktop.press("ctrl+alt+z", loop: guess.loop)
-        #expect(guess.waitForLog("shown: “Undo Edit 2 in Notes?”."))
+        #expect(guess.waitForNotification("Undo Edit 2 in Notes?"))
         try guess.daemon.ping()
         #expect(notes.process.applies.isEmpty, "nothing undone before the answer")
         try Self.dunstctl(guess, "action")
@@ -167,7 +169,7 @@ import Testing
         #expect(try known.waitForFocus(other.stack))
         try known.desktop.press("ctrl+alt+z", loop: known.loop)
         #expect(try other.process.nextApply() == ("undo", ["u2"]))
-        #expect(known.logCount("?”.") == 0, "nothing asked")
+        #expect(known.logKeyCount("confirm.asked") == 0, "nothing asked")
     }
 
     @Test func confirmModeUndoesOnlyOnTheUndoAnswer() throws {
@@ -178,7 +180,7 @@ import Testing
 
         // Asked, answered Undo (the default action): undone.
         try f.desktop.press("ctrl+alt+z", loop: f.loop)
-        #expect(f.waitForLog("shown: “Undo Edit 3 in Notes?”."))
+        #expect(f.waitForNotification("Undo Edit 3 in Notes?"))
         try f.daemon.ping()
         #expect(notes.process.applies.isEmpty)
         try Self.dunstctl(f, "action")
@@ -186,14 +188,14 @@ import Testing
 
         // Asked, dismissed: nothing undone.
         try f.desktop.press("ctrl+alt+z", loop: f.loop)
-        #expect(f.waitForLog("shown: “Undo Edit 2 in Notes?”."))
+        #expect(f.waitForNotification("Undo Edit 2 in Notes?"))
         try Self.dunstctl(f, "close")
-        #expect(f.waitForLog("“Undo Edit 2?” was closed unanswered: nothing was undone."))
+        #expect(f.waitForLogKey("confirm.unanswered", holding: "Edit 2"))
 
         // Asked, no answer before the notification's timeout: nothing undone.
         try f.desktop.press("ctrl+alt+z", loop: f.loop)
-        #expect(f.waitForLog("shown: “Undo Edit 2 in Notes?”.", count: 2))
-        #expect(f.waitForLog("“Undo Edit 2?” was closed unanswered: nothing was undone.", count: 2))
+        #expect(f.waitForNotification("Undo Edit 2 in Notes?", count: 2))
+        #expect(f.waitForLogKey("confirm.unanswered", holding: "Edit 2", count: 2))
         try f.daemon.ping()
         #expect(notes.process.applies.count == 1)
 
@@ -211,8 +213,8 @@ import Testing
         #expect(try notes.process.nextApply() == ("undo", ["u2"]))
         #expect(try f.daemon.manager("UndoFocused").first?.string == notes.stack)
         #expect(try notes.process.nextApply() == ("undo", ["u1"]))
-        #expect(f.waitForLog("the key Ctrl+Alt+z: undid “Edit 2” in Notes."))
-        #expect(f.logCount("no notification shown") <= 1)
+        #expect(f.waitForLogKey("trigger.applied", holding: "Edit 2"))
+        #expect(f.logKeyCount("notify.failed") <= 1)
     }
 }
 
@@ -229,12 +231,13 @@ import Testing
             .write(to: services.appendingPathComponent("org.freedesktop.Notifications.service"),
                    atomically: false, encoding: .utf8)
         let f = try DaemonFixture(services: services)
+        let monitor = try NotificationMonitor(address: f.bus.address, loop: f.loop)
         let notes = try f.app("org.example.Notes", pushing: ["Edit 1", "Edit 2", "Edit 3"])
         for _ in 0..<3 { #expect(try f.manager("UndoFocused").first?.string == notes.stack) }
-        // Logged after the undos: every line before it has been read.
-        _ = try f.app("org.example.Sentinel")
-        #expect(f.wait { f.daemon.log.contains("for org.example.Sentinel.") })
-        #expect(!f.daemon.log.contains("asking the notification server"), "\(f.daemon.log)")
-        #expect(!f.daemon.log.contains("no notification shown"))
+        // Focus moves to it after the undos: what undod sent before, the monitor has seen.
+        let sentinel = try f.app("org.example.Sentinel")
+        #expect(monitor.wait(loop: f.loop) { monitor.announced("FocusedStack").last == sentinel.stack },
+                "\(monitor.announced("FocusedStack"))")
+        #expect(monitor.notifications.isEmpty, "\(monitor.notifications)")
     }
 }

@@ -48,7 +48,7 @@ struct SwayTests {
             try sway.restart()
             windows = try Self.windowEvents(of: sway, loop: loop)
             let socket = sway.socket
-            #expect(daemon.wait { self.daemon.daemon.log.contains("sway answers at \(socket)") },
+            #expect(daemon.waitForLogKey("sway.answers", holding: socket),
                     "undod finds the new sway by itself: \(daemon.daemon.log)")
         }
 

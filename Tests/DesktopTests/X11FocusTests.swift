@@ -38,7 +38,7 @@ import Testing
         #expect(try f.waitForFocus("/"))
         #expect(errorOf { () throws(DBusError) in try f.daemon.manager("UndoFocused") }?.name == undodError("NoFocusedStack"))
         try f.desktop.press("ctrl+alt+z", loop: f.loop)
-        #expect(f.waitForLog("the key Ctrl+Alt+z: No stack has the focus"))
+        #expect(f.waitForLogKey("trigger.refused", holding: "Ctrl+Alt+z"))
         #expect(a.process.applies.isEmpty)
     }
 
@@ -246,7 +246,7 @@ import Testing
             } else if byKey {
                 refusedByKey += 1
                 try f.desktop.press("ctrl+alt+z", loop: f.loop)
-                #expect(f.waitForLog("the key Ctrl+Alt+z: No stack has the focus", count: refusedByKey), "\(context)")
+                #expect(f.waitForLogKey("trigger.refused", holding: "Ctrl+Alt+z", count: refusedByKey), "\(context)")
             } else {
                 #expect(errorOf { () throws(DBusError) in try f.daemon.manager("UndoFocused") }?.name == undodError("NoFocusedStack"),
                         "\(context)")

@@ -31,7 +31,7 @@ final class DepartedOwners {
             guard let self, case .success(let reply) = answer, reply.arguments.first?.bool == false else {
                 return then(false)
             }
-            self.service.log.notice("\(owner) left the bus without undod hearing of it: its stacks are detached now.")
+            self.service.log.notice(.ownerLeftUnheard, "\(owner) left the bus without undod hearing of it: its stacks are detached now.")
             self.service.peerLeft(owner)
             then(true)
         }

@@ -47,7 +47,7 @@ final class Desktop {
     /// Where the causes of a dead key are said, once the keys are started.
     private var keyProblems: KeyProblemReporter?
     /// What start-up found, said by `reportStartup` once undod runs for sure.
-    private var startupNotes: [(level: Log.Level, text: String)] = []
+    private var startupNotes: [(level: Log.Level, key: LogKey, text: String)] = []
 
     /// How long the X server has at start to answer, in all.
     static let startMilliseconds = 3_000
@@ -70,7 +70,7 @@ final class Desktop {
                 session = try X11Session.open(display: environment.value("DISPLAY") ?? "", loop: loop,
                                                timeoutMilliseconds: Self.startMilliseconds)
             } catch {
-                startupNotes.append((.warning, "\(error): " + Self.consequences(
+                startupNotes.append((.warning, .x11Unavailable, "\(error): " + Self.consequences(
                     strategy: strategy, keys: hasKeys && !wayland, keysWere: "are not grabbed") + "."))
             }
         }
@@ -86,7 +86,7 @@ final class Desktop {
             if let swaySocket {
                 sway = SwaySession(socketPath: swaySocket, loop: loop, log: log)
             } else {
-                startupNotes.append((.warning, "focus.strategy = sway, but SWAYSOCK is not set: no stack is focused "
+                startupNotes.append((.warning, .swayUnnamed, "focus.strategy = sway, but SWAYSOCK is not set: no stack is focused "
                     + "unless one is pinned with SetFocus."))
             }
         }
@@ -99,7 +99,7 @@ final class Desktop {
         focusSwitch.replace(with: chosen)
         guard let session else { return }
         if strategy == .x11 || (strategy == .auto && !wayland), session.windowManager == nil {
-            startupNotes.append((.notice, "no EWMH window manager answers on \(session.displayName): "
+            startupNotes.append((.notice, .noWindowManager, "no EWMH window manager answers on \(session.displayName): "
                 + Self.withoutWindowManager(strategy)))
         }
         session.onWindowManagerChange = { [weak self] in self?.windowManagerChanged() }
@@ -108,7 +108,7 @@ final class Desktop {
 
     /// The strategy the config asks for on the desktop as it is now, and
     /// what to say of it.
-    private func makeStrategy() -> (any FocusStrategy, [(level: Log.Level, text: String)]) {
+    private func makeStrategy() -> (any FocusStrategy, [(level: Log.Level, key: LogKey, text: String)]) {
         let window = { [processes, registry] (source: any FrontWindowSource) in
             WindowFocus(source: source, processes: processes, registry: registry)
         }
@@ -132,10 +132,10 @@ final class Desktop {
             guard !windows.isEmpty || x11 != nil else {
                 let note = "focus is recent, a guess: this Wayland session (XDG_CURRENT_DESKTOP=\(desktop ?? "")) "
                     + "is not sway and its compositor does not report to undod."
-                return (RecentFocus(), wayland ? [(.notice, note)] : [])
+                return (RecentFocus(), wayland ? [(.notice, .focusGuess, note)] : [])
             }
             let notes = compositors.map { compositor in
-                (Log.Level.notice, "focus follows \(compositor.busName)'s reports once it sends them ("
+                (Log.Level.notice, LogKey.awaitingReports, "focus follows \(compositor.busName)'s reports once it sends them ("
                     + (compositor == .kwin ? "undod's KWin script" : "the undod GNOME Shell extension")
                     + "); until then \(x11 == nil ? "recent, a guess" : "x11").")
             }
@@ -160,7 +160,7 @@ final class Desktop {
             openDisplay(display)
         }
         guard !changed.isEmpty else { return }
-        log.notice("the session's desktop changed (\(changed.map { "\($0)=\(newer.value($0) ?? "")" }.joined(separator: ", "))).")
+        log.notice(.desktopChanged, "the session's desktop changed (\(changed.map { "\($0)=\(newer.value($0) ?? "")" }.joined(separator: ", "))).")
         wayland = newer.nonEmpty("WAYLAND_DISPLAY") != nil
         reports.waylandSocket = Self.waylandSocket(in: newer)
         if let socket = newer.nonEmpty("SWAYSOCK"), sway == nil, strategy == .auto || strategy == .sway {
@@ -176,7 +176,7 @@ final class Desktop {
         }
         if fire != nil { watchKeyProblems() }
         let (chosen, notes) = makeStrategy()
-        for note in notes { log.write(note.level, note.text) }
+        for note in notes { log.write(note.level, note.key, note.text) }
         focusSwitch.replace(with: chosen)
     }
 
@@ -206,16 +206,17 @@ final class Desktop {
             self.openingDisplay = false
             switch opened {
             case .failure(let error):
-                self.log.warning("\(error): the X display that came later is not used; send undod SIGHUP to try again.")
+                self.log.warning(.x11LaterUnavailable,
+                                 "\(error): the X display that came later is not used; send undod SIGHUP to try again.")
             case .success(let session):
                 guard !self.wayland, self.session?.isLive != true else { return }
                 self.session = session
                 session.onWindowManagerChange = { [weak self] in self?.windowManagerChanged() }
                 session.onLost = { [weak self] reason in self?.lost(reason) }
-                self.log.notice("took up the X display \(session.displayName) that came later"
+                self.log.notice(.x11TakenUp, "took up the X display \(session.displayName) that came later"
                     + (session.windowManager.map { ": \($0) answers there." } ?? ", where no EWMH window manager answers yet."))
                 let (chosen, notes) = self.makeStrategy()
-                for note in notes { self.log.write(note.level, note.text) }
+                for note in notes { self.log.write(note.level, note.key, note.text) }
                 self.focusSwitch.replace(with: chosen)
                 if let fire = self.fire, self.sway == nil, self.hotkey == nil,
                    self.config.hotkeyUndo != nil || self.config.hotkeyRedo != nil {
@@ -234,7 +235,7 @@ final class Desktop {
     /// Says what start-up found (once undod has its bus name: a second
     /// undod that refuses to run has nothing to say about the desktop).
     func reportStartup() {
-        for note in startupNotes { log.write(note.level, note.text) }
+        for note in startupNotes { log.write(note.level, note.key, note.text) }
         startupNotes.removeAll()
     }
 
@@ -298,13 +299,13 @@ final class Desktop {
     private func fallBackToPortal(_ wanted: Bool, because reason: String) {
         guard let fire, config.hotkeyUndo != nil || config.hotkeyRedo != nil, sway == nil else { return }
         if wanted, portal == nil {
-            log.notice("\(reason): undod asks the GlobalShortcuts portal for the global keys meanwhile.")
+            log.notice(.portalFallback, "\(reason): undod asks the GlobalShortcuts portal for the global keys meanwhile.")
             let portal = PortalShortcutTrigger(connection: connection, undo: config.hotkeyUndo,
                                                redo: config.hotkeyRedo, log: log)
             portal.start(fire: fire)
             self.portal = portal
         } else if !wanted, let portal {
-            log.notice("the compositor binds the global keys again: undod closes its GlobalShortcuts portal session.")
+            log.notice(.portalClosed, "the compositor binds the global keys again: undod closes its GlobalShortcuts portal session.")
             portal.stop()
             self.portal = nil
         }
@@ -337,13 +338,13 @@ final class Desktop {
     /// strategy and the portal's keys change when undod restarts.
     func reload(from old: DaemonConfig, to new: DaemonConfig) {
         if new.focusStrategy != old.focusStrategy {
-            log.warning("focus.strategy = \(new.focusStrategy.rawValue) takes effect when undod restarts.")
+            log.warning(.needsRestart, "focus.strategy = \(new.focusStrategy.rawValue) takes effect when undod restarts.")
         }
         guard new.hotkeyUndo != old.hotkeyUndo || new.hotkeyRedo != old.hotkeyRedo else { return }
         if let hotkey {
             hotkey.rebind(undo: new.hotkeyUndo, redo: new.hotkeyRedo)
         } else {
-            log.warning("the new hotkey.undo and hotkey.redo take effect when undod restarts.")
+            log.warning(.needsRestart, "the new hotkey.undo and hotkey.redo take effect when undod restarts.")
         }
     }
 
@@ -361,9 +362,9 @@ final class Desktop {
     private func windowManagerChanged() {
         guard let session, strategy == .auto || strategy == .x11 else { return }
         if let name = session.windowManager {
-            log.notice("\(name) answers on \(session.displayName): focus follows its active window.")
+            log.notice(.windowManager, "\(name) answers on \(session.displayName): focus follows its active window.")
         } else {
-            log.notice("the window manager on \(session.displayName) stopped answering: "
+            log.notice(.windowManagerGone, "the window manager on \(session.displayName) stopped answering: "
                 + Self.withoutWindowManager(strategy))
         }
         focus.onChange?()
@@ -373,7 +374,7 @@ final class Desktop {
         let display = session?.displayName ?? "?"
         let hadKeys = hotkey != nil
         hotkey = nil
-        log.warning("lost the X server at \(display) (\(reason)): "
+        log.warning(.x11Lost, "lost the X server at \(display) (\(reason)): "
             + Self.consequences(strategy: strategy, keys: hadKeys, keysWere: "are gone") + ".")
         focus.onChange?()
     }

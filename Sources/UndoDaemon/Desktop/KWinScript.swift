@@ -52,7 +52,7 @@ final class KWinScript {
         guard !started else { return }
         started = true
         guard let scriptPath else {
-            log.warning("undod's KWin script is not installed (no \(Self.relativePath) under XDG_DATA_HOME or "
+            log.warning(.kwinScriptMissing, "undod's KWin script is not installed (no \(Self.relativePath) under XDG_DATA_HOME or "
                 + "XDG_DATA_DIRS): KWin cannot tell undod which window is in front, and its keys are not bound.")
             onProblem?("is not installed (no \(Self.relativePath) under XDG_DATA_HOME or XDG_DATA_DIRS)")
             return
@@ -78,7 +78,7 @@ final class KWinScript {
         retry = nil
         loadedInto = owner.isEmpty ? nil : owner
         guard !owner.isEmpty else {
-            log.notice("KWin left the bus; undod loads its script into the next KWin that comes.")
+            log.notice(.kwinLeft, "KWin left the bus; undod loads its script into the next KWin that comes.")
             return
         }
         load(into: owner, attempt: 1)
@@ -98,11 +98,11 @@ final class KWinScript {
                 case .success(let reply) where Self.isLoaded(reply.arguments.first):
                     self.connection.call(run, timeoutMilliseconds: 5_000) { [weak self] _ in
                         self?.onProblem?(nil)
-                        self?.log.notice("loaded undod's KWin script into KWin (\(owner)): focus follows its reports, "
-                            + "and its shortcuts call undo and redo.")
+                        self?.log.notice(.kwinScriptLoaded, "loaded undod's KWin script into KWin (\(owner)): "
+                            + "focus follows its reports, and its shortcuts call undo and redo.")
                     }
                 case .success:
-                    self.log.warning("KWin refused to load undod's KWin script \(scriptPath).")
+                    self.log.warning(.kwinScriptRefused, "KWin refused to load undod's KWin script \(scriptPath).")
                     self.onProblem?("was refused by KWin (\(scriptPath))")
                 case .failure(let error):
                     self.tryAgain(into: owner, attempt: attempt, after: error)
@@ -115,7 +115,7 @@ final class KWinScript {
     /// a bounded number of times.
     private func tryAgain(into owner: String, attempt: Int, after error: DBusError) {
         guard attempt < Self.attempts else {
-            log.warning("KWin did not load undod's KWin script after \(attempt) tries: \(error.message)")
+            log.warning(.kwinScriptFailed, "KWin did not load undod's KWin script after \(attempt) tries: \(error.message)")
             onProblem?("did not load after \(attempt) tries (\(error.message))")
             return
         }

@@ -90,8 +90,8 @@ final class SessionEnvironment {
                 let pid = credentials?.stringDictionary?["ProcessID"]?.uint32 ?? 0
                 guard Self.isManager(pid) else {
                     if self.refused.insert(owner).inserted {
-                        self.log?.warning("ignored the environment offered by \(owner) on org.freedesktop.systemd1: "
-                            + "its process (\(pid == 0 ? "unknown" : LocalProcess.label(pid))) is not the "
+                        self.log?.warning(.environmentIgnored, "ignored the environment offered by \(owner) on "
+                            + "org.freedesktop.systemd1: its process (\(pid == 0 ? "unknown" : LocalProcess.label(pid))) is not the "
                             + "systemd user manager.")
                     }
                     return then(nil)

@@ -95,7 +95,7 @@ final class SwaySession: FrontWindowSource {
             connection.send(.subscribe, #"["window","workspace","binding","shutdown"]"#)
             addBindings(on: connection)
             readTree(on: connection)
-            log.notice("sway answers at \(path): focus follows its focused view\(bindings.isEmpty ? "" : ", and the global keys are sway bindings").")
+            log.notice(.swayAnswers, "sway answers at \(path): focus follows its focused view\(bindings.isEmpty ? "" : ", and the global keys are sway bindings").")
             return
         }
         retry = loop.schedule(afterMilliseconds: Self.retryMilliseconds) { [weak self] in self?.connect() }
@@ -125,7 +125,7 @@ final class SwaySession: FrontWindowSource {
 
     private func lost() {
         connection = nil
-        log.warning("sway stopped answering at \(socketPath): no stack is focused by it until it comes back.")
+        log.warning(.swayLost, "sway stopped answering at \(socketPath): no stack is focused by it until it comes back.")
         update(nil)
         let waiting = refreshing
         refreshing.removeAll()
@@ -141,7 +141,8 @@ final class SwaySession: FrontWindowSource {
             self.log.debug("sway bound \(self.bindings.map(\.key).joined(separator: " and ")).")
             for (index, result) in results.enumerated() where result["success"]?.boolValue != true {
                 let key = index < self.bindings.count ? self.bindings[index].key : "?"
-                self.log.warning("sway refused the binding \(key): \(result["error"]?.stringValue ?? "no reason given").")
+                self.log.warning(.swayBindingRefused,
+                                 "sway refused the binding \(key): \(result["error"]?.stringValue ?? "no reason given").")
             }
         }
     }

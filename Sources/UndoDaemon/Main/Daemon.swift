@@ -52,10 +52,10 @@ package final class Daemon {
         do {
             outcome = try loader.load()
         } catch {
-            log.error("invalid config: \(error)")
+            log.error(.configInvalid, "invalid config: \(error)")
             return 1
         }
-        for warning in outcome.warnings { log.warning(warning) }
+        for warning in outcome.warnings { log.warning(.configWarning, warning) }
 
         let loop = EventLoop()
         let connection: Connection
@@ -66,7 +66,7 @@ package final class Daemon {
                 connection = try Connection.session(loop: loop, environment: environment)
             }
         } catch {
-            log.error("cannot connect to the bus: \(error.message)")
+            log.error(.busUnreachable, "cannot connect to the bus: \(error.message)")
             return 1
         }
 
@@ -81,20 +81,20 @@ package final class Daemon {
         } catch where error.isReadOnly {
             store = Self.readOnlyStore(directory, error: error, log: log)
         } catch where error.isLeftAlone {
-            log.error("\(error); history is kept in memory only, and nothing is written there, until the store "
+            log.error(.storeMemoryOnly, "\(error); history is kept in memory only, and nothing is written there, until the store "
                 + "can be used again.")
             store = MemoryHistoryStore()
         } catch {
-            log.error("cannot use the history store: \(error)")
+            log.error(.storeUnusable, "cannot use the history store: \(error)")
             return 1
         }
         if let database {
             database.whenFoldingBackFails { [log] problem in
                 if let problem {
-                    log.error("the history store's log cannot be folded back into the database (\(problem)): it keeps "
-                        + "every change and grows until it can.")
+                    log.error(.foldBackFailed, "the history store's log cannot be folded back into the database "
+                        + "(\(problem)): it keeps every change and grows until it can.")
                 } else {
-                    log.notice("the history store's log is folded back into the database again.")
+                    log.notice(.foldBackResumed, "the history store's log is folded back into the database again.")
                 }
             }
         }
@@ -141,15 +141,19 @@ package final class Daemon {
         do {
             try service.start()
         } catch {
-            log.error("cannot read the history store: \(error)")
+            log.error(.storeUnusable, "cannot read the history store: \(error)")
             return 1
         }
         if let recovery = database?.recovery {
-            log.error("the history store was corrupt (\(recovery.reason)); it was moved aside to "
+            log.error(.storeMovedAside, "the history store was corrupt (\(recovery.reason)); it was moved aside to "
                 + "\(recovery.movedTo) and a fresh one is used.")
         }
         for note in database?.journalNotes ?? [] {
-            if note.lost { log.error("the history store: \(note.text).") } else { log.notice("the history store: \(note.text).") }
+            if note.lost {
+                log.error(.storeJournalLost, "the history store: \(note.text).")
+            } else {
+                log.notice(.storeJournal, "the history store: \(note.text).")
+            }
         }
         // Before the name is ours: a SIGTERM from whoever started us as soon as
         // the name appears must find its handler.
@@ -159,11 +163,11 @@ package final class Daemon {
                        session: session)
         do {
             guard try connection.requestName(Undo1.busName) else {
-                log.error("another undod is already running on this bus")
+                log.error(.nameTaken, "another undod is already running on this bus")
                 return 1
             }
         } catch {
-            log.error("cannot take the name \(Undo1.busName): \(error.message)")
+            log.error(.nameRefused, "cannot take the name \(Undo1.busName): \(error.message)")
             return 1
         }
 
@@ -173,30 +177,30 @@ package final class Daemon {
         SignalTrigger().start(on: loop, fire: fire)
         desktop.startKeys(fire: fire, problems: keyProblems)
         connection.onDisconnect = { [unowned self, log] in
-            log.error("lost the connection to the bus; stopping.")
+            log.error(.busLost, "lost the connection to the bus; stopping.")
             self.exitCode = 1
             loop.stop()
         }
-        log.notice("undod \(Self.version) serves \(Undo1.busName) as \(connection.uniqueName) "
+        log.notice(.started, "undod \(Self.version) serves \(Undo1.busName) as \(connection.uniqueName) "
             + "(focus: \(focus.name)).")
         loop.run()
         desktop.stop()
         do {
             try service.save()
         } catch {
-            log.error("could not save the history on the way out: \(error)")
+            log.error(.finalSaveFailed, "could not save the history on the way out: \(error)")
             exitCode = 1
         }
         store.close()
         connection.close()
-        log.notice("stopped.")
+        log.notice(.stopped, "stopped.")
         return exitCode
     }
 
     private func installSignals(loop: EventLoop, service: UndoService, triggers: TriggerHandler, loader: ConfigLoader,
                                 desktop: Desktop, session: SessionEnvironment) {
         let stop: () -> Void = { [log] in
-            log.notice("stopping.")
+            log.notice(.stopping, "stopping.")
             loop.stop()
         }
         loop.onSignal(SIGTERM, handler: stop)
@@ -204,13 +208,13 @@ package final class Daemon {
         loop.onSignal(SIGHUP) { [log] in
             do {
                 let outcome = try loader.load()
-                for warning in outcome.warnings { log.warning(warning) }
+                for warning in outcome.warnings { log.warning(.configWarning, warning) }
                 desktop.reload(from: triggers.config, to: outcome.config)
                 service.reload(outcome.config.service)
                 triggers.config = outcome.config
-                log.notice("reloaded the config from \(loader.resolvedPath() ?? "the built-in defaults").")
+                log.notice(.configReloaded, "reloaded the config from \(loader.resolvedPath() ?? "the built-in defaults").")
             } catch {
-                log.error("the config was not reloaded, the old one stays: \(error)")
+                log.error(.configNotReloaded, "the config was not reloaded, the old one stays: \(error)")
             }
             // And the desktop: one that came after undod is taken up now.
             session.refresh(always: true)
@@ -224,15 +228,17 @@ package final class Daemon {
         let kept = "changes are kept in memory only until undod restarts and can write there."
         do {
             guard let stored = try HistoryDatabase(readingOnly: directory) else {
-                log.error("the history store in \(directory) can only be read (\(error)): \(kept)")
+                log.error(.storeReadOnly, "the history store in \(directory) can only be read (\(error)): \(kept)")
                 return MemoryHistoryStore()
             }
-            log.error("the history store in \(directory) can only be read (\(error)): its stored history is read, "
+            log.error(.storeReadOnly, "the history store in \(directory) can only be read (\(error)): its stored history is read, "
                 + kept)
-            for note in stored.journalNotes { log.error("the history store: \(note.text).") }
+            for note in stored.journalNotes {
+                log.error(note.lost ? .storeJournalLost : .storeJournal, "the history store: \(note.text).")
+            }
             return MemoryHistoryStore(startingFrom: stored)
         } catch {
-            log.error("the history store in \(directory) can only be read, and cannot be read either (\(error)); "
+            log.error(.storeReadOnly, "the history store in \(directory) can only be read, and cannot be read either (\(error)); "
                 + kept)
             return MemoryHistoryStore()
         }

@@ -123,7 +123,7 @@ final class FeedbackNotifier<Offer> {
         if let first = note.buttons.first { actions += ["default", first.label] }
         for button in note.buttons { actions += [button.key, button.label] }
         let hints: [String: DBusValue] = ["urgency": .byte(note.urgency), "transient": .bool(true)]
-        log.debug("asking the notification server to show “\(note.summary)”.")
+        log.debug(.notifyAsking, "asking the notification server to show “\(note.summary)”.")
         call("Notify", [.string("undod"), .uint32(current?.id ?? 0), .string(note.icon), .string(note.summary),
                         .string(note.body), .strings(actions), .vardict(hints), .int32(note.timeoutMilliseconds)]) {
             [weak self] answer in
@@ -134,14 +134,14 @@ final class FeedbackNotifier<Offer> {
                 self.server = reply.sender
                 if let id = reply.arguments.first?.uint32 {
                     self.current = (id, note.offer)
-                    self.log.debug("notification \(id) shown: “\(note.summary)”.")
+                    self.log.debug(.notifyShown, "notification \(id) shown: “\(note.summary)”.")
                 }
                 self.reportedAbsence = false
             case .failure(let error):
                 self.current = nil
                 if !self.reportedAbsence {
                     self.reportedAbsence = true
-                    self.log.debug("no notification shown (\(error.name): \(error.message)).")
+                    self.log.debug(.notifyFailed, "no notification shown (\(error.name): \(error.message)).")
                 }
                 if let offer = note.offer { self.onUndelivered?(offer, error) }
             }

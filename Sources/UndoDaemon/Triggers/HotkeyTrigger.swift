@@ -121,7 +121,7 @@ final class HotkeyTrigger {
             connection.modifierMapping { modifiers in
                 guard let self else { return }
                 guard let mapping, let modifiers else {
-                    self.log.warning("the X server did not describe its keyboard: the global keys are not grabbed.")
+                    self.log.warning(.x11NoKeyboard, "the X server did not describe its keyboard: the global keys are not grabbed.")
                     return self.finishRound()
                 }
                 self.bits = ModifierBits(modifiers: modifiers, mapping: mapping)
@@ -140,7 +140,7 @@ final class HotkeyTrigger {
         for binding in round {
             let placements = mapping.placements(of: binding.key.symbol)
             guard !placements.isEmpty else {
-                log.warning("\(binding.configKey) = \(binding.key): this keyboard has no key \(binding.key.keyName), "
+                log.warning(.x11NoSuchKey, "\(binding.configKey) = \(binding.key): this keyboard has no key \(binding.key.keyName), "
                     + "so it is not grabbed; choose another key in undod.conf.")
                 continue
             }
@@ -177,17 +177,17 @@ final class HotkeyTrigger {
             }
             release(entry)
             guard reportedTaken.insert(entry.binding.key.description).inserted else { continue }
-            log.warning("\(entry.binding.key) (\(entry.binding.configKey)) is already taken by another program on "
+            log.warning(.x11KeyTaken, "\(entry.binding.key) (\(entry.binding.configKey)) is already taken by another program on "
                 + "\(session.displayName), so undod cannot use it: free it there, or choose another key in undod.conf.")
         }
         grabbed = kept
         let summary = kept.map { "\($0.binding.key) (\($0.binding.direction == .undo ? "undo" : "redo"))" }
             .joined(separator: ", ")
         if summary != announced, !summary.isEmpty {
-            log.notice("the global keys on \(session.displayName): \(summary).")
+            log.notice(.x11KeysGrabbed, "the global keys on \(session.displayName): \(summary).")
         }
         announced = summary
-        log.debug("grabbed the global keys: " + kept.map { entry in
+        log.debug(.x11KeyCodes, "grabbed the global keys: " + kept.map { entry in
             let codes = entry.presses.keys.sorted().map(String.init).joined(separator: ", ")
             return "\(entry.binding.key) on key code\(entry.presses.count == 1 ? "" : "s") \(codes)"
         }.joined(separator: "; ") + ".")

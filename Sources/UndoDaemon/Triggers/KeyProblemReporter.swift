@@ -69,7 +69,7 @@ final class KeyProblemReporter {
 
     private func refresh() {
         let problems = shown
-        for problem in problems where logged.insert(problem.sentence).inserted { log.warning(problem.sentence) }
+        for problem in problems where logged.insert(problem.sentence).inserted { log.warning(.keysProblem, problem.sentence) }
         if let first = problems.first { notifyOnce(first) }
         guard current != announced else { return }
         announced = current

@@ -108,7 +108,7 @@ final class PortalShortcutTrigger {
             connection.call(message, timeoutMilliseconds: 25_000) { [weak self] answer in
                 guard let self else { return }
                 if case .failure(let error) = answer, !Self.unknownToOlderPortals.contains(error.name) {
-                    self.log.warning("the portal does not know undod by name (\(error.name): \(error.message)); "
+                    self.log.warning(.portalUnnamed, "the portal does not know undod by name (\(error.name): \(error.message)); "
                         + "GNOME binds no keys for a nameless program: install undod's desktop entry "
                         + "\(Portal.applicationID).desktop in an applications folder (`make install` does).")
                 }
@@ -147,7 +147,8 @@ final class PortalShortcutTrigger {
                                                        "preferred_trigger": .string(key.portalTrigger)])])
                 }
             }
-        log.notice("asking the GlobalShortcuts portal to bind the global keys; the desktop may ask you to accept them.")
+        log.notice(.portalAsking,
+                   "asking the GlobalShortcuts portal to bind the global keys; the desktop may ask you to accept them.")
         request("BindShortcuts", arguments: { token in
             [.objectPath(session), .array(element: "(sa{sv})", shortcuts), .string(""),
              .vardict(["handle_token": .string(token)])]
@@ -158,7 +159,7 @@ final class PortalShortcutTrigger {
                 let trigger = fields.dropFirst().first?.stringDictionary?["trigger_description"]?.string ?? ""
                 return trigger.isEmpty ? id : "\(id) = \(trigger)"
             }
-            self.log.notice("the global keys are bound through the GlobalShortcuts portal: "
+            self.log.notice(.portalBound, "the global keys are bound through the GlobalShortcuts portal: "
                 + (bound.isEmpty ? "none yet (the compositor's settings assign them)" : bound.joined(separator: ", "))
                 + ".")
         }
@@ -210,7 +211,7 @@ final class PortalShortcutTrigger {
     }
 
     private func unavailable(_ reason: String) {
-        log.warning("no GlobalShortcuts portal binds the global keys on this Wayland session (\(reason)): "
+        log.warning(.portalUnavailable, "no GlobalShortcuts portal binds the global keys on this Wayland session (\(reason)): "
             + "bind `undoctl undo` and `undoctl redo` to keys in your compositor's settings (see undod's Docs/DESKTOPS.md).")
     }
 }

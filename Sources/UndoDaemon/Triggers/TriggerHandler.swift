@@ -97,7 +97,7 @@ final class TriggerHandler {
             return
         }
         guard config.notifyEnabled else {
-            log.notice("\(source): notify.confirm is on but notify.enabled is off, so undod cannot ask: "
+            log.notice(.cannotAsk, "\(source): notify.confirm is on but notify.enabled is off, so undod cannot ask: "
                 + "nothing was undone.")
             return
         }
@@ -123,13 +123,13 @@ final class TriggerHandler {
     // MARK: Asking first
 
     private func ask(about group: ExpectedGroup, on record: StackRecord, source: String) {
-        log.notice("\(source): asking before undoing “\(group.name)” in \(record.title).")
+        log.notice(.confirmAsked, "\(source): asking before undoing “\(group.name)” in \(record.title).")
         endQuestion()
         let timer = scheduler.schedule(afterMilliseconds: Self.confirmMilliseconds) { [self] in
             guard question?.group == group.id else { return }
             question = nil
             notifier.withdraw()
-            log.notice("No answer to “Undo \(group.name)?” in time: nothing was undone.")
+            log.notice(.confirmUnanswered, "No answer to “Undo \(group.name)?” in time: nothing was undone.")
         }
         // The question stands before it is shown: a notification that cannot
         // be shown ends it at once.
@@ -146,7 +146,7 @@ final class TriggerHandler {
         case .confirm(let stack, let group):
             endQuestion()
             guard key == "undo" || key == "default" else {
-                log.notice("“Undo \(group.name)?” was answered \(key): nothing was undone.")
+                log.notice(.confirmDeclined, "“Undo \(group.name)?” was answered \(key): nothing was undone.")
                 return
             }
             apply(.undo, stack: stack, group: group, source: "the notification's Undo button")
@@ -160,7 +160,7 @@ final class TriggerHandler {
     private func unanswered(_ offer: Offer, why: String) {
         guard case .confirm(_, let group) = offer, question?.group == group.id else { return }
         endQuestion()
-        log.notice("“Undo \(group.name)?” \(why): nothing was undone.")
+        log.notice(.confirmUnanswered, "“Undo \(group.name)?” \(why): nothing was undone.")
     }
 
     private func endQuestion() {
@@ -195,9 +195,10 @@ final class TriggerHandler {
         if let source {
             switch result {
             case .success(let outcome):
-                log.notice("\(source): \(direction == .undo ? "undid" : "redid") “\(outcome.name)” in \(record?.title ?? "?").")
+                log.notice(.triggerApplied,
+                           "\(source): \(direction == .undo ? "undid" : "redid") “\(outcome.name)” in \(record?.title ?? "?").")
             case .failure(let error):
-                log.notice("\(source): \(error.refusal(stack: record?.displayName).sentence)")
+                log.notice(.triggerRefused, "\(source): \(error.refusal(stack: record?.displayName).sentence)")
             }
         }
         guard config.notifyEnabled else { return }
