@@ -49,8 +49,7 @@ struct StoreFaultTests {
         let f = try DaemonFixture()
         let stored = try Self.storedStack(f, thenRestartUnder: FaultInjection.wrapper(touching: "@STATE@/history.sqlite3",
                                                                                       ["pread64:error=EIO"]))
-        let log = f.daemon.log
-        #expect(log.contains("disk I/O error") && log.contains("memory only"), "\(log)")
+        #expect(f.daemon.logKeyCount("store.read-only", holding: "disk I/O error") == 1, "\(f.daemon.log)")
         let other = try f.app("org.example.New", pushing: ["Fresh"])
         #expect(try other.property("Persistent") == .bool(false))
         #expect(try other.call("Undo").last == .string("Fresh"), "undo works from memory")
@@ -84,7 +83,8 @@ struct StoreFaultTests {
             (try f.stack(app.stack, "History").first?.elements ?? []).compactMap { $0.fields?[1] }
         }
         #expect(try names() == kept)
-        #expect(f.daemon.log.contains("could not save") && f.daemon.log.contains("saves again"), "\(f.daemon.log)")
+        #expect(f.daemon.logKeyCount("store.save-failed") >= 1 && f.daemon.logKeyCount("store.saves-again") >= 1,
+                "\(f.daemon.log)")
         app.quit()
         try f.restart(crash: true)
         #expect(try names() == kept, "every answered push survived the kill")
@@ -104,9 +104,8 @@ struct StoreFaultTests {
         // 3 MiB of pushes: a checkpoint is asked for every MiB the log grows.
         let payload = [UInt8](repeating: 7, count: 8 << 10)
         for index in 0..<384 { try app.push("Edit \(index)", undo: payload, redo: [1]) }
-        #expect(f.wait { f.daemon.log.contains("log cannot be folded back into the database (") },
-                "\(f.daemon.log)")
-        #expect(f.daemon.log.components(separatedBy: "cannot be folded back").count == 2, "said once")
+        #expect(f.waitForLogKey("store.fold-back-failed"), "\(f.daemon.log)")
+        #expect(f.daemon.logKeyCount("store.fold-back-failed") == 1, "said once")
         let history = try f.stack(app.stack, "History")
         app.quit()
         try f.restart(crash: true)
@@ -141,7 +140,8 @@ struct StoreFaultTests {
 
         f.daemon = try DaemonProcess(bus: f.bus, loop: f.loop, watcher: f.watcher,
                                      stateDirectory: f.daemon.stateDirectory)
-        #expect(!f.daemon.log.contains("were applied"), "SQLite had taken the journal: \(f.daemon.log)")
+        #expect(f.daemon.logKeyCount("store.journal", holding: "were applied") == 0,
+                "SQLite had taken the journal: \(f.daemon.log)")
         #expect(try f.stack(kept.stack, "History") == keptHistory)
         let returned = try f.app()
         #expect(try returned.register("org.example.Secret") == secret.stack)
