@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "SafeText", swiftSettings: strict),
         // A lock ThreadSanitizer can see.
         .target(name: "Locking", swiftSettings: strict),
-        .target(name: "SystemCalls", swiftSettings: strict),
+        .target(name: "SystemCalls", dependencies: ["Locking"], swiftSettings: strict),
         // JSON as undoctl and the bench print it.
         .target(name: "JSONText", swiftSettings: strict),
         // What tests, the bench and the fuzzer share to drive undod from outside.

@@ -35,9 +35,9 @@ TARGET = re.compile(r'\.(?:target|executableTarget|testTarget)\(\s*name: "([^"]+
 # The library targets, lowest layer first; a target may depend only on
 # targets of lower layers. Executables, test support and tests stand on top.
 LAYERS = [
-    {"CDBus", "CSQLite", "CXCB", "CXKBCommon", "CShim", "CBench", "SystemCalls"},
-    {"CXCBShim", "SafeText", "Locking", "JSONText", "Rig", "SystemClock", "ProcessEnvironment"},
-    {"Loop", "Logging", "UndoCore"},
+    {"CDBus", "CSQLite", "CXCB", "CXKBCommon", "CShim", "CBench", "Locking"},
+    {"CXCBShim", "SafeText", "JSONText", "SystemCalls", "SystemClock", "ProcessEnvironment"},
+    {"Loop", "Logging", "UndoCore", "Rig"},
     {"DBus", "X11", "SwayIPC", "UndoStore"},
     {"Undo1"},
     {"Undo1Wire"},

@@ -1,3 +1,4 @@
+import Locking
 internal import Synchronization
 
 /// Failures a test puts in the way of system calls (`SystemCall`), in its
@@ -48,7 +49,9 @@ public enum SystemCallFaults {
         var paths: [Int32: String] = [:]
     }
 
-    private static let state = Mutex(State())
+    /// A pthread mutex (`Lock`), not `Mutex`: ThreadSanitizer sees its
+    /// locking, and the tests that arm faults run beside threads that open files.
+    private static let state = Lock(State())
     private static let armedCount = Atomic<Int>(0)
 
     /// Whether any fault is armed (the one check a call makes otherwise).
