@@ -11,11 +11,27 @@ import Foundation
 public final class ListeningSocket: Sendable {
     /// Where it listens.
     public let path: String
+    /// The directory made for it (`init(named:prefix:)`), removed with it.
+    private let directory: String?
     private let fd: Int32
 
+    /// Listens at `name` in a fresh directory of the temporary directory
+    /// whose name starts with `prefix`; the directory goes with the socket.
+    public convenience init(named name: String, inDirectoryStartingWith prefix: String) throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("\(prefix)\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try self.init(path: directory.appendingPathComponent(name).path, directory: directory.path)
+    }
+
     /// Listens at `path` (replacing a stale socket there).
-    public init(path: String) throws {
+    public convenience init(path: String) throws {
+        try self.init(path: path, directory: nil)
+    }
+
+    private init(path: String, directory: String?) throws {
         self.path = path
+        self.directory = directory
         unlink(path)
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_un()
@@ -43,5 +59,6 @@ public final class ListeningSocket: Sendable {
     deinit {
         close(fd)
         unlink(path)
+        if let directory { try? FileManager.default.removeItem(atPath: directory) }
     }
 }

@@ -61,10 +61,8 @@ private final class SASLListener: Sendable {
     private let received = Lock<[UInt8]>([])
 
     init(answer: String) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sasl-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        path = directory.appendingPathComponent("socket").path
-        listening = try ListeningSocket(path: path)
+        listening = try ListeningSocket(named: "socket", inDirectoryStartingWith: "sasl-")
+        path = listening.path
         let received = received, listening = listening
         Thread {
             let client = listening.acceptConnection()

@@ -18,9 +18,7 @@ import Undo1Wire
     /// serves (its connections may stand in for the compositor).
     static func fixture(config: String = "", environment: [String: String] = [:]) throws
         -> (DaemonFixture, ListeningSocket) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("undod-wl-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let socket = try ListeningSocket(path: directory.appendingPathComponent("wayland-0").path)
+        let socket = try ListeningSocket(named: "wayland-0", inDirectoryStartingWith: "undod-wl-")
         let f = try DaemonFixture(config: config, environment: ["WAYLAND_DISPLAY": socket.path].merging(environment) { $1 })
         return (f, socket)
     }
