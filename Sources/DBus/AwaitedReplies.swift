@@ -40,11 +40,12 @@ struct AwaitedReplies {
         return entry.handler
     }
 
-    /// The call `serial` waited `milliseconds` without a reply: it gets `NoReply`.
-    mutating func timedOut(_ serial: UInt32, after milliseconds: Int) {
-        guard let entry = awaited.removeValue(forKey: serial) else { return }
-        entry.handler(.failure(DBusError(name: DBusError.Names.noReply,
-                                         message: "No reply came within \(milliseconds) ms.")))
+    /// The call `serial` waited too long: its handler, no longer awaited,
+    /// for the caller to give `NoReply` once this access has ended (a
+    /// handler may well send another call, which adds to these); nil when
+    /// it is not awaited any more.
+    mutating func timedOut(_ serial: UInt32) -> ((Result<Message, DBusError>) -> Void)? {
+        awaited.removeValue(forKey: serial)?.handler
     }
 
     /// Fails every call still awaited with `error`, each on the loop's next

@@ -164,7 +164,10 @@ public final class Connection {
         stream.send(message)
         let milliseconds = timeoutMilliseconds < 0 ? 25_000 : timeoutMilliseconds
         let timer = milliseconds == Self.untilAnswered ? nil : loop.schedule(afterMilliseconds: milliseconds) {
-            [unowned self] in self.awaiting.timedOut(serial, after: milliseconds)
+            [unowned self] in
+            // Taken out first: the handler may send another call.
+            guard let handler = self.awaiting.timedOut(serial) else { return }
+            handler(.failure(DBusError(name: DBusError.Names.noReply, message: "No reply came within \(milliseconds) ms.")))
         }
         awaiting.add(serial, timer: timer, handler: handler)
     }

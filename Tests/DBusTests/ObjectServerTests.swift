@@ -160,6 +160,30 @@ import Testing
         #expect((try? add?.get().arguments) == [.uint32(5)])
     }
 
+    /// A timed-out call's handler may send another call at once (KWin's
+    /// script unloaded then loaded again, the next notification): the
+    /// timed-out call is no longer held while its handler runs (once, a
+    /// handler's call met the open access and stopped the process).
+    @Test func aTimedOutCallsHandlerMaySendAnotherCall() throws {
+        let f = try Fixture()
+        let counter = Counter()
+        f.objects.export(path: "/counter", interfaces: [counter.interface()])
+        var next: Result<Message, DBusError>?
+        var first: DBusError?
+        let hang = try Message.methodCall(destination: f.server.uniqueName, path: "/counter",
+                                          interface: "test.Counter", member: "Hang")
+        f.client.call(hang, timeoutMilliseconds: 100) { result in
+            if case .failure(let error) = result { first = error }
+            guard let add = try? Message.methodCall(destination: f.server.uniqueName, path: "/counter",
+                                                     interface: "test.Counter", member: "Add",
+                                                     arguments: [.uint32(3)]) else { return }
+            f.client.call(add, timeoutMilliseconds: 5_000) { next = $0 }
+        }
+        #expect(f.wait { next != nil })
+        #expect(first?.name == DBusError.Names.noReply)
+        #expect((try? next?.get().arguments) == [.uint32(3)])
+    }
+
     @Test func aCallWithoutAnAnswerFailsWithNoReplyAtItsTimeout() throws {
         let f = try Fixture()
         let hang = try Self.hangingCall(f, timeoutMilliseconds: 300)
