@@ -25,15 +25,24 @@ final class PushPreparation {
     private let storeIsCatchingUp: () -> Bool
     /// Pushes waiting for the store to catch up, in arrival order.
     private var waitingForStore: [() -> Void] = []
+    /// What to call with each file being written, by number: kept here, on
+    /// the loop, so that the writer's thread holds nothing of the call (a
+    /// large call's bytes are lent memory that must go back on the loop).
+    private var writing: [Int: (PayloadFile?) -> Void] = [:]
+    private var lastNumber = 0
+    /// This preparation, for the writer's thread and the store's callback
+    /// to reach on the loop without keeping it alive.
+    private var onLoop: LoopBound<WeakPreparation>?
 
     /// Preparations on `loop` for a service whose store is `store` (nil: a
     /// store that never holds writes back).
     init(loop: EventLoop, store: SQLiteHistoryStore?) {
         self.loop = loop
         storeIsCatchingUp = { [weak store] in store?.isCatchingUp ?? false }
+        let me = LoopBound(WeakPreparation(self), loop: loop)
+        onLoop = me
         guard let store else { return }
         let handle = loop.handle
-        let me = LoopBound(WeakPreparation(self), loop: loop)
         store.whenCaughtUp { handle.perform { me.value.preparation?.storeMayHaveCaughtUp() } }
     }
 
@@ -57,12 +66,21 @@ final class PushPreparation {
                        done: @escaping (PayloadFile?) -> Void) -> Bool {
         // Too large for the stack: refused by the handler, uncopied.
         guard call.byteArrayBytes(at: method.payloads, beyond: service.maxBytes(of: record)) == nil,
-              let actions = method.actions(of: call) else { return false }
+              let actions = method.actions(of: call), let me = onLoop else { return false }
+        lastNumber += 1
+        let number = lastNumber
         let handle = loop.handle
-        let finish = LoopBound(done, loop: loop)
-        return service.writeAhead(actions, for: record, caller: call.sender) { file in
-            handle.perform { finish.value(file) }
+        // The writer's thread gets a number and a weak way back, never `done`.
+        let started = service.writeAhead(actions, for: record, caller: call.sender) { file in
+            handle.perform { me.value.preparation?.written(number, file) }
         }
+        if started { writing[number] = done }
+        return started
+    }
+
+    /// The file of push `number` is written (nil: it could not be).
+    private func written(_ number: Int, _ file: PayloadFile?) {
+        writing.removeValue(forKey: number)?(file)
     }
 
     /// The store says it may have caught up: the pushes waiting go on, in
