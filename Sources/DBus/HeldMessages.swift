@@ -68,7 +68,7 @@ final class HeldMessages {
                 early.routed = routed
                 guard let prepare = routed.prepare else { return false }
                 return prepare { prepared in
-                    early.routed = RoutedCall(serve: prepared, prepare: nil, exports: routed.exports)
+                    early.routed = RoutedCall(serve: prepared, prepare: nil, generation: routed.generation)
                     ready()
                 }
             }

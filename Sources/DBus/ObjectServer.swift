@@ -16,8 +16,10 @@ public final class ObjectServer {
     private var managerPath: String?
     /// What each caller may read of the properties; nil: everything.
     public var readGate: (any ReadGate)?
-    /// How many times an object was exported or removed (see `RoutedCall.exports`).
-    private(set) var exportsChanged = 0
+    /// Each exported path's generation: a number no export had before (see
+    /// `RoutedCall.generation`).
+    private var generations: [String: Int] = [:]
+    private var lastGeneration = 0
 
     /// Starts answering every method call that arrives on `connection`.
     public init(connection: Connection) {
@@ -39,7 +41,8 @@ public final class ObjectServer {
     public func export(path: String, interfaces: [Interface], announce: Bool = true) {
         connection.loop.assertInLoop()
         if objects.updateValue(interfaces, forKey: path) == nil { index.added(path) }
-        exportsChanged += 1
+        lastGeneration += 1
+        generations[path] = lastGeneration
         if announce { announceAdded(path: path) }
     }
 
@@ -58,7 +61,7 @@ public final class ObjectServer {
         connection.loop.assertInLoop()
         guard let interfaces = objects.removeValue(forKey: path) else { return [] }
         index.removed(path)
-        exportsChanged += 1
+        generations[path] = nil
         let names = interfaces.map(\.name) + StandardInterface.all
         if announce { announceRemoved(path: path, interfaces: names) }
         return names
@@ -118,19 +121,20 @@ public final class ObjectServer {
         let call = MethodCall(message: message, connection: connection)
         guard case .success(let method) = method else {
             return RoutedCall(serve: { if case .failure(let error) = method { call.fail(error) } }, prepare: nil,
-                              exports: exportsChanged)
+                              generation: message.path.flatMap { generations[$0] })
         }
         let prepare = method.preparation.map { preparation in
             { (ready: @escaping (@escaping () -> Void) -> Void) in preparation(call, ready) }
         }
-        return RoutedCall(serve: { Self.serve(call, by: method) }, prepare: prepare, exports: exportsChanged)
+        return RoutedCall(serve: { Self.serve(call, by: method) }, prepare: prepare,
+                          generation: message.path.flatMap { generations[$0] })
     }
 
-    /// A call routed early (`RoutedCall.exports`), served now: by what it
-    /// was routed to while no object was exported or removed since, else
+    /// A call routed early (`RoutedCall.generation`), served now: by what
+    /// it was routed to while its path's object is the one it found, else
     /// routed again.
     func serve(_ routed: RoutedCall, message: Message) {
-        if routed.exports == exportsChanged { routed.serve() } else { dispatch(message) }
+        if message.path.flatMap({ generations[$0] }) == routed.generation { routed.serve() } else { dispatch(message) }
     }
 
     /// The method that serves `message`, or why none does.

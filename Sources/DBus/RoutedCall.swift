@@ -11,9 +11,11 @@ struct RoutedCall {
     /// made; false when there is nothing to do ahead. Nil for a method
     /// that prepares nothing.
     let prepare: ((_ ready: @escaping (_ serve: @escaping () -> Void) -> Void) -> Bool)?
-    /// `ObjectServer.exportsChanged` when the call was routed: a call
-    /// routed early (to start its preparation) and served after an object
-    /// was exported or removed is routed again, so that it reaches what is
-    /// exported when it is served, as every other call does.
-    let exports: Int
+    /// The export of the call's path it was routed to (`ObjectServer`'s
+    /// generation of that path; nil: nothing exported there): a call routed
+    /// early (to start its preparation) and served after its object was
+    /// exported again or removed is routed again, so that it reaches what is
+    /// exported when it is served, as every other call does. Other objects
+    /// coming and going leave it alone.
+    let generation: Int?
 }
