@@ -296,10 +296,11 @@ extension IncomingLanes {
     }
 
     /// A call routed early, to start its preparation, reaches what is
-    /// exported when it is served, as every other call does: its object
-    /// removed meanwhile, it is answered `UnknownObject`, not served by the
-    /// handler of an object that is gone. A preparation that answers false
-    /// has the call served at once, with nothing made.
+    /// exported when it is served, as every other call does: other objects
+    /// coming and going leave its route and what was made alone; its own
+    /// object removed meanwhile, it is answered `UnknownObject`, not served
+    /// by the handler of an object that is gone. A preparation that answers
+    /// false has the call served at once, with nothing made.
     @Test func aCallRoutedEarlyFindsWhatIsExportedWhenServed() throws {
         let f = try Fixture()
         var handled: [String] = []
@@ -308,11 +309,25 @@ extension IncomingLanes {
             ready = { done(Made("a file")) }
             return true
         }])
-        var first: Result<Message, DBusError>?
         let payload = DBusValue.bytes([UInt8](repeating: 1, count: IncomingLanes<() -> Void>.largeCallBytes * 2))
+        // Another object coming and going meanwhile changes nothing for it.
+        var kept: Result<Message, DBusError>?
         let large = try Message.methodCall(destination: f.server.uniqueName, path: "/prepared", interface: "test.Prepared",
                                            member: "Large", arguments: [payload])
-        f.client.call(large, timeoutMilliseconds: 10_000) { first = $0 }
+        f.client.call(large, timeoutMilliseconds: 10_000) { kept = $0 }
+        #expect(f.wait { ready != nil })
+        f.objects.export(path: "/other", interfaces: [Self.prepared({ _ in }) { _, _ in false }])
+        f.objects.unexport(path: "/other")
+        ready?()
+        ready = nil
+        #expect(f.wait { kept != nil })
+        #expect(handled == ["large with a file"], "served by the route it had, with what was made")
+        handled.removeAll()
+
+        var first: Result<Message, DBusError>?
+        let again = try Message.methodCall(destination: f.server.uniqueName, path: "/prepared",
+                                           interface: "test.Prepared", member: "Large", arguments: [payload])
+        f.client.call(again, timeoutMilliseconds: 10_000) { first = $0 }
         #expect(f.wait { ready != nil })
         f.objects.unexport(path: "/prepared")
         ready?()
@@ -323,9 +338,9 @@ extension IncomingLanes {
 
         // Exported again: the next large call is not prepared (false) and is served with nothing.
         f.objects.export(path: "/prepared", interfaces: [Self.prepared({ handled.append($0) }) { _, _ in false }])
-        let again = try Message.methodCall(destination: f.server.uniqueName, path: "/prepared", interface: "test.Prepared",
-                                           member: "Large", arguments: [payload])
-        #expect(try f.client.callAndWait(again, timeoutMilliseconds: 10_000).arguments.isEmpty)
+        let last = try Message.methodCall(destination: f.server.uniqueName, path: "/prepared", interface: "test.Prepared",
+                                          member: "Large", arguments: [payload])
+        #expect(try f.client.callAndWait(last, timeoutMilliseconds: 10_000).arguments.isEmpty)
         #expect(handled == ["large with nothing"])
     }
 }
