@@ -8,8 +8,8 @@ import SystemCalls
 /// journal's records, a stack's payload files).
 enum FileZeroing {
     /// Overwrites bytes `start..<end` of the open file with zeros and syncs
-    /// them (as far as the disk will); false when a write fails.
-    static func overwrite(_ descriptor: Int32, from start: Int64, to end: Int64) -> Bool {
+    /// them (as far as the disk will); the failure when a write fails.
+    static func overwrite(_ descriptor: Int32, from start: Int64, to end: Int64) -> Result<Void, Errno> {
         let zeros = [UInt8](repeating: 0, count: Int(min(max(end - start, 0), 1 << 20)))
         var offset = start
         while offset < end {
@@ -17,10 +17,13 @@ enum FileZeroing {
             let written = zeros.withUnsafeBytes {
                 SystemCall.pwrite(descriptor, UnsafeRawBufferPointer(rebasing: $0[..<length]), at: offset)
             }
-            guard case .success(let count) = written, count > 0 else { return false }
-            offset += Int64(count)
+            switch written {
+            case .success(let count) where count > 0: offset += Int64(count)
+            case .success: return .failure(.ioError)  // nothing written: the disk takes no more
+            case .failure(let error): return .failure(error)
+            }
         }
         _ = SystemCall.fdatasync(descriptor)
-        return true
+        return .success(())
     }
 }

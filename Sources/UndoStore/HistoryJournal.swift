@@ -112,9 +112,9 @@ final class HistoryJournal {
     /// journal takes no more records (`isBroken`) until a reset succeeds.
     func reset(epoch: UInt64, zeroing: Bool = false) throws(StoreError) {
         if zeroing, length > Int64(Self.headerBytes),
-           !FileZeroing.overwrite(descriptor, from: Int64(Self.headerBytes), to: length) {
+           case .failure(let error) = FileZeroing.overwrite(descriptor, from: Int64(Self.headerBytes), to: length) {
             isBroken = true
-            throw StoreError("cannot zero \(path): \(Self.words(Errno(errno)))")
+            throw StoreError("cannot zero \(path): \(Self.words(error))")
         }
         var header = Self.magic
         withUnsafeBytes(of: epoch.littleEndian) { header.append(contentsOf: $0) }
