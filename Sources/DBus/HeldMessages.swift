@@ -27,7 +27,7 @@ final class HeldMessages {
         if let quietTimer { loop.remove(quietTimer) }
     }
 
-    /// The socket was just read (`BusStream.onRead`).
+    /// The socket was just read (`Connection.readable`).
     func socketWasRead() {
         readThisTurn = true
         lastReadAt = SystemTime.monotonicNanoseconds

@@ -117,17 +117,17 @@ public final class ObjectServer {
     /// member, and checks its signature: what serves it, or the refusal;
     /// for a call that waits in its connection's lane (`Connection.holdCall`).
     func route(_ message: Message) -> RoutedCall {
-        let method = resolve(message)
         let call = MethodCall(message: message, connection: connection)
-        guard case .success(let method) = method else {
-            return RoutedCall(serve: { if case .failure(let error) = method { call.fail(error) } }, prepare: nil,
-                              generation: message.path.flatMap { generations[$0] })
+        let generation = message.path.flatMap { generations[$0] }
+        switch resolve(message) {
+        case .failure(let error):
+            return RoutedCall(serve: { call.fail(error) }, prepare: nil, generation: generation)
+        case .success(let method):
+            let prepare = method.preparation.map { preparation in
+                { (ready: @escaping (@escaping () -> Void) -> Void) in preparation(call, ready) }
+            }
+            return RoutedCall(serve: { Self.serve(call, by: method) }, prepare: prepare, generation: generation)
         }
-        let prepare = method.preparation.map { preparation in
-            { (ready: @escaping (@escaping () -> Void) -> Void) in preparation(call, ready) }
-        }
-        return RoutedCall(serve: { Self.serve(call, by: method) }, prepare: prepare,
-                          generation: message.path.flatMap { generations[$0] })
     }
 
     /// A call routed early (`RoutedCall.generation`), served now: by what

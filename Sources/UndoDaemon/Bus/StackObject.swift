@@ -22,7 +22,7 @@ enum StackObject {
         let none: (()) -> [DBusValue] = { _ in [] }
         // The handlers hold the record (answers may leave after it is gone),
         // never the service, which holds the objects.
-        return Undo1Interfaces.stack.binding(methods: [
+        let bound = Undo1Interfaces.stack.binding(methods: [
             "Undo": { [record, unowned service, unowned departed] (call: MethodCall) in
                 apply(.undo, call, record, service, departed)
             },
@@ -58,12 +58,12 @@ enum StackObject {
                 }
             },
         ], properties: getters)
-        .preparing(PushMethod.push.rawValue, with: { [record, unowned service, unowned pushes] call, done in
-            pushes.prepare(.push, call, for: record, of: service, done: done)
-        }, then: { [record, unowned service] call, file in push(.push, call, record, service, file) })
-        .preparing(PushMethod.pushGroup.rawValue, with: { [record, unowned service, unowned pushes] call, done in
-            pushes.prepare(.pushGroup, call, for: record, of: service, done: done)
-        }, then: { [record, unowned service] call, file in push(.pushGroup, call, record, service, file) })
+        // `Push` and `PushGroup` are prepared when large (`PushPreparation`), then served with their file.
+        return [PushMethod.push, .pushGroup].reduce(bound) { interface, method in
+            interface.preparing(method.rawValue, with: { [record, unowned service, unowned pushes] call, done in
+                pushes.prepare(method, call, for: record, of: service, done: done)
+            }, then: { [record, unowned service] call, file in push(method, call, record, service, file) })
+        }
     }
 
     /// `Push` or `PushGroup` (`PushMethod` says where their arguments are),
