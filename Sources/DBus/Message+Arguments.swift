@@ -18,10 +18,10 @@ extension Message {
     }
 
     /// The byte arrays of the arguments at `indices`, packed into one buffer
-    /// (see `WireDecoder.packedByteArrays`); nil when they are not all
+    /// (see `ByteArrayReader.packed`); nil when they are not all
     /// byte arrays or arrays of them.
     func packedByteArrays(at indices: Range<Int>) -> [UInt8]? {
-        withWireFormat { WireDecoder.packedByteArrays(indices, of: $0, signature: $1) }
+        withWireFormat { ByteArrayReader.packed(indices, of: $0, signature: $1) }
     }
 
     /// The message's size in the wire format.
@@ -29,9 +29,18 @@ extension Message {
 
     /// The bytes in the byte arrays of the argument at `index`, counted in
     /// the bytes the message came in, before anything is copied (see
-    /// `WireDecoder.byteArrayBytes`).
+    /// `ByteArrayReader.bytes`).
     func byteArrayBytes(at index: Int, limit: Int) -> Int? {
-        withWireFormat { WireDecoder.byteArrayBytes(index, of: $0, signature: $1, limit: limit) }
+        withWireFormat { ByteArrayReader.bytes(index, of: $0, signature: $1, limit: limit) }
+    }
+
+    /// Lends `body` a reader of the arguments in order (`ArgumentReader`).
+    func readingArguments<T>(_ body: (inout ArgumentReader) -> T) -> T {
+        if signatureBytes == nil { signatureBytes = Array(signature.utf8) }
+        return withExtendedLifetime(wireFormat) {
+            var reader = ArgumentReader(bytes: wireFormat.bytes, signature: signatureBytes ?? [])
+            return body(&reader)
+        }
     }
 
     /// Runs `body` on the message in the wire format and its signature's bytes.

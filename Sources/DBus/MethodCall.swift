@@ -45,6 +45,13 @@ public final class MethodCall {
         return message.argument(index)
     }
 
+    /// What `body` reads with a reader of the arguments in order, each
+    /// once, where they lie (`ArgumentReader`): for a handler that reads
+    /// several of its arguments itself. The reader must not leave `body`.
+    public func readingArguments<T>(_ body: (inout ArgumentReader) -> T) -> T {
+        message.readingArguments(body)
+    }
+
     /// Every byte array of the arguments at `indices` (each an `ay`, an
     /// `aay` or an array of structs of `ay`s, as `a(ayay)`), in order,
     /// packed into one buffer straight from the message: each array's

@@ -13,10 +13,10 @@
 /// answered `InvalidArgs` (`ObjectServer`, or the handler of a method that
 /// reads its arguments in place), never read some other way.
 struct WireDecoder {
-    private let bytes: UnsafeRawBufferPointer
+    let bytes: UnsafeRawBufferPointer
     private let bigEndian: Bool
     /// The read position; alignment counts from the start of the message.
-    private var offset: Int
+    private(set) var offset: Int
     /// How many containers the read position is inside.
     private var depth = 0
     /// The deepest nesting read (D-Bus allows 32 arrays and 32 structs).
@@ -45,57 +45,6 @@ struct WireDecoder {
         return decoder.value(signature, type)
     }
 
-    /// Every `ay` the arguments at `indices` hold, in order, packed into
-    /// one buffer: each array's length (a little-endian `u32`, as D-Bus
-    /// itself frames an array, with no padding) then its bytes. Each
-    /// argument is an `ay`, an `aay` or an array of structs of `ay`s (as
-    /// `a(ayay)`). No value or array is made for each element, which for
-    /// 100,000 of them was most of reading them: one pass checks the
-    /// framing and sizes the buffer, a second copies. Nil when an argument
-    /// is of another type or its framing is broken.
-    static func packedByteArrays(_ indices: Range<Int>, of bytes: UnsafeRawBufferPointer,
-                                 signature: [UInt8]) -> [UInt8]? {
-        guard !indices.isEmpty,
-              case (let first, let type)? = positioned(at: indices.lowerBound, of: bytes, signature: signature)
-        else { return nil }
-        var decoder = first
-        var total = 0
-        var start = type.lowerBound
-        for _ in indices {
-            guard let end = completeTypeEnd(signature, from: start),
-                  let shape = ByteArrayShape(signature[start..<end]),
-                  decoder.walk(shape, { total += 4 + $0.count }) else { return nil }
-            start = end
-        }
-        // The second pass takes the same types the first checked.
-        decoder = first
-        start = type.lowerBound
-        return [UInt8](unsafeUninitializedCapacity: total) { buffer, written in
-            let output = UnsafeMutableRawBufferPointer(buffer)
-            for _ in indices {
-                guard let end = completeTypeEnd(signature, from: start),
-                      let shape = ByteArrayShape(signature[start..<end]) else { return }
-                _ = decoder.walk(shape) {
-                    Self.append(UnsafeRawBufferPointer(rebasing: bytes[$0]), prefixed: output, at: &written)
-                }
-                start = end
-            }
-        }
-    }
-
-    /// Writes `source`'s length (4 bytes, little-endian), then its bytes,
-    /// into `output` at `written`, moving `written` past them: one array of
-    /// `packedByteArrays`.
-    @inline(__always)
-    private static func append(_ source: UnsafeRawBufferPointer, prefixed output: UnsafeMutableRawBufferPointer,
-                       at written: inout Int) {
-        output.storeBytes(of: UInt32(source.count).littleEndian, toByteOffset: written, as: UInt32.self)
-        if !source.isEmpty {
-            UnsafeMutableRawBufferPointer(rebasing: output[(written + 4)...]).copyMemory(from: source)
-        }
-        written += 4 + source.count
-    }
-
     /// Where a header field's value of the one complete type `signature`,
     /// starting at `offset` of `bytes` (the header up to the end of its
     /// fields), ends: read and checked as any value is, at the depth a
@@ -108,73 +57,8 @@ struct WireDecoder {
         return decoder.offset
     }
 
-    /// The bytes in the byte arrays of argument `index` (an `ay`, an `aay`
-    /// or an array of structs of `ay`s, see `packedByteArrays`), counted
-    /// where they lie: an `ay`'s length; for an array of them, 0 when its
-    /// whole wire size is within `limit` (what it holds then fits), else
-    /// the sum of its arrays. Nil for another type or broken framing.
-    static func byteArrayBytes(_ index: Int, of bytes: UnsafeRawBufferPointer, signature: [UInt8], limit: Int) -> Int? {
-        guard case (var decoder, let type)? = positioned(at: index, of: bytes, signature: signature),
-              let shape = ByteArrayShape(signature[type]) else { return nil }
-        if case .array = shape {
-            var probe = decoder
-            guard let length = probe.fixed(UInt32.self) else { return nil }
-            guard Int(length) > limit else { return 0 }
-        }
-        var total = 0
-        return decoder.walk(shape, { total += $0.count }) ? total : nil
-    }
-
-    /// How byte arrays sit in an argument `packedByteArrays` reads.
-    enum ByteArrayShape {
-        /// An `ay`.
-        case single
-        /// An array of `ay`s (`aay`, `fields` 0) or of structs of `fields` `ay`s.
-        case array(fields: Int)
-
-        /// The shape of the complete type `type`; nil when it holds anything but byte arrays.
-        init?(_ type: ArraySlice<UInt8>) {
-            let a = UInt8(ascii: "a"), y = UInt8(ascii: "y")
-            let start = type.startIndex
-            /// Whether `type` holds `ay` at `index`.
-            func isByteArray(at index: Int) -> Bool { type[index] == a && type[index + 1] == y }
-            if type.count == 2, isByteArray(at: start) {
-                self = .single
-            } else if type.count == 3, type[start] == a, isByteArray(at: start + 1) {
-                self = .array(fields: 0)
-            } else if type.count >= 5, type.count % 2 == 1, type[start] == a, type[start + 1] == UInt8(ascii: "("),
-                      type.last == UInt8(ascii: ")"),
-                      stride(from: start + 2, to: type.endIndex - 1, by: 2).allSatisfy(isByteArray(at:)) {
-                self = .array(fields: (type.count - 3) / 2)
-            } else {
-                return nil
-            }
-        }
-    }
-
-    /// Moves past one argument of `shape`, calling `body` with where each
-    /// of its byte arrays lies; false when its framing is broken.
-    private mutating func walk(_ shape: ByteArrayShape, _ body: (Range<Int>) -> Void) -> Bool {
-        guard case .array(let fields) = shape else {
-            guard let range = byteArrayRange() else { return false }
-            body(range)
-            return true
-        }
-        guard let length = fixed(UInt32.self), align(fields == 0 ? 4 : 8) else { return false }
-        let end = offset + Int(length)
-        guard end <= bytes.count else { return false }
-        while offset < end {
-            guard fields == 0 || align(8) else { return false }
-            for _ in 0..<max(fields, 1) {
-                guard let range = byteArrayRange() else { return false }
-                body(range)
-            }
-        }
-        return offset == end
-    }
-
     /// A reader at the start of argument `index` and the range of its type.
-    private static func positioned(at index: Int, of bytes: UnsafeRawBufferPointer,
+    static func positioned(at index: Int, of bytes: UnsafeRawBufferPointer,
                                    signature: [UInt8]) -> (WireDecoder, Range<Int>)? {
         guard var decoder = atBody(of: bytes) else { return nil }
         var start = 0
@@ -189,7 +73,7 @@ struct WireDecoder {
 
     /// A reader at the start of the message's body: past the fixed header
     /// and its fields, in the byte order the message says.
-    private static func atBody(of bytes: UnsafeRawBufferPointer) -> WireDecoder? {
+    static func atBody(of bytes: UnsafeRawBufferPointer) -> WireDecoder? {
         guard bytes.count >= 16, bytes[0] == UInt8(ascii: "l") || bytes[0] == UInt8(ascii: "B") else { return nil }
         var decoder = WireDecoder(bytes: bytes, bigEndian: bytes[0] == UInt8(ascii: "B"), offset: 12)
         guard let fieldsLength = decoder.fixed(UInt32.self) else { return nil }
@@ -198,7 +82,7 @@ struct WireDecoder {
     }
 
     /// Moves past a value of the complete type `signature[type]`.
-    private mutating func skip(_ signature: [UInt8], _ type: Range<Int>) -> Bool {
+    mutating func skip(_ signature: [UInt8], _ type: Range<Int>) -> Bool {
         switch signature[type.lowerBound] {
         case UInt8(ascii: "a"):
             guard let length = fixed(UInt32.self), align(WireEncoder.alignment(ofTypeCode: signature[type.lowerBound + 1])) else {
@@ -228,16 +112,23 @@ struct WireDecoder {
         return true
     }
 
+    /// Whether the array at the read position is empty: its length, read
+    /// without moving, is 0.
+    var isAtEmptyArray: Bool {
+        var probe = self
+        return probe.fixed(UInt32.self) == 0
+    }
+
     /// Where the bytes of the `ay` at the read position lie, moving past it.
     @inline(__always)
-    private mutating func byteArrayRange() -> Range<Int>? {
+    mutating func byteArrayRange() -> Range<Int>? {
         guard let length = fixed(UInt32.self), offset + Int(length) <= bytes.count else { return nil }
         defer { offset += Int(length) }
         return offset..<(offset + Int(length))
     }
 
     /// The value of the complete type `signature[type]` at the read position.
-    private mutating func value(_ signature: [UInt8], _ type: Range<Int>) -> DBusValue? {
+    mutating func value(_ signature: [UInt8], _ type: Range<Int>) -> DBusValue? {
         let code = signature[type.lowerBound]
         if code == UInt8(ascii: "v") || code == UInt8(ascii: "(") || code == UInt8(ascii: "a") {
             // Bounded as D-Bus bounds it (64), so no message can exhaust the stack.
@@ -341,7 +232,7 @@ struct WireDecoder {
     }
 
     /// A string with a length of `lengthBytes` bytes before it and a NUL after.
-    private mutating func text(lengthBytes: Int) -> String? {
+    mutating func text(lengthBytes: Int) -> String? {
         let length: Int
         if lengthBytes == 1 {
             guard let byte = fixed(UInt8.self) else { return nil }
@@ -358,7 +249,7 @@ struct WireDecoder {
 
     /// A fixed-size integer, aligned to its size, in the message's byte order.
     @inline(__always)
-    private mutating func fixed<T: FixedWidthInteger>(_ type: T.Type) -> T? {
+    mutating func fixed<T: FixedWidthInteger>(_ type: T.Type) -> T? {
         let size = MemoryLayout<T>.size
         guard align(size), offset + size <= bytes.count else { return nil }
         let raw = bytes.loadUnaligned(fromByteOffset: offset, as: T.self)
@@ -368,7 +259,7 @@ struct WireDecoder {
 
     /// Skips the padding up to the next multiple of `boundary`.
     @inline(__always)
-    private mutating func align(_ boundary: Int) -> Bool {
+    mutating func align(_ boundary: Int) -> Bool {
         offset = (offset + boundary - 1) / boundary * boundary
         return offset <= bytes.count
     }

@@ -63,15 +63,15 @@ import Testing
         let signature = Array("sa(ayay)a{sv}".utf8)
         let bytes = WireEncoder.bytes(arguments: arguments, bodyBytes: 64)
         let buffer = try #require(bytes.withUnsafeBytes {
-            WireDecoder.packedByteArrays(1..<2, of: $0, signature: signature)
+            ByteArrayReader.packed(1..<2, of: $0, signature: signature)
         })
         #expect(buffer == [3, 0, 0, 0, 1, 2, 3, 0, 0, 0, 0] + [0, 0, 0, 0, 1, 0, 0, 0, 4] + [0, 0, 0, 0, 0, 0, 0, 0])
-        #expect(bytes.withUnsafeBytes { WireDecoder.packedByteArrays(0..<1, of: $0, signature: signature) } == nil)
-        #expect(bytes.withUnsafeBytes { WireDecoder.packedByteArrays(2..<3, of: $0, signature: signature) } == nil)
+        #expect(bytes.withUnsafeBytes { ByteArrayReader.packed(0..<1, of: $0, signature: signature) } == nil)
+        #expect(bytes.withUnsafeBytes { ByteArrayReader.packed(2..<3, of: $0, signature: signature) } == nil)
         // An array cut short (the body is 64 bytes, the array ends at 56) is refused, not read.
         for cut in [bytes.count - 64 + 20, bytes.count - 20] {
             #expect(bytes.prefix(cut).withUnsafeBytes {
-                WireDecoder.packedByteArrays(1..<2, of: $0, signature: signature)
+                ByteArrayReader.packed(1..<2, of: $0, signature: signature)
             } == nil)
         }
     }
@@ -83,7 +83,7 @@ import Testing
         let signature = Array("sayaya{sv}".utf8)
         let bytes = WireEncoder.bytes(arguments: arguments, bodyBytes: 64)
         let read = { (range: Range<Int>) in
-            bytes.withUnsafeBytes { WireDecoder.packedByteArrays(range, of: $0, signature: signature) }
+            bytes.withUnsafeBytes { ByteArrayReader.packed(range, of: $0, signature: signature) }
         }
         #expect(read(1..<3) == [3, 0, 0, 0, 1, 2, 3, 0, 0, 0, 0])
         #expect(read(2..<3) == [0, 0, 0, 0])
@@ -105,14 +105,14 @@ import Testing
         let signature = Array("ayaaya(ay)a(ayayay)a(ays)".utf8)
         let bytes = WireEncoder.bytes(arguments: arguments, bodyBytes: 128)
         let read = { (range: Range<Int>) in
-            bytes.withUnsafeBytes { WireDecoder.packedByteArrays(range, of: $0, signature: signature) }
+            bytes.withUnsafeBytes { ByteArrayReader.packed(range, of: $0, signature: signature) }
         }
         func packed(_ arrays: [[UInt8]]) -> [UInt8] { arrays.flatMap { [UInt8($0.count), 0, 0, 0] + $0 } }
         #expect(read(0..<4) == packed([[9], [1], [], [2, 3], [4], [5], [], [6]]))
         #expect(read(1..<2) == packed([[1], [], [2, 3]]))
         #expect(read(4..<5) == nil)
-        #expect(bytes.withUnsafeBytes { WireDecoder.byteArrayBytes(1, of: $0, signature: signature, limit: 1) } == 3)
-        #expect(bytes.withUnsafeBytes { WireDecoder.byteArrayBytes(1, of: $0, signature: signature, limit: 100) } == 0,
+        #expect(bytes.withUnsafeBytes { ByteArrayReader.bytes(1, of: $0, signature: signature, limit: 1) } == 3)
+        #expect(bytes.withUnsafeBytes { ByteArrayReader.bytes(1, of: $0, signature: signature, limit: 100) } == 0,
                 "an array within the limit on the wire is not walked")
     }
 
