@@ -25,7 +25,8 @@ struct OptionReader {
     }
 
     private func read<T>(_ key: String, _ signature: String, _ take: (DBusValue) -> T?) throws(OptionTypeError) -> T? {
-        guard let value = values[key] else { return nil }
+        // Most calls carry none: an empty dictionary is not hashed into.
+        guard !values.isEmpty, let value = values[key] else { return nil }
         guard let typed = take(value) else {
             throw OptionTypeError(key: key, expected: signature, found: value.signature)
         }

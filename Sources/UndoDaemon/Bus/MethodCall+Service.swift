@@ -18,8 +18,14 @@ extension MethodCall {
     /// `decode`; a wrong type is `InvalidArgs` for `stack`, answered here.
     func options<T>(at index: Int, stack: @autoclosure () -> String?,
                     _ decode: ([String: DBusValue]) throws(OptionTypeError) -> T) -> T? {
+        options(argument(index)?.stringDictionary, stack: stack(), decode)
+    }
+
+    /// `options(at:stack:_:)` of `options`, already read (nil: none that read).
+    func options<T>(_ options: [String: DBusValue]?, stack: @autoclosure () -> String?,
+                    _ decode: ([String: DBusValue]) throws(OptionTypeError) -> T) -> T? {
         do {
-            return try decode(argument(index)?.stringDictionary ?? [:])
+            return try decode(options ?? [:])
         } catch {
             fail(ServiceError.invalidArgs(error.description).dbusError(stack: stack()))
             return nil

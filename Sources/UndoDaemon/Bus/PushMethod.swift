@@ -27,4 +27,10 @@ enum PushMethod: String {
     func actions(of call: MethodCall) -> EncodedActions? {
         call.packedByteArrays(at: payloads).flatMap(EncodedActions.init(encoded:))
     }
+
+    /// `actions(of:)` read by `reader`, which stands at the first payload
+    /// argument, and leaves it past the last.
+    func actions(from reader: inout ArgumentReader) -> EncodedActions? {
+        reader.packedByteArrays(count: payloads.count).flatMap(EncodedActions.init(encoded:))
+    }
 }

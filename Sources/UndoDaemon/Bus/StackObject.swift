@@ -78,11 +78,18 @@ enum StackObject {
                 call.answer($0, stack: record.displayName) { [.uint64($0.group)] }
             }
         }
-        guard let hints = call.options(at: method.hintsIndex, stack: record.displayName, PushHints.init) else { return }
+        // One pass over the arguments, in their order: the name, the
+        // payloads (skipped when a file holds them), the hints.
+        let (name, actions, hints) = call.readingArguments { reader in
+            let name = reader.string()
+            let actions = if let file { reader.skip(method.payloads.count) ? file.actions : nil }
+                          else { method.actions(from: &reader) }
+            return (name, actions, reader.stringDictionary())
+        }
+        guard let hints = call.options(hints, stack: record.displayName, PushHints.init) else { return }
         // Arguments the bus passed that we cannot read are the caller's to
         // fix, in those words: never a push of no name or no actions.
-        guard let name = call.argument(0)?.string,
-              let actions = file?.actions ?? method.actions(of: call) else {
+        guard let name, let actions else {
             return call.fail(.invalidArgs("undod could not read the arguments of this \(method.rawValue) for "
                                           + "\(record.displayName): nothing was pushed; send it again as "
                                           + "D-Bus's specification lays it out."))
