@@ -43,6 +43,10 @@ final class Applier {
     /// Queues `request` (`QueueFull` when `limit` already wait behind an
     /// apply in flight); it starts at once when nothing is in flight.
     func enqueue(_ request: ApplyQueue.Request, on record: StackRecord, limit: UInt32) {
+        var request = request
+        // One that starts as it comes was asked of the stack focused now:
+        // focus is looked up again only for one that waits (`startNext`).
+        if record.applies.isIdle { request.followsFocus = false }
         do throws(ServiceError) {
             try record.applies.admit(request, limit: limit)
         } catch {

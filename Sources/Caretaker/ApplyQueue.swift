@@ -50,6 +50,9 @@ package final class ApplyQueue {
     /// Whether an `Apply` is out for this stack.
     package var isApplying: Bool { inFlight != nil }
 
+    /// Whether nothing is out or waiting: a request admitted now starts at once.
+    var isIdle: Bool { inFlight == nil && waiting.isEmpty }
+
     /// Adds `request` at the back; `QueueFull` when an apply is in flight
     /// and `limit` requests already wait (the spec's `Busy`).
     func admit(_ request: Request, limit: UInt32) throws(ServiceError) {

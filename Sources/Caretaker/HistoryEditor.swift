@@ -29,17 +29,23 @@ final class HistoryEditor {
         let service = self.service
         try service.requireOwner(record, caller)
         try OptionRules.check(hints)
-        if let inFlight = record.stack.inFlight { throw .model(.busy(inFlight.direction)) }
+        // Each `record.stack.…` copies the model whole: read in place.
+        if let inFlight = record.readingStack({ $0.inFlight }) { throw .model(.busy(inFlight.direction)) }
         try service.requireReserved(stacks: 0, groups: 1)
-        do {
-            try service.store.loadActions(ofTop: .undo, in: record)
-        } catch {
-            // Not applied here: a push that cannot merge makes a group of its own.
-            service.log.error(.payloadsUnreadable, "\(record.displayName): cannot read payloads from the history store: \(error)")
-        }
         let now = service.clock.now
-        try Self.checkSendable(actions, mergingInto: record.stack.mayMerge(hints: hints, now: now)
-                                   ? record.stack.topUndoGroup : nil)
+        // Only a push with a merge key merges, and only into a top group
+        // whose payloads are loaded (`MergeRule`): none is read for others.
+        var merges = false
+        if !hints.mergeKey.isEmpty {
+            do {
+                try service.store.loadActions(ofTop: .undo, in: record)
+            } catch {
+                // Not applied here: a push that cannot merge makes a group of its own.
+                service.log.error(.payloadsUnreadable, "\(record.displayName): cannot read payloads from the history store: \(error)")
+            }
+            merges = record.readingStack { $0.mayMerge(hints: hints, now: now) }
+        }
+        try Self.checkSendable(actions, mergingInto: merges ? record.stack.topUndoGroup : nil)
         service.turn.willChange(record)
         let registry = service.registry
         let result: PushResult

@@ -17,6 +17,8 @@ final class StackFocus {
     private let announcer: Announcer
     /// Whether the focus is to be announced at the turn's end (`announce`).
     private var mayHaveMoved = false
+    /// The stack last announced as focused, if any.
+    private weak var announcedStack: StackRecord?
 
     /// The focus among `registry`'s stacks by `strategy`, announced by `announcer`.
     init(strategy: any FocusStrategy, registry: StackRegistry, announcer: Announcer) {
@@ -59,10 +61,13 @@ final class StackFocus {
     /// Marks `record` as the most recently active stack and tells the focus
     /// strategy; the focus may have moved to it.
     func noteActivity(of record: StackRecord) {
+        let wasDeactivated = record.isDeactivated
         record.isDeactivated = false
         registry.markActive(record)
         strategy.noteActivity(of: record)
-        announce()
+        // Activity keeps the stack announced in front there: most pushes
+        // go to that stack, and looking the focus up walks the stacks.
+        if wasDeactivated || record !== announcedStack { announce() }
     }
 
     /// `record`'s app lost the user's focus (`Deactivate`).
@@ -85,6 +90,8 @@ final class StackFocus {
     /// Announces the manager's focus where it moved, now.
     func announceNow() {
         mayHaveMoved = false
-        announcer.focus(focusedPath, strategy: strategy.name)
+        let focused = strategy.focusedStack(in: registry)
+        announcedStack = focused
+        announcer.focus(focused?.path ?? ManagerProperties.noStack, strategy: strategy.name)
     }
 }

@@ -32,6 +32,14 @@ package final class StackRecord {
     var globalTrigger: Bool
     /// The history.
     package var stack: UndoStack
+
+    /// What `body` reads of the history, lent in place: a method called as
+    /// `stack.…` on the property copies the whole model first (every
+    /// group's strings and buffers retained and released).
+    @inline(__always)
+    package func readingStack<T>(_ body: (borrowing UndoStack) -> T) -> T {
+        body(stack)
+    }
     /// The X11 ids of the owner's top-level windows (`windows`): kept while
     /// the owner is attached, forgotten when it leaves (ids are reused).
     package var windows: Set<UInt32> {

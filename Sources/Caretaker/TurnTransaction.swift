@@ -79,6 +79,8 @@ final class TurnTransaction {
 
     /// Notes an undo or redo the owner applied on `record` this turn.
     func noteApplied(_ record: StackRecord) {
+        // Only a stored stack's change is ever taken back (`takeBack`).
+        guard record.persistent else { return }
         touched = true
         appliedThisTurn.insert(record.number)
     }

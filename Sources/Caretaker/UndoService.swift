@@ -286,9 +286,11 @@ package final class UndoService {
     /// is not looked up again here: no history or limit decides it, and
     /// what does (activity, an owner, opting out) announces it where it
     /// changes.
-    func changed(_ record: StackRecord, groups: [GroupChange] = []) {
+    func changed(_ record: StackRecord, groups: @autoclosure () -> [GroupChange] = []) {
         registry.countBytes(of: record)
-        store.stackChanged(record, groups: groups)
+        // A memory-only stack's groups are never written (`HistoryStore`):
+        // no list is made for one.
+        store.stackChanged(record, groups: record.persistent ? groups() : [])
         announcer.changed(record)
     }
 

@@ -26,8 +26,8 @@ extension UndoStack {
         let mergeTarget = mayMerge(hints: hints, now: now) ? line.undo.last : nil
         let merging = mergeTarget != nil
         let resultingBytes = (mergeTarget?.chargedBytes ?? 0) + pushedBytes
-        try ValidationPolicy(settings: settings).validate(
-            GroupCandidate(name: name, actionCount: actions.count, bytes: resultingBytes))
+        try ValidationPolicy.validate(GroupCandidate(name: name, actionCount: actions.count, bytes: resultingBytes),
+                                      under: settings)
         let newID: UInt64? = merging ? nil : try ids.take()
 
         let discarded = line.discardRedoSide()

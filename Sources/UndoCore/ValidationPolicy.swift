@@ -17,6 +17,16 @@ public struct ValidationPolicy: Sendable {
         self.init(groupRules: [GroupNameRule(), NonEmptyGroupRule(), PayloadSizeRule(maxBytes: settings.maxBytes)])
     }
 
+    /// Throws what `ValidationPolicy(settings:).validate(group)` throws,
+    /// the same rules in the same order, without making the policy: every
+    /// push asks, and a policy is an array to allocate and a dynamic call
+    /// for each rule.
+    public static func validate(_ group: GroupCandidate, under settings: StackSettings) throws(UndoError) {
+        try GroupNameRule().validate(group)
+        try NonEmptyGroupRule().validate(group)
+        try PayloadSizeRule(maxBytes: settings.maxBytes).validate(group)
+    }
+
     /// Throws the first failing group rule's error.
     public func validate(_ group: GroupCandidate) throws(UndoError) {
         for rule in groupRules { try rule.validate(group) }

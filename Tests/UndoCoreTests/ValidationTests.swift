@@ -79,6 +79,17 @@ struct ValidationTests {
         } == .payloadTooLarge(bytes: 6, maxBytes: 5))
     }
 
+    @Test("a push's check without a policy answers as the policy from the same settings does", arguments: [
+        ("", 0, 99 as UInt64), ("a", 0, 99), ("a", 1, 6), ("a", 1, 5), ("a\u{7}", 1, 1), (String(repeating: "é", count: 257), 1, 1),
+    ])
+    func staticCheckMatchesPolicy(name: String, actions: Int, bytes: UInt64) {
+        let settings = limits(maxBytes: 5)
+        let group = GroupCandidate(name: name, actionCount: actions, bytes: bytes)
+        let byPolicy = undoError { () throws(UndoError) in try ValidationPolicy(settings: settings).validate(group) }
+        let byCheck = undoError { () throws(UndoError) in try ValidationPolicy.validate(group, under: settings) }
+        #expect(byCheck == byPolicy)
+    }
+
     /// A rule of the test's own, to show policies compose any rules.
     struct NoShouting: ValidationRule {
         func validate(_ group: GroupCandidate) throws(UndoError) {
