@@ -4,17 +4,19 @@ public import UndoCore
 
 /// The method calls of the contract, built as messages: the one place a
 /// client spells a member's name and arguments. Each is an unsent message
-/// to undod (`Undo1.busName`), but `subscribe`'s, which goes to the owner
-/// named, so that a subscription never reaches an undod started later.
+/// to undod (`Undo1.busName`, or the `destination` given: a benchmark's
+/// stand-in beside undod on one bus), but `subscribe`'s, which goes to the
+/// owner named, so that a subscription never reaches an undod started later.
 public enum Undo1Call {
     /// `Manager.Register(app_id, options)`.
-    public static func register(appId: String, options: RegistrationOptions = RegistrationOptions()) throws(DBusError) -> Message {
-        try manager("Register", [.string(appId), .vardict(options.values)])
+    public static func register(appId: String, options: RegistrationOptions = RegistrationOptions(),
+                                to destination: String = Undo1.busName) throws(DBusError) -> Message {
+        try manager("Register", [.string(appId), .vardict(options.values)], destination)
     }
 
     /// `Manager.UndoFocused` or `RedoFocused`.
-    public static func applyFocused(_ direction: Direction) throws(DBusError) -> Message {
-        try manager(direction == .undo ? "UndoFocused" : "RedoFocused", [])
+    public static func applyFocused(_ direction: Direction, to destination: String = Undo1.busName) throws(DBusError) -> Message {
+        try manager(direction == .undo ? "UndoFocused" : "RedoFocused", [], destination)
     }
 
     /// `Manager.Subscribe`, to the undod whose unique name is `owner`: the
@@ -35,8 +37,8 @@ public enum Undo1Call {
 
     /// `Stack.Push(name, undo, redo, hints)`.
     public static func push(_ stack: String, name: String, undo: [UInt8], redo: [UInt8],
-                            hints: PushHints = PushHints()) throws(DBusError) -> Message {
-        try onStack(stack, "Push", [.string(name), .bytes(undo), .bytes(redo), .vardict(hints.values)])
+                            hints: PushHints = PushHints(), to destination: String = Undo1.busName) throws(DBusError) -> Message {
+        try onStack(stack, "Push", [.string(name), .bytes(undo), .bytes(redo), .vardict(hints.values)], destination)
     }
 
     /// `Stack.PushGroup(name, actions, hints)`; `actions` in the order they were done.
@@ -114,8 +116,9 @@ public enum Undo1Call {
                                member: member, arguments: arguments)
     }
 
-    private static func onStack(_ stack: String, _ member: String, _ arguments: [DBusValue]) throws(DBusError) -> Message {
-        try Message.methodCall(destination: Undo1.busName, path: stack, interface: Undo1.stackInterface,
+    private static func onStack(_ stack: String, _ member: String, _ arguments: [DBusValue],
+                                _ destination: String = Undo1.busName) throws(DBusError) -> Message {
+        try Message.methodCall(destination: destination, path: stack, interface: Undo1.stackInterface,
                                member: member, arguments: arguments)
     }
 }

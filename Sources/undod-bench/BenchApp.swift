@@ -30,9 +30,11 @@ final class BenchApp {
         objects.export(path: Undo1.clientPath, interfaces: [client])
     }
 
-    /// Registers a stack; returns its object path.
-    func register(_ appId: String, _ options: RegistrationOptions, child: ChildProcess?) throws(BenchError) -> String {
-        let reply = try CallRunner.once(connection, try Calls.register(appId: appId, options: options),
+    /// Registers a stack with `service` (undod, or the floor service);
+    /// returns its object path.
+    func register(_ appId: String, _ options: RegistrationOptions, with service: String = Undo1.busName,
+                  child: ChildProcess?) throws(BenchError) -> String {
+        let reply = try CallRunner.once(connection, try Calls.register(appId: appId, options: options, to: service),
                                         what: "Register(\(appId))", child: child)
         guard let path = reply.first?.string else { throw BenchError("Register(\(appId)) answered without a path.") }
         return path

@@ -18,7 +18,7 @@ enum BenchCommand {
             printError("undod-bench: \(problem); see undod-bench --help.")
             return 2
         }
-        if let address = options.floorService { return FloorService.run(address: address) }
+        if let address = options.floorService { return FloorService.run(address: address, name: options.floorName) }
         let scale: Scale = options.quick ? .quick : .full
         let budget = options.timeLimit ?? scale.timeLimit
         // The last resort: if a wait somewhere were not bounded after all.

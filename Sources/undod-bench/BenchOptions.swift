@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Undo1
 
 /// What the command line chose.
 struct BenchOptions {
@@ -22,6 +23,8 @@ struct BenchOptions {
     /// `--floor-service ADDRESS`: serve as the floor a flood is measured
     /// against (`FloorService`) instead of running the bench.
     var floorService: String?
+    /// `--floor-name NAME`: the name the floor service owns.
+    var floorName = Undo1.busName
 
     /// `--help`.
     static let help = """
@@ -30,7 +33,7 @@ struct BenchOptions {
         USAGE
           undod-bench [--quick] [--json] [--only ROWS] [--no-pin] [--undod PATH]
                       [--dbus-daemon PATH] [--time-limit SECONDS]
-          undod-bench --floor-service ADDRESS
+          undod-bench --floor-service ADDRESS [--floor-name NAME]
 
         Starts its own private dbus-daemon and undod (never your session bus),
         and measures, interleaving the two sides of each ratio in rounds:
@@ -46,8 +49,9 @@ struct BenchOptions {
           8  undod's CPU time a Push ÷ a Ping, in row 2's calls (measured with
              row 2: what bounds row 2 on two cores)
         Rows 1-3 are measured again with one subscriber (undoctl watch), and
-        rows 1-3 and 8 with the floor service (below) in undod's place: what
-        the transport alone allows. Both are printed under the rows. Once the
+        rows 1-3 and 8 on the floor service (below) running beside undod: what
+        the transport alone allows, rows 1 and 3 round by round alternating
+        with undod's. Both are printed under the rows. Once the
         floor is measured, rows 1, 2, 3 and 8 are judged by their distance from
         it (row 1: at most floor + 0.05; 2: at least floor - 0.05; 3: floor +
         0.10 Pings; 8: floor + 0.30), else by their own figure (1.10, 0.80, 2.3,
@@ -73,8 +77,10 @@ struct BenchOptions {
                              with one Apply to the last app that registered,
                              until killed. scripts/flood.py floods it as it
                              floods undod: the floor of each flood on this
-                             machine; the bench runs itself so for the floor
-                             lines of rows 1-3 and 8
+                             machine; the bench runs itself so, beside undod,
+                             for the floor lines of rows 1-3 and 8
+          --floor-name NAME  the name the floor service owns instead of
+                             org.undod.Undo1
           --help             print this help
 
         EXIT STATUS
@@ -125,6 +131,9 @@ struct BenchOptions {
                     return .failure(.usage("--floor-service needs a bus address"))
                 }
                 options.floorService = address
+            case "--floor-name":
+                guard let name = value() else { return .failure(.usage("--floor-name needs a bus name")) }
+                options.floorName = name
             case "--help", "-h":
                 return .failure(.help)
             default:

@@ -27,6 +27,9 @@ struct BusRows {
         /// The stack row 3 fills and undoes.
         let triggerStack: String
 
+        /// The name the bench's calls go to (undod's, or the floor service's).
+        var service: String { undod.busName }
+
         /// undod's, the bus's and the bench's processes (0: the bench), to pin.
         func processes(bus: pid_t) -> [pid_t] { [0, bus, undod.process.pid] }
 
@@ -53,7 +56,13 @@ struct BusRows {
             return rows + (cpuRow.map { [$0] } ?? [])
         }
         defer { setup.close() }
-        let processes = setup.processes(bus: bench.bus.pid)
+        // The floor service runs beside undod: rows 1 and 3 alternate
+        // between the two round by round, so that the machine's drift over
+        // seconds lands on both alike.
+        let floor = RepeatPass.repeatable(rows, measuredOrNot: true).isEmpty ? nil
+            : RepeatPass(busRows: self).floorBeside(&rows)
+        defer { floor?.close() }
+        let processes = setup.processes(bus: bench.bus.pid) + (floor.map { [$0.undod.process.pid] } ?? [])
         defer { CPUPin.set(processes, cpu: nil) }
         for index in rows.indices {
             let start = SystemTime.monotonicNanoseconds
@@ -65,9 +74,9 @@ struct BusRows {
             do {
                 try bench.checkBudget("row \(rows[index].number)")
                 switch rows[index].number {
-                case 1: try measureLatency(&rows[index], setup)
+                case 1: try measureLatency(&rows[index], setup, floor: floor)
                 case 2: try measureThroughput(&rows[index], setup, cpu: &cpuRow)
-                case 3: try measureTrigger(&rows[index], setup)
+                case 3: try measureTrigger(&rows[index], setup, floor: floor)
                 default: try measurePersistence(&rows[index], setup)
                 }
             } catch {
@@ -82,7 +91,7 @@ struct BusRows {
         } catch {
             bench.progress("warning: \(error.description)")
         }
-        RepeatPass(busRows: self).measureOnTheFloor(&rows, cpuRow: &cpuRow)
+        if let floor { RepeatPass(busRows: self).measureOnTheFloor(&rows, cpuRow: &cpuRow, floor) }
         if let cpuRow, let after = rows.firstIndex(where: { $0.number == 2 }) { rows.insert(cpuRow, at: after + 1) }
         return rows.filter { wanted.contains($0.number) }
     }
@@ -129,7 +138,8 @@ struct BusRows {
         _ = try CallRunner.once(setup.trigger, try Calls.pingBus(), what: "a Ping of the bus")
         for _ in 0..<100 where !seen {
             _ = try CallRunner.once(setup.app.connection,
-                                    try Calls.push(stack: setup.memoryStack, name: "Probe", undo: [1], redo: [2]),
+                                    try Calls.push(stack: setup.memoryStack, name: "Probe", undo: [1], redo: [2],
+                                                   to: setup.service),
                                     what: "a probe push", child: setup.undod.process)
             try? setup.trigger.loop.wait(for: "undoctl watch to subscribe", timeoutMilliseconds: 100,
                                          child: setup.undod.process) { seen }
@@ -181,7 +191,7 @@ struct BusRows {
             _ = try CallRunner.sequential(app.connection, try pings(setup, bench.scale.warmUp),
                                           what: "Ping", child: child)
             for stack in stacks.persistent == stacks.memory ? [stacks.memory] : [stacks.memory, stacks.persistent] {
-                _ = try CallRunner.sequential(app.connection, try pushes(stack, bench.scale.warmUp), what: "Push",
+                _ = try CallRunner.sequential(app.connection, try pushes(setup, stack, bench.scale.warmUp), what: "Push",
                                               child: child)
             }
             return setup
@@ -192,14 +202,24 @@ struct BusRows {
     }
 
     func pings(_ setup: Setup, _ count: Int) throws(BenchError) -> [Message] {
-        try Calls.copies(of: try Calls.ping(setup.undod.uniqueName), count)
+        Calls.copies(of: try Calls.ping(setup.undod.uniqueName), count)
     }
 
     private static let undoPayload = Bench.payload(64, 1)
     private static let redoPayload = Bench.payload(64, 2)
 
-    func pushes(_ stack: String, _ count: Int) throws(BenchError) -> [Message] {
-        try Calls.copies(of: try Calls.push(stack: stack, undo: Self.undoPayload, redo: Self.redoPayload), count)
+    func pushes(_ setup: Setup, _ stack: String, _ count: Int) throws(BenchError) -> [Message] {
+        Calls.copies(of: try Calls.push(stack: stack, undo: Self.undoPayload, redo: Self.redoPayload,
+                                            to: setup.service), count)
+    }
+
+    /// The floor service's rounds (`a` ÷ `b` each), noted under `row` as
+    /// its floor.
+    private func noteFloor(_ floor: (a: [Double], b: [Double]), under row: inout Row) {
+        var measured = row
+        measured.summary = Summary(zip(floor.a, floor.b).map { $0 / $1 })
+        RepeatPass.note(measured, as: RepeatPass.floorLabel, key: "floor_service", under: &row)
+        row.floor = measured.summary?.median
     }
 
     /// Rounds of `calls` pairs of calls on one connection, the two sides
@@ -208,13 +228,11 @@ struct BusRows {
     /// round trips themselves (nanoseconds), for a row that reports its tail.
     private func pairedRounds(_ rounds: Int, _ connection: Connection, child: ChildProcess, what: (String, String),
                               a: () throws(BenchError) -> [Message], b: () throws(BenchError) -> [Message],
-                              check: (Message?) throws(BenchError) -> Void = { _ in },
                               everyCall: (_ a: [Int64], _ b: [Int64]) -> Void = { _, _ in })
         throws(BenchError) -> (a: [Double], b: [Double]) {
         var first: [Double] = [], second: [Double] = []
         for _ in 0..<rounds {
             let result = try CallRunner.alternating(connection, try a(), try b(), what: what, child: child)
-            try check(result.lastA)
             everyCall(result.a, result.b)
             first.append(Summary.medianMicroseconds(result.a))
             second.append(Summary.medianMicroseconds(result.b))
@@ -223,13 +241,16 @@ struct BusRows {
     }
 
     /// Row 1: the median round trip of a Push and of a Ping, from the same
-    /// connection, one call at a time.
-    func measureLatency(_ row: inout Row, _ setup: Setup) throws(BenchError) {
+    /// connection, one call at a time; on `floor` too, round by round.
+    func measureLatency(_ row: inout Row, _ setup: Setup, floor: Setup? = nil) throws(BenchError) {
         let n = bench.scale.latencyCalls
-        let (push, ping) = try pairedRounds(
-            bench.scale.latencyRounds, setup.app.connection, child: setup.undod.process, what: ("Push", "Ping"),
-            a: { () throws(BenchError) in try pushes(setup.memoryStack, n) },
-            b: { () throws(BenchError) in try pings(setup, n) })
+        let sides = try Rounds.alternate(bench.scale.latencyRounds, [setup] + (floor.map { [$0] } ?? [])) {
+            side throws(BenchError) in
+            let result = try CallRunner.alternating(side.app.connection, try pushes(side, side.memoryStack, n),
+                                                    try pings(side, n), what: ("Push", "Ping"), child: side.undod.process)
+            return (Summary.medianMicroseconds(result.a), Summary.medianMicroseconds(result.b))
+        }
+        let (push, ping) = sides[0]
         row.summary = Summary(zip(push, ping).map { $0 / $1 })
         let pushMedian = Summary(push).median, pingMedian = Summary(ping).median
         row.detail = "Push \(Report.format(pushMedian, digits: 1)) µs, Ping \(Report.format(pingMedian, digits: 1)) µs, "
@@ -240,40 +261,13 @@ struct BusRows {
             max(3, bench.scale.latencyRounds / 3), setup.app.connection, child: setup.undod.process,
             what: ("Ping to undod", "Ping to the bus"),
             a: { () throws(BenchError) in try pings(setup, n) },
-            b: { () throws(BenchError) in try Calls.copies(of: try Calls.pingBus(), n) })
+            b: { () throws(BenchError) in Calls.copies(of: try Calls.pingBus(), n) })
         let daemonPingMedian = Summary(daemonPing).median, busPingMedian = Summary(busPing).median
         row.detail += "\n   Ping to undod \(Report.format(daemonPingMedian, digits: 1)) µs ÷ Ping to the bus "
             + "\(Report.format(busPingMedian, digits: 1)) µs = \(Report.format(daemonPingMedian / busPingMedian, digits: 2)) ×"
         row.values = [("push_us", pushMedian), ("ping_us", pingMedian), ("ping_undod_us", daemonPingMedian),
                       ("ping_bus_us", busPingMedian)]
-    }
-
-    /// CPU time three processes spent, in nanoseconds.
-    struct CPUTimes {
-        /// Nanoseconds of undod, the bus, and the bench.
-        var undod: Int64 = 0, bus: Int64 = 0, bench: Int64 = 0
-
-        /// The present totals of undod (`pid`), the bus and this process.
-        static func now(undod pid: pid_t, bus: pid_t) -> CPUTimes {
-            CPUTimes(undod: ProcFile.cpuNanoseconds(pid) ?? 0, bus: ProcFile.cpuNanoseconds(bus) ?? 0,
-                     bench: ProcFile.cpuNanoseconds(getpid()) ?? 0)
-        }
-
-        /// The time spent between two readings.
-        static func - (a: CPUTimes, b: CPUTimes) -> CPUTimes {
-            CPUTimes(undod: a.undod - b.undod, bus: a.bus - b.bus, bench: a.bench - b.bench)
-        }
-
-        /// Adds time spent.
-        static func += (a: inout CPUTimes, b: CPUTimes) {
-            a = CPUTimes(undod: a.undod + b.undod, bus: a.bus + b.bus, bench: a.bench + b.bench)
-        }
-
-        /// Microseconds a call, as words.
-        func perCall(_ calls: Int) -> String {
-            let each = { (ns: Int64) in Report.format(Double(ns) / Double(max(1, calls)) / 1_000, digits: 1) }
-            return "undod \(each(undod)), bus \(each(bus)), bench \(each(bench)) µs"
-        }
+        if sides.count > 1 { noteFloor(sides[1], under: &row) }
     }
 
     /// Row 2: calls per second with `inFlight` unanswered at all times; and
@@ -300,7 +294,7 @@ struct BusRows {
             return Double(n) / (Double(elapsed) / 1e9)
         }
         let (push, ping) = try Rounds.interleave(bench.scale.throughputRounds, { () throws(BenchError) in
-            try side(try pushes(setup.memoryStack, n), "Push", &pushCPU, &pushUndod)
+            try side(try pushes(setup, setup.memoryStack, n), "Push", &pushCPU, &pushUndod)
         }, { () throws(BenchError) in
             try side(try pings(setup, n), "Ping", &pingCPU, &pingUndod)
         })
@@ -328,36 +322,42 @@ struct BusRows {
 
     /// Row 3: `UndoFocused` from a separate trigger connection, answered only
     /// after undod's `Apply` to the app (this process) comes back — four
-    /// trips through the bus — against one Ping from the same connection.
-    func measureTrigger(_ row: inout Row, _ setup: Setup) throws(BenchError) {
-        let child = setup.undod.process
-        let n = bench.scale.triggerCalls
-        var appliesBefore = 0
-        let (undo, ping) = try pairedRounds(
-            bench.scale.triggerRounds, setup.trigger, child: child, what: ("UndoFocused", "Ping"),
-            a: { () throws(BenchError) in
-                // Untimed: fill the trigger stack; the pushes also focus it.
-                let fill = try pushes(setup.triggerStack, n)
-                _ = try CallRunner.pipelined(setup.app.connection, count: n, inFlight: bench.scale.inFlight,
-                                             what: "Push to the trigger stack", child: child) { fill[$0] }
-                appliesBefore = setup.app.applies
-                return try Calls.copies(of: try Calls.undoFocused(), n)
-            },
-            b: { () throws(BenchError) in try pings(setup, n) },
-            check: { (last: Message?) throws(BenchError) in
-                guard last?.arguments.first?.string == setup.triggerStack else {
-                    throw BenchError("UndoFocused undid on \(last?.arguments.first?.string ?? "nothing"), "
-                        + "not on the bench's trigger stack \(setup.triggerStack).")
-                }
-                guard setup.app.applies - appliesBefore == n else {
-                    throw BenchError("\(n) UndoFocused calls made \(setup.app.applies - appliesBefore) Apply calls.")
-                }
-            })
+    /// trips through the bus — against one Ping from the same connection;
+    /// on `floor` too, round by round.
+    func measureTrigger(_ row: inout Row, _ setup: Setup, floor: Setup? = nil) throws(BenchError) {
+        let sides = try Rounds.alternate(bench.scale.triggerRounds, [setup] + (floor.map { [$0] } ?? []),
+                                          triggerRound)
+        let (undo, ping) = sides[0]
         row.summary = Summary(zip(undo, ping).map { $0 / $1 })
+        let n = bench.scale.triggerCalls
         let undoMedian = Summary(undo).median, pingMedian = Summary(ping).median
         row.detail = "UndoFocused \(Report.format(undoMedian, digits: 1)) µs, Ping \(Report.format(pingMedian, digits: 1)) µs, "
             + "+\(Report.format(undoMedian - 2 * pingMedian, digits: 1)) µs over 2 Pings, the floor (\(n) calls a side a round, alternating, \(bench.scale.triggerRounds) rounds)"
         row.values = [("undo_focused_us", undoMedian), ("ping_us", pingMedian)]
+        if sides.count > 1 { noteFloor(sides[1], under: &row) }
+    }
+
+    /// One round of row 3 on `setup`: the trigger stack filled (untimed;
+    /// the pushes also focus it), then `UndoFocused` and Ping alternating;
+    /// each side's median round trip. Throws unless every call undid on
+    /// the trigger stack with one `Apply`.
+    private func triggerRound(_ setup: Setup) throws(BenchError) -> (a: Double, b: Double) {
+        let child = setup.undod.process
+        let n = bench.scale.triggerCalls
+        let fill = try pushes(setup, setup.triggerStack, n)
+        _ = try CallRunner.pipelined(setup.app.connection, count: n, inFlight: bench.scale.inFlight,
+                                     what: "Push to the trigger stack", child: child) { fill[$0] }
+        let appliesBefore = setup.app.applies
+        let result = try CallRunner.alternating(setup.trigger, Calls.copies(of: try Calls.undoFocused(to: setup.service), n),
+                                                try pings(setup, n), what: ("UndoFocused", "Ping"), child: child)
+        guard result.lastA?.arguments.first?.string == setup.triggerStack else {
+            throw BenchError("UndoFocused undid on \(result.lastA?.arguments.first?.string ?? "nothing"), "
+                + "not on the bench's trigger stack \(setup.triggerStack).")
+        }
+        guard setup.app.applies - appliesBefore == n else {
+            throw BenchError("\(n) UndoFocused calls made \(setup.app.applies - appliesBefore) Apply calls.")
+        }
+        return (Summary.medianMicroseconds(result.a), Summary.medianMicroseconds(result.b))
     }
 
     /// Row 4: Push round trips to a persistent stack and a memory-only one,
@@ -368,8 +368,8 @@ struct BusRows {
         let (persistent, memory) = try pairedRounds(
             bench.scale.latencyRounds, setup.app.connection, child: setup.undod.process,
             what: ("Push to the persistent stack", "Push to the memory-only stack"),
-            a: { () throws(BenchError) in try pushes(setup.persistentStack, n) },
-            b: { () throws(BenchError) in try pushes(setup.memoryStack, n) },
+            a: { () throws(BenchError) in try pushes(setup, setup.persistentStack, n) },
+            b: { () throws(BenchError) in try pushes(setup, setup.memoryStack, n) },
             everyCall: { allPersistent += $0; allMemory += $1 })
         row.summary = Summary(zip(persistent, memory).map { $0 / $1 })
         let persistentMedian = Summary(persistent).median, memoryMedian = Summary(memory).median

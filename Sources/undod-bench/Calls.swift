@@ -19,19 +19,26 @@ enum Calls {
         }
     }
 
-    /// `Stack.Push` of one action with these payloads, no hints.
-    static func push(stack: String, name: String = "Typing", undo: [UInt8], redo: [UInt8]) throws(BenchError) -> Message {
-        try make("Push") { () throws(DBusError) in try Undo1Call.push(stack, name: name, undo: undo, redo: redo) }
+    /// `Stack.Push` of one action with these payloads, no hints, to
+    /// `service` (undod's name, or the floor service's beside it).
+    static func push(stack: String, name: String = "Typing", undo: [UInt8], redo: [UInt8],
+                     to service: String = Undo1.busName) throws(BenchError) -> Message {
+        try make("Push") { () throws(DBusError) in
+            try Undo1Call.push(stack, name: name, undo: undo, redo: redo, to: service)
+        }
     }
 
-    /// `Manager.UndoFocused`.
-    static func undoFocused() throws(BenchError) -> Message {
-        try make("UndoFocused") { () throws(DBusError) in try Undo1Call.applyFocused(.undo) }
+    /// `Manager.UndoFocused` to `service`.
+    static func undoFocused(to service: String = Undo1.busName) throws(BenchError) -> Message {
+        try make("UndoFocused") { () throws(DBusError) in try Undo1Call.applyFocused(.undo, to: service) }
     }
 
-    /// `Manager.Register`.
-    static func register(appId: String, options: RegistrationOptions) throws(BenchError) -> Message {
-        try make("Register") { () throws(DBusError) in try Undo1Call.register(appId: appId, options: options) }
+    /// `Manager.Register` to `service`.
+    static func register(appId: String, options: RegistrationOptions,
+                         to service: String = Undo1.busName) throws(BenchError) -> Message {
+        try make("Register") { () throws(DBusError) in
+            try Undo1Call.register(appId: appId, options: options, to: service)
+        }
     }
 
     /// `ObjectManager.GetManagedObjects` on the manager.

@@ -4,7 +4,8 @@ import Undo1
 import Undo1Wire
 import UndoCore
 
-/// `undod-bench --floor-service ADDRESS`: owns `org.undod.Undo1` and answers
+/// `undod-bench --floor-service ADDRESS`: owns `org.undod.Undo1` (or the
+/// name `--floor-name` gives: the bench runs it beside undod) and answers
 /// `Register`, `Push` and `PushGroup` at once, reading none of their
 /// arguments and keeping nothing. `scripts/flood.py` floods it exactly as it
 /// floods undod, in the same run: what a healthy client waits for then is
@@ -17,14 +18,17 @@ import UndoCore
 /// registered last, and once that is answered, the `(o t s)` reply. The
 /// bench measures rows 1, 2, 3 and 8 on it (`RepeatPass+Floor.swift`).
 enum FloorService {
-    /// Serves on the bus at `address` until killed; 1 when it cannot start.
-    static func run(address: String) -> Int32 {
+    /// The name the bench's floor service owns beside undod on one bus.
+    static let benchName = "org.undod.BenchFloor"
+
+    /// Serves on the bus at `address` as `name` until killed; 1 when it cannot start.
+    static func run(address: String, name: String) -> Int32 {
         let loop = EventLoop()
         let connection: Connection
         do {
             connection = try Connection(address: address, loop: loop)
-            guard try connection.requestName(Undo1.busName) else {
-                BenchCommand.printError("undod-bench: \(Undo1.busName) is already owned on \(address).")
+            guard try connection.requestName(name) else {
+                BenchCommand.printError("undod-bench: \(name) is already owned on \(address).")
                 return 1
             }
         } catch {

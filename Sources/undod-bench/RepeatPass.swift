@@ -8,9 +8,10 @@ struct RepeatPass {
     /// The run this measures in.
     var bench: Bench { busRows.bench }
 
-    /// The indices of rows 1–3 that were measured, and so can be measured again.
-    static func repeatable(_ rows: [Row]) -> [Int] {
-        rows.indices.filter { (1...3).contains(rows[$0].number) && rows[$0].summary != nil }
+    /// The indices of rows 1–3 that were measured, and so can be measured
+    /// again (or, `measuredOrNot`, that are to be measured).
+    static func repeatable(_ rows: [Row], measuredOrNot: Bool = false) -> [Int] {
+        rows.indices.filter { (1...3).contains(rows[$0].number) && (measuredOrNot || rows[$0].summary != nil) }
     }
 
     /// What a pass needs before it measures anything again (`make`), or

@@ -65,4 +65,23 @@ enum Rounds {
         }
         return (first, second)
     }
+
+    /// `rounds` rounds of `round` on each of `sides` in turn (undod's
+    /// setup, then the floor service's beside it), the order reversed every
+    /// other round as `interleave` does; one pair of figures for each side
+    /// a round. What the machine does over seconds lands on every side alike.
+    static func alternate<Side>(_ rounds: Int, _ sides: [Side],
+                                _ round: (Side) throws(BenchError) -> (a: Double, b: Double))
+        throws(BenchError) -> [(a: [Double], b: [Double])] {
+        var figures = Array(repeating: (a: [Double](), b: [Double]()), count: sides.count)
+        for number in 0..<rounds {
+            let order = number % 2 == 0 ? Array(sides.indices) : sides.indices.reversed()
+            for index in order {
+                let (a, b) = try round(sides[index])
+                figures[index].a.append(a)
+                figures[index].b.append(b)
+            }
+        }
+        return figures
+    }
 }

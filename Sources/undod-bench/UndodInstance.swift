@@ -14,6 +14,9 @@ final class UndodInstance {
     let process: ChildProcess
     /// Its unique name on the bus (where Pings go).
     let uniqueName: String
+    /// The name it owns, where the bench's calls go: `org.undod.Undo1`,
+    /// or the floor service's beside undod (`FloorService.benchName`).
+    let busName: String
     /// Milliseconds from starting the process to seeing it own
     /// `org.undod.Undo1` (NameOwnerChanged).
     let startMilliseconds: Double
@@ -30,21 +33,25 @@ final class UndodInstance {
         let configPath = try scratch.write("\(label).conf", config)
         try self.init(executable: executable,
                       arguments: ["--address", address, "--config", configPath, "--state-dir", stateDirectory],
-                      watcher: watcher, scratch: scratch, label: label, name: "undod (\(label))")
+                      watcher: watcher, scratch: scratch, label: label, name: "undod (\(label))",
+                      owning: Undo1.busName)
     }
 
     /// Starts this bench as the floor service (`--floor-service`, see
-    /// `FloorService`) in undod's place on the bus at `address`, and waits
-    /// until it owns undod's name.
+    /// `FloorService`) beside undod on the bus at `address`, and waits
+    /// until it owns `FloorService.benchName`.
     convenience init(floorServiceOn address: String, watcher: Connection, scratch: Scratch) throws(BenchError) {
-        try self.init(executable: ProcFile.executable, arguments: ["--floor-service", address], watcher: watcher,
-                      scratch: scratch, label: "floor-service", name: "the floor service")
+        try self.init(executable: ProcFile.executable,
+                      arguments: ["--floor-service", address, "--floor-name", FloorService.benchName],
+                      watcher: watcher, scratch: scratch, label: "floor-service", name: "the floor service",
+                      owning: FloorService.benchName)
     }
 
     /// Starts `executable` with `arguments` and waits (at most 20 s) until
-    /// it owns `org.undod.Undo1`.
+    /// it owns `busName`.
     private init(executable: String, arguments: [String], watcher: Connection, scratch: Scratch, label: String,
-                 name: String) throws(BenchError) {
+                 name: String, owning busName: String) throws(BenchError) {
+        self.busName = busName
         let log = try scratch.logFile("\(label).log")
         defer { close(log.fd) }
         logPath = log.path
@@ -52,7 +59,7 @@ final class UndodInstance {
 
         var owner: String?
         var ownedAt: Int64 = 0
-        let subscription = watcher.subscribe(.nameOwnerChanged(name: Undo1.busName)) { message in
+        let subscription = watcher.subscribe(.nameOwnerChanged(name: busName)) { message in
             guard let newOwner = message.arguments.last?.string, !newOwner.isEmpty else { return }
             owner = newOwner
             ownedAt = SystemTime.monotonicNanoseconds
@@ -64,7 +71,7 @@ final class UndodInstance {
         let start = SystemTime.monotonicNanoseconds
         process = try ChildProcess(path: executable, arguments: arguments, name: name, stderr: log.fd)
         do {
-            try watcher.loop.wait(for: "\(name) to own \(Undo1.busName)", timeoutMilliseconds: 20_000,
+            try watcher.loop.wait(for: "\(name) to own \(busName)", timeoutMilliseconds: 20_000,
                                   child: process) {
                 owner != nil
             }

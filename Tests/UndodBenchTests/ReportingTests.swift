@@ -92,9 +92,28 @@ import Testing
         #expect(try BenchOptions.parse(["--only", "7"]).get().only == [7])
         #expect(try BenchOptions.parse(["--only", "8"]).get().only == [8])
         #expect(try BenchOptions.parse(["--floor-service", "unix:path=/tmp/b"]).get().floorService == "unix:path=/tmp/b")
+        #expect(try BenchOptions.parse(["--floor-service", "unix:path=/tmp/b"]).get().floorName == "org.undod.Undo1")
+        let named = try BenchOptions.parse(["--floor-service", "unix:path=/tmp/b", "--floor-name", "org.undod.BenchFloor"])
+        #expect(try named.get().floorName == "org.undod.BenchFloor")
+        #expect(throws: BenchOptions.ExitRequest.self) { try BenchOptions.parse(["--floor-name"]).get() }
         #expect(throws: BenchOptions.ExitRequest.self) { try BenchOptions.parse(["--floor-service"]).get() }
         #expect(throws: BenchOptions.ExitRequest.self) { try BenchOptions.parse(["--only", "9"]).get() }
         #expect(throws: BenchOptions.ExitRequest.self) { try BenchOptions.parse(["--frobnicate"]).get() }
         #expect(throws: BenchOptions.ExitRequest.self) { try BenchOptions.parse(["--help"]).get() }
+    }
+
+    /// Undod and the floor service take turns within each round, the
+    /// order reversed every other round, so that a drift of the machine
+    /// lands on both alike; each side keeps its own figures.
+    @Test func sidesAlternateRoundByRound() throws {
+        var order: [String] = []
+        let figures = try Rounds.alternate(4, ["undod", "floor"]) { (side: String) throws(BenchError) in
+            order.append(side)
+            return (a: Double(order.count), b: side == "undod" ? 1 : 2)
+        }
+        #expect(order == ["undod", "floor", "floor", "undod", "undod", "floor", "floor", "undod"])
+        #expect(figures.count == 2)
+        #expect(figures[0].a == [1, 4, 5, 8] && figures[0].b == [1, 1, 1, 1])
+        #expect(figures[1].a == [2, 3, 6, 7] && figures[1].b == [2, 2, 2, 2])
     }
 }
