@@ -173,11 +173,10 @@ final class Applier {
 
     /// The owner answered (or `answer` is nil: the time ran out).
     private func finish(_ record: StackRecord, attempt: UInt64, answer: ApplyAnswer?) {
-        guard var inFlight = record.applies.inFlight, inFlight.attempt == attempt else { return }
+        guard let inFlight = record.applies.inFlight, inFlight.attempt == attempt else { return }
         guard let answer else {
             // The caller hears Timeout now; the move waits for the late answer.
             inFlight.late = true
-            record.applies.inFlight = inFlight
             inFlight.request.completion(.failure(.timeout(milliseconds: inFlight.timeoutMilliseconds)))
             let refusal = ServiceError.awaitingLateAnswer(inFlight.move.direction, name: inFlight.move.name)
             for request in record.applies.takeWaiting() { request.completion(.failure(refusal)) }
