@@ -40,13 +40,14 @@ public struct ArgumentReader {
     /// Nil when it is of another type or does not read.
     public mutating func stringDictionary() -> [String: DBusValue]? {
         read { decoder, signature, type in
-            guard signature[type] == Self.stringDictionaryType[...] else { return nil }
+            // `a{s…}`: what `DBusValue.stringDictionary` reads.
+            guard type.count >= 5, signature[type.lowerBound] == UInt8(ascii: "a"),
+                  signature[type.lowerBound + 1] == UInt8(ascii: "{"),
+                  signature[type.lowerBound + 2] == UInt8(ascii: "s") else { return nil }
             if decoder.isAtEmptyArray { return decoder.skip(signature, type) ? [:] : nil }
             return decoder.value(signature, type)?.stringDictionary
         }
     }
-
-    private static let stringDictionaryType = Array("a{sv}".utf8)
 
     /// Moves past the next `count` arguments without reading what they
     /// hold (an array in one step, by its length); false when they do not

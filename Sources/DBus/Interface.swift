@@ -163,11 +163,11 @@ extension Interface {
     /// lane, which may start work off the loop and answer true, then call
     /// `done` once, on the loop, with what it made; until then the call and
     /// what its sender sent after it wait, and other senders go on. Every
-    /// call is then served by `serve`, with what was made (nil for a call
+    /// call is then served by `serve`, with the object made (nil for a call
     /// not prepared: a small one, or one `prepare` answered false for).
     /// `prepare` must not answer the call. The method reads its arguments in
     /// place (`Method.readsArgumentsInPlace`).
-    public func preparing<Prepared>(
+    public func preparing<Prepared: AnyObject>(
         _ name: String, with prepare: @escaping (MethodCall, _ done: @escaping (Prepared?) -> Void) -> Bool,
         then serve: @escaping (MethodCall, Prepared?) -> Void
     ) -> Interface {
