@@ -56,7 +56,7 @@ struct BusRows {
             return rows + (cpuRow.map { [$0] } ?? [])
         }
         defer { setup.close() }
-        // The floor service runs beside undod: rows 1 and 3 alternate
+        // The floor service runs beside undod: rows 1-3 (and 8) alternate
         // between the two round by round, so that the machine's drift over
         // seconds lands on both alike.
         let floor = RepeatPass.repeatable(rows, measuredOrNot: true).isEmpty ? nil
@@ -75,7 +75,7 @@ struct BusRows {
                 try bench.checkBudget("row \(rows[index].number)")
                 switch rows[index].number {
                 case 1: try measureLatency(&rows[index], setup, floor: floor)
-                case 2: try measureThroughput(&rows[index], setup, cpu: &cpuRow)
+                case 2: try measureThroughput(&rows[index], setup, cpu: &cpuRow, floor: floor)
                 case 3: try measureTrigger(&rows[index], setup, floor: floor)
                 default: try measurePersistence(&rows[index], setup)
                 }
@@ -91,7 +91,6 @@ struct BusRows {
         } catch {
             bench.progress("warning: \(error.description)")
         }
-        if let floor { RepeatPass(busRows: self).measureOnTheFloor(&rows, cpuRow: &cpuRow, floor) }
         if let cpuRow, let after = rows.firstIndex(where: { $0.number == 2 }) { rows.insert(cpuRow, at: after + 1) }
         return rows.filter { wanted.contains($0.number) }
     }
@@ -215,7 +214,7 @@ struct BusRows {
 
     /// The floor service's rounds (`a` ÷ `b` each), noted under `row` as
     /// its floor.
-    private func noteFloor(_ floor: (a: [Double], b: [Double]), under row: inout Row) {
+    func noteFloor(_ floor: (a: [Double], b: [Double]), under row: inout Row) {
         var measured = row
         measured.summary = Summary(zip(floor.a, floor.b).map { $0 / $1 })
         RepeatPass.note(measured, as: RepeatPass.floorLabel, key: "floor_service", under: &row)
@@ -270,54 +269,11 @@ struct BusRows {
         if sides.count > 1 { noteFloor(sides[1], under: &row) }
     }
 
-    /// Row 2: calls per second with `inFlight` unanswered at all times; and
-    /// the CPU time each process spent a call, which says who bounds it.
-    /// `cpuRow` (row 8), when given, gets undod's CPU a Push ÷ a Ping, one
-    /// figure per round.
-    func measureThroughput(_ row: inout Row, _ setup: Setup, cpu cpuRow: inout Row?) throws(BenchError) {
-        let app = setup.app.connection
-        let child = setup.undod.process
-        let n = bench.scale.throughputCalls
-        let inFlight = bench.scale.inFlight
-        let calls = n * bench.scale.throughputRounds
-        var pushCPU = CPUTimes(), pingCPU = CPUTimes()
-        var pushUndod: [Int64] = [], pingUndod: [Int64] = []
-        func side(_ messages: [Message], _ what: String, _ cpu: inout CPUTimes,
-                  _ undod: inout [Int64]) throws(BenchError) -> Double {
-            let before = CPUTimes.now(undod: child.pid, bus: bench.bus.pid)
-            let elapsed = try CallRunner.pipelined(app, count: n, inFlight: inFlight, what: what, child: child) {
-                messages[$0]
-            }
-            let spent = CPUTimes.now(undod: child.pid, bus: bench.bus.pid) - before
-            cpu += spent
-            undod.append(spent.undod)
-            return Double(n) / (Double(elapsed) / 1e9)
-        }
-        let (push, ping) = try Rounds.interleave(bench.scale.throughputRounds, { () throws(BenchError) in
-            try side(try pushes(setup, setup.memoryStack, n), "Push", &pushCPU, &pushUndod)
-        }, { () throws(BenchError) in
-            try side(try pings(setup, n), "Ping", &pingCPU, &pingUndod)
-        })
-        row.summary = Summary(zip(push, ping).map { $0 / $1 })
-        if cpuRow != nil {
-            cpuRow?.summary = Summary(zip(pushUndod, pingUndod).map { Double($0) / Double(max(1, $1)) })
-            cpuRow?.detail = "undod's CPU a call: Push \(Report.format(Double(pushCPU.undod) / Double(max(1, calls)) / 1_000, digits: 1)) µs, "
-                + "Ping \(Report.format(Double(pingCPU.undod) / Double(max(1, calls)) / 1_000, digits: 1)) µs "
-                + "(row 2's calls, /proc/PID/schedstat); at most 1.35 lets row 2 reach 0.80 on two cores"
-            cpuRow?.values = [("push_cpu_undod_us", Double(pushCPU.undod) / Double(max(1, calls)) / 1_000),
-                              ("ping_cpu_undod_us", Double(pingCPU.undod) / Double(max(1, calls)) / 1_000)]
-        }
-        let pushMedian = Summary(push).median, pingMedian = Summary(ping).median
-        row.detail = "Push \(Report.format(pushMedian, digits: 0))/s, Ping \(Report.format(pingMedian, digits: 0))/s "
-            + "(\(n) calls a round, \(inFlight) in flight, \(bench.scale.throughputRounds) rounds); CPU a call: "
-            + "Push \(pushCPU.perCall(calls)); Ping \(pingCPU.perCall(calls))"
-        row.values = [("push_per_s", pushMedian), ("ping_per_s", pingMedian),
-                      ("push_cpu_undod_us", Double(pushCPU.undod) / Double(calls) / 1_000),
-                      ("push_cpu_bus_us", Double(pushCPU.bus) / Double(calls) / 1_000),
-                      ("push_cpu_bench_us", Double(pushCPU.bench) / Double(calls) / 1_000),
-                      ("ping_cpu_undod_us", Double(pingCPU.undod) / Double(calls) / 1_000),
-                      ("ping_cpu_bus_us", Double(pingCPU.bus) / Double(calls) / 1_000),
-                      ("ping_cpu_bench_us", Double(pingCPU.bench) / Double(calls) / 1_000)]
+    /// Row 2 (and row 8, `cpuRow`, with its calls): see `ThroughputRow`;
+    /// on `floor` too, round by round.
+    func measureThroughput(_ row: inout Row, _ setup: Setup, cpu cpuRow: inout Row?,
+                           floor: Setup? = nil) throws(BenchError) {
+        try ThroughputRow(busRows: self).measure(&row, setup, cpu: &cpuRow, floor: floor)
     }
 
     /// Row 3: `UndoFocused` from a separate trigger connection, answered only
