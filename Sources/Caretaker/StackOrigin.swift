@@ -26,6 +26,10 @@ package struct StackOrigin: Sendable, Equatable {
     package let script: String
     /// The script's file (`device:inode`), `""` where it has none.
     package let scriptFile: String
+    /// The origin as the store keeps it: its fields, `%`-escaped and joined
+    /// by spaces, so that no path can pass for another field. Made once:
+    /// the store writes it with the stack's row at every commit.
+    package let key: String
 
     /// An origin.
     package init(kind: Kind, program: String, programFile: String = "", script: String = "", scriptFile: String = "") {
@@ -34,12 +38,7 @@ package struct StackOrigin: Sendable, Equatable {
         self.programFile = programFile
         self.script = script
         self.scriptFile = scriptFile
-    }
-
-    /// The origin as the store keeps it: its fields, `%`-escaped and joined
-    /// by spaces, so that no path can pass for another field.
-    package var key: String {
-        [kind.rawValue, program, programFile, script, scriptFile].map(Self.escaped).joined(separator: " ")
+        key = [kind.rawValue, program, programFile, script, scriptFile].map(Self.escaped).joined(separator: " ")
     }
 
     /// The origin a stored `key` names; nil for `""` (a stack stored before
@@ -61,6 +60,7 @@ package struct StackOrigin: Sendable, Equatable {
     }
 
     private static func escaped(_ field: String) -> String {
+        guard field.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: " ") }) else { return field }
         var out = ""
         for scalar in field.unicodeScalars {
             switch scalar {
