@@ -27,7 +27,7 @@ package final class ApplyQueue {
     /// The request whose `Apply` is out, and how to recognise its answer.
     /// A class: as a struct of this size, its copies and its destruction
     /// went through its type's value witnesses at every answer, where a
-    /// class's deinit is plain code (about 900 instructions an undo less).
+    /// class's deinit is plain code.
     final class InFlight {
         let request: Request
         /// Distinguishes this attempt's answer from a late one of an earlier attempt.

@@ -29,7 +29,7 @@ final class HistoryEditor {
         let service = self.service
         try service.requireOwner(record, caller)
         try OptionRules.check(hints)
-        // Each `record.stack.…` copies the model whole: read in place.
+        // Read in place: `record.stack.…` copied the model whole here.
         if let inFlight = record.readingStack({ $0.inFlight }) { throw .model(.busy(inFlight.direction)) }
         try service.requireReserved(stacks: 0, groups: 1)
         let now = service.clock.now

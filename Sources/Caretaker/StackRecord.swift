@@ -34,8 +34,9 @@ package final class StackRecord {
     package var stack: UndoStack
 
     /// What `body` reads of the history, lent in place: a method called as
-    /// `stack.…` on the property copies the whole model first (every
-    /// group's strings and buffers retained and released).
+    /// `record.stack.…` can copy the whole model first (every group's
+    /// strings and buffers retained and released), as `HistoryEditor.push`'s
+    /// reads did at every push.
     @inline(__always)
     package func readingStack<T>(_ body: (borrowing UndoStack) -> T) -> T {
         body(stack)
