@@ -17,8 +17,10 @@ final class StackFocus {
     private let announcer: Announcer
     /// Whether the focus is to be announced at the turn's end (`announce`).
     private var mayHaveMoved = false
-    /// The stack last announced as focused, if any.
-    private weak var announcedStack: StackRecord?
+    /// The number of the stack last announced as focused, if any: a
+    /// number, not a weak reference, which would send every retain and
+    /// release of that record down the slow path (numbers are never reused).
+    private var announcedNumber: UInt64?
 
     /// The focus among `registry`'s stacks by `strategy`, announced by `announcer`.
     init(strategy: any FocusStrategy, registry: StackRegistry, announcer: Announcer) {
@@ -67,7 +69,7 @@ final class StackFocus {
         strategy.noteActivity(of: record)
         // Activity keeps the stack announced in front there: most pushes
         // go to that stack, and looking the focus up walks the stacks.
-        if wasDeactivated || record !== announcedStack { announce() }
+        if wasDeactivated || record.number != announcedNumber { announce() }
     }
 
     /// `record`'s app lost the user's focus (`Deactivate`).
@@ -91,7 +93,7 @@ final class StackFocus {
     func announceNow() {
         mayHaveMoved = false
         let focused = strategy.focusedStack(in: registry)
-        announcedStack = focused
+        announcedNumber = focused?.number
         announcer.focus(focused?.path ?? ManagerProperties.noStack, strategy: strategy.name)
     }
 }
