@@ -2,11 +2,13 @@
 # Counts the instructions undod and the bus spend per call, phase by phase
 # (BENCHMARKS.md, "Where the time goes"), with valgrind's callgrind.
 #
-#   scripts/profile.sh [--floor-service] [OUTDIR] [CALLS]      (default /tmp/undod-profile, 1000)
+#   scripts/profile.sh [--floor-service] [--cache] [OUTDIR] [CALLS]   (default /tmp/undod-profile, 1000)
 #
 # With --floor-service, `undod-bench --floor-service` stands in for undod (the
 # same transport answering at once; BENCHMARKS.md): undod's column is then
-# the floor's, and the difference is undod's own work.
+# the floor's, and the difference is undod's own work. With --cache, undod's
+# run simulates a 4 KiB L1 (caches the bench and the bus emptied, as on one
+# pinned CPU) and the lines it misses a call are printed too.
 #
 # Builds undod in release mode, strips its debug info (valgrind 3.19 cannot
 # read the DWARF 5 that Swift 6.3 writes; symbol names stay), starts a private
@@ -15,7 +17,14 @@
 #   callgrind_annotate --inclusive=yes OUTDIR/undod.PID.out.3 | swift demangle --simplified
 set -euo pipefail
 floor=false
-if [ "${1:-}" = --floor-service ]; then floor=true; shift; fi
+cache=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --floor-service) floor=true; shift ;;
+        --cache) cache=(--cache-sim=yes --I1=4096,2,64 --D1=4096,2,64 --LL=1048576,16,64); shift ;;
+        *) break ;;
+    esac
+done
 out=${1:-/tmp/undod-profile}
 calls=${2:-1000}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,7 +60,7 @@ if $floor; then
 else
     service=("$out/undod" --address "$address" --config "$out/undod.conf" --state-dir "$out/state")
 fi
-valgrind --tool=callgrind --callgrind-out-file="$out/undod.%p.out" "${service[@]}" 2>"$out/undod.log" &
+valgrind --tool=callgrind "${cache[@]}" --callgrind-out-file="$out/undod.%p.out" "${service[@]}" 2>"$out/undod.log" &
 undod_pid=$!
 trap 'kill $undod_pid $bus_pid 2>/dev/null || true' EXIT
 for _ in $(seq 300); do
@@ -59,7 +68,7 @@ for _ in $(seq 300); do
     sleep 0.1
 done
 /usr/bin/python3 "$here/scripts/profile-drive.py" "$address" "$undod_pid" "$bus_pid" "$calls"
-printf '%-12s %12s %12s\n' phase undod bus
+printf '%-12s %12s %12s%s\n' phase undod bus "${cache:+ $(printf '%14s' 'lines missed')}"
 for file in "$out"/undod.*.out.*; do
     phase=$(grep -m1 '^desc: Trigger' "$file" | awk '{print $4}')
     [ "$phase" = warm ] && continue  # the warm-up, dumped so that it counts nowhere else
@@ -67,6 +76,8 @@ for file in "$out"/undod.*.out.*; do
     bus_file=$(grep -l "^desc: Trigger: dump $phase\$" "$out"/bus.*.out.* | head -1)
     undod_total=$(grep -m1 '^summary' "$file" | awk '{print $2}')
     bus_total=$(grep -m1 '^summary' "$bus_file" | awk '{print $2}')
-    awk -v p="$phase" -v u="$undod_total" -v b="$bus_total" -v n="$count" \
-        'BEGIN { printf "%-12s %11.1fk %11.1fk\n", p, u / n / 1000, b / n / 1000 }' 
+    # With --cache, the summary's 5th to 7th fields are I1 and D1 read and write misses.
+    missed=$(grep -m1 '^summary' "$file" | awk -v n="$count" 'NF >= 7 { printf "%14.0f", ($5 + $6 + $7) / n }')
+    awk -v p="$phase" -v u="$undod_total" -v b="$bus_total" -v n="$count" -v m="$missed" \
+        'BEGIN { printf "%-12s %11.1fk %11.1fk%s\n", p, u / n / 1000, b / n / 1000, m }' 
 done
