@@ -66,6 +66,12 @@ public final class EventLoop {
     private var fdSources: [Int: FDSource] = [:]
     private var timers: [Int: Timer] = [:]
     private var tasks: [() -> Void] = []
+    /// Buffers each turn reuses rather than allocates anew: the tasks run
+    /// last, and the poll set with its sources' ids. Taken while in use (a
+    /// turn nested in a handler allocates its own), put back emptied.
+    private var spareTasks: [() -> Void] = []
+    private var spareFDs: [pollfd] = []
+    private var spareIDs: [Int] = []
     private var workHooks: [Int: () -> Bool] = [:]
     private var turnEndHooks: [(id: Int, hook: () -> Void)] = []
     private var afterTurnHooks: [Int: () -> Bool] = [:]
@@ -294,8 +300,14 @@ public final class EventLoop {
     }
 
     private func poll(waitMilliseconds: Int) {
-        var ids: [Int] = []
-        var fds: [pollfd] = [pollfd(fd: mailbox.wakeRead, events: Int16(POLLIN), revents: 0)]
+        var ids = spareIDs, fds = spareFDs
+        (spareIDs, spareFDs) = ([], [])
+        defer {
+            ids.removeAll(keepingCapacity: true)
+            fds.removeAll(keepingCapacity: true)
+            (spareIDs, spareFDs) = (ids, fds)
+        }
+        fds.append(pollfd(fd: mailbox.wakeRead, events: Int16(POLLIN), revents: 0))
         if let signalPipe { fds.append(pollfd(fd: signalPipe.read, events: Int16(POLLIN), revents: 0)) }
         let fixed = fds.count
         for (id, source) in fdSources where source.enabled {
@@ -361,9 +373,13 @@ public final class EventLoop {
         var rounds = 0
         repeat {
             if takingNewWork { for hook in workHooks.values { _ = hook() } }
-            let batch = tasks
-            tasks.removeAll()
+            var batch = spareTasks
+            spareTasks = []
+            swap(&batch, &tasks)
             for task in batch { task() }
+            // Kept for the next turn while small: a flood's batch is let go.
+            batch.removeAll(keepingCapacity: batch.count <= 1024)
+            spareTasks = batch
             rounds += 1
         } while !tasks.isEmpty && rounds < 64
     }
