@@ -36,15 +36,14 @@ extension Message {
 
     /// Lends `body` a reader of the arguments in order (`ArgumentReader`).
     func readingArguments<T>(_ body: (inout ArgumentReader) -> T) -> T {
-        if signatureBytes == nil { signatureBytes = Array(signature.utf8) }
-        return withExtendedLifetime(wireFormat) {
-            var reader = ArgumentReader(bytes: wireFormat.bytes, signature: signatureBytes ?? [])
+        withWireFormat { bytes, signature in
+            var reader = ArgumentReader(bytes: bytes, signature: signature)
             return body(&reader)
         }
     }
 
     /// Runs `body` on the message in the wire format and its signature's bytes.
-    private func withWireFormat<T>(_ body: (UnsafeRawBufferPointer, [UInt8]) -> T?) -> T? {
+    private func withWireFormat<T>(_ body: (UnsafeRawBufferPointer, [UInt8]) -> T) -> T {
         if signatureBytes == nil { signatureBytes = Array(signature.utf8) }
         return withExtendedLifetime(wireFormat) { body(wireFormat.bytes, signatureBytes ?? []) }
     }
