@@ -27,6 +27,11 @@ package protocol FocusStrategy: AnyObject {
     var onChange: (() -> Void)? { get set }
     /// Why `focusedStack(in:)` finds none, where the strategy knows.
     func reasonForNoFocus(in registry: StackRegistry) -> NoFocus?
+    /// Whether the window in front leaves a choice the strategy had to
+    /// guess (several shells of one terminal with history): then
+    /// `notify.confirm = auto` asks first. `recent` is a guess of another
+    /// kind, which the daemon tells by its name.
+    func isGuessing(in registry: StackRegistry) -> Bool
 }
 
 extension FocusStrategy {
@@ -34,6 +39,8 @@ extension FocusStrategy {
     package func settle(then done: @escaping () -> Void) { done() }
     /// No window decides.
     package func windowRefusingPin(of record: StackRecord, in registry: StackRegistry) -> String? { nil }
+    /// Nothing is chosen among a window's stacks.
+    package func isGuessing(in registry: StackRegistry) -> Bool { false }
 }
 
 extension StackRecord {

@@ -50,7 +50,7 @@ extension RegistrationOptions {
     /// with options" is a mutation).
     var changesSomething: Bool {
         title != nil || limit != nil || maxBytes != nil || persist != nil || globalTrigger != nil || stateTag != nil
-            || windows != nil
+            || windows != nil || process != nil
     }
 
     /// The declared windows as X11 ids (checked to fit 32 bits).

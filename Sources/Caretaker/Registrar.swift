@@ -21,9 +21,10 @@ final class Registrar {
 
     /// Opens, re-opens or adopts `caller`'s stack for `appId` with
     /// `options`; `origin` is the caller's program (nil where undod could
-    /// not tell).
+    /// not tell); `served` is the process `options.process` names, as the
+    /// daemon found it (nil for 0: none).
     func register(caller: String, appId: String, options: RegistrationOptions,
-                  origin: StackOrigin?) throws(ServiceError) -> StackRecord {
+                  origin: StackOrigin?, served: ServedProcess? = nil) throws(ServiceError) -> StackRecord {
         do { try AppIdRule().validate(appId) } catch { throw .model(error) }
         try OptionRules.check(options)
         try Self.requireSandboxAllows(appId, origin: origin)
@@ -67,6 +68,7 @@ final class Registrar {
         if let persist = options.persist { record.persistent = service.canPersist && persist }
         if let globalTrigger = options.globalTrigger { record.globalTrigger = globalTrigger }
         if let windows = options.windowIDs { record.windows = windows }
+        if options.process != nil { record.servedProcess = served }
         changes += service.applySettings(to: record).map { GroupChange(id: $0) }
         service.stackFocus.noteActivity(of: record)
         // Published once complete: what InterfacesAdded shows is the stack as registered.

@@ -77,7 +77,7 @@ final class StackLifetimes {
     }
 
     /// The rest of a detach, for a stack whose owner left the bus: the
-    /// detach time stored, the change announced. Nothing if it caught up.
+    /// detach time stored, the change announced (the served process too). Nothing if it caught up.
     func settle(_ record: StackRecord) {
         guard let since = record.ownership?.leftAt else { return }
         service.registry.setOwner("", of: record)
@@ -100,6 +100,7 @@ final class StackLifetimes {
     /// detach time stored, the change announced.
     private func detached(_ record: StackRecord) {
         record.windows = []
+        record.servedProcess = nil
         // Its bytes and groups are as they were: only the detach time goes to the store.
         service.store.detachTimeChanged(record)
         service.announcer.changed(record)

@@ -48,6 +48,13 @@ package final class StackRecord {
         set { declaredWindows = newValue }
     }
     private var declaredWindows: Set<UInt32> = []
+    /// The process the stack serves (`process`): kept while the owner is
+    /// attached, forgotten when it leaves, as its windows are.
+    package var servedProcess: ServedProcess? {
+        get { isAttached ? served : nil }
+        set { served = newValue }
+    }
+    private var served: ServedProcess?
     /// The history's bytes as `StackRegistry` last counted them into its
     /// total; nil while the record is not in a registry.
     var countedBytes: UInt64?

@@ -126,9 +126,10 @@ package final class UndoService {
     /// `origin` is the caller's program (nil where undod could not tell):
     /// a detached stack goes only to its own (see `Registrar`).
     package func register(caller: String, appId: String, options: RegistrationOptions, origin: StackOrigin?,
+                          served: ServedProcess? = nil,
                           reply: @escaping (Result<StackRecord, ServiceError>) -> Void) {
         answer(.bookkeeping, reply) { () throws(ServiceError) in
-            try registrar.register(caller: caller, appId: appId, options: options, origin: origin)
+            try registrar.register(caller: caller, appId: appId, options: options, origin: origin, served: served)
         }
     }
 

@@ -17,12 +17,16 @@ public struct RegistrationOptions: Sendable, Equatable {
     public var globalTrigger: Bool?
     /// `windows`: the X11 ids of the app's top-level windows.
     public var windows: [UInt64]?
+    /// `process`: the process the stack serves where that is not the
+    /// owner's own (the shell a file agent works for); 0: none.
+    public var process: UInt32?
     /// `state_tag`: a tag of the document's present state.
     public var stateTag: String?
 
     /// Options with these values; nil leaves an option out.
     public init(document: String? = nil, title: String? = nil, limit: UInt32? = nil, maxBytes: UInt64? = nil,
-                persist: Bool? = nil, globalTrigger: Bool? = nil, windows: [UInt64]? = nil, stateTag: String? = nil) {
+                persist: Bool? = nil, globalTrigger: Bool? = nil, windows: [UInt64]? = nil, stateTag: String? = nil,
+                process: UInt32? = nil) {
         self.document = document
         self.title = title
         self.limit = limit
@@ -31,5 +35,6 @@ public struct RegistrationOptions: Sendable, Equatable {
         self.globalTrigger = globalTrigger
         self.windows = windows
         self.stateTag = stateTag
+        self.process = process
     }
 }

@@ -30,6 +30,8 @@ public enum Undo1Keys {
             meaning: "whether the global key, signals and other callers may undo this stack"),
         Key(name: "windows", type: "at", fallback: "[]",
             meaning: "the X11 ids of the app's top-level windows, which the x11 focus strategy uses to choose among one process's stacks, and to find an app whose windows another process draws; never to take a window from its own process's stacks"),
+        Key(name: "process", type: "u", fallback: "0",
+            meaning: "the process this stack serves where that is not the owner's own (the shell a file agent works for): where the window in front belongs to a process that owns no stack, stacks whose process descends from it are its candidates; 0: none"),
         Key(name: "state_tag", type: "s", fallback: "\"\"",
             meaning: "a tag of the document's present state; on adoption a different non-empty tag discards the history"),
     ]

@@ -9,7 +9,8 @@ extension RegistrationOptions {
         self.init(document: try reader.string("document"), title: try reader.string("title"),
                   limit: try reader.uint32("limit"), maxBytes: try reader.uint64("max_bytes"),
                   persist: try reader.bool("persist"), globalTrigger: try reader.bool("global_trigger"),
-                  windows: try reader.uint64s("windows"), stateTag: try reader.string("state_tag"))
+                  windows: try reader.uint64s("windows"), stateTag: try reader.string("state_tag"),
+                  process: try reader.uint32("process"))
     }
 
     /// The options given, as the `a{sv}` entries `Register` takes.
@@ -23,6 +24,7 @@ extension RegistrationOptions {
         if let globalTrigger { all["global_trigger"] = .bool(globalTrigger) }
         if let windows { all["windows"] = .array(element: "t", windows.map(DBusValue.uint64)) }
         if let stateTag { all["state_tag"] = .string(stateTag) }
+        if let process { all["process"] = .uint32(process) }
         return all
     }
 }

@@ -23,6 +23,11 @@ public struct StackOptions: Sendable {
     /// finds the app when its window is in front (needed where the app's
     /// bus connection and its windows are in different processes).
     public var windows: [UInt64]?
+    /// The process the stack serves where that is not the app's own: a
+    /// file agent working for a shell names the shell, so that the global
+    /// key finds the stack when the shell's terminal is in front (a
+    /// process of the user's, running; 0 or nil: none).
+    public var process: UInt32?
 
     /// Options with these values.
     public init(document: String = "", title: String? = nil, limit: UInt32? = nil, maxBytes: UInt64? = nil,
@@ -47,6 +52,6 @@ public struct StackOptions: Sendable {
     /// The options as `Register` takes them.
     var registration: RegistrationOptions {
         RegistrationOptions(document: document, title: title, limit: limit, maxBytes: maxBytes, persist: persist,
-                            globalTrigger: globalTrigger, windows: windows, stateTag: stateTag)
+                            globalTrigger: globalTrigger, windows: windows, stateTag: stateTag, process: process)
     }
 }

@@ -37,9 +37,10 @@ final class ServiceFixture {
 
     /// Registers `appId` for `caller`, a program of `origin`, and ends the turn.
     func register(_ appId: String, caller: String = ":1.1", options: RegistrationOptions = RegistrationOptions(),
-                  origin: StackOrigin? = nil) throws(ServiceError) -> StackRecord {
+                  origin: StackOrigin? = nil, served: ServedProcess? = nil) throws(ServiceError) -> StackRecord {
         let answer = ServiceAnswer<StackRecord>()
-        service.register(caller: caller, appId: appId, options: options, origin: origin, reply: answer.take)
+        service.register(caller: caller, appId: appId, options: options, origin: origin, served: served,
+                         reply: answer.take)
         endTurn()
         return try answer.get()
     }

@@ -83,6 +83,101 @@ import Undo1
         let front = FrontWindow(processID: 777, label: "org.example.Notes (pid 777)")
         #expect(match.stack(for: front, in: f.service.registry) == .failure(.noHistory("org.example.Notes (pid 777)")))
     }
+
+    // MARK: Stacks that serve a process (a terminal's shells)
+
+    /// A terminal (pid 500) running two shells (510, 520), one under a
+    /// `sudo -s` (530 → 531); the file agent (`:1.4`, pid 400) owns their
+    /// stacks. Start times are 1000 + pid.
+    static let parents: [UInt32: UInt32] = [510: 500, 520: 500, 530: 500, 531: 530, 500: 90, 90: 1, 400: 1, 100: 1]
+    let terminal = WindowMatch(processOf: { processes[$0] }, sandboxOf: { _ in nil },
+                               parentOf: { parents[$0] }, startTimeOf: { parents[$0] == nil ? nil : 1000 + UInt64($0) })
+
+    static func serving(_ pid: UInt32) -> (RegistrationOptions, ServedProcess) {
+        (RegistrationOptions(document: "shell \(pid)", process: pid), ServedProcess(pid: pid, startTime: 1000 + UInt64(pid)))
+    }
+
+    func shell(_ f: ServiceFixture, _ pid: UInt32, pushes: Int = 1) throws -> StackRecord {
+        let (options, served) = Self.serving(pid)
+        let record = try f.register("org.undod.Shell", caller: ":1.4", options: options, served: served)
+        for n in 0..<pushes { _ = try f.push(record, "rm \(pid)-\(n)", caller: ":1.4") }
+        return record
+    }
+
+    @Test func aTerminalWithoutStacksFindsItsShellsStack() throws {
+        let f = try ServiceFixture()
+        let bash = try shell(f, 510)
+        let front = FrontWindow(processID: 500, label: "xterm (pid 500)")
+        #expect(try terminal.stack(for: front, in: f.service.registry).get() === bash)
+        #expect(!terminal.isGuess(for: front, in: f.service.registry), "one shell with history: no guess")
+        #expect(terminal.candidates(for: front, in: f.service.registry).map(\.number) == [bash.number])
+        // A shell below another process of the terminal (sudo -s) counts too.
+        let nested = try shell(f, 531)
+        #expect(try terminal.stack(for: front, in: f.service.registry).get() === nested)
+        // Another window's process (the grandparent) is no terminal of it.
+        #expect(terminal.stack(for: FrontWindow(processID: 90, label: "session (pid 90)"), in: f.service.registry)
+                == .success(nested))
+        #expect(terminal.stack(for: FrontWindow(processID: 100, label: "notes (pid 100)"), in: f.service.registry)
+                == .failure(.noHistory("notes (pid 100)")))
+    }
+
+    @Test func aProcessThatOwnsStacksKeepsItsWindowFromAnyShell() throws {
+        let f = try ServiceFixture()
+        _ = try shell(f, 510)
+        // The terminal itself owns a stack (a terminal with undo of its own).
+        let own = try f.register("org.example.Terminal", caller: ":1.1")
+        let owner = WindowMatch(processOf: { $0 == ":1.1" ? 500 : Self.processes[$0] }, sandboxOf: { _ in nil },
+                                parentOf: { Self.parents[$0] }, startTimeOf: { 1000 + UInt64($0) })
+        #expect(try owner.stack(for: FrontWindow(processID: 500, label: "t"), in: f.service.registry).get() === own)
+        #expect(owner.candidates(for: FrontWindow(processID: 500, label: "t"), in: f.service.registry).map(\.number)
+                == [own.number])
+    }
+
+    @Test func severalShellsWithHistoryAreAGuessTheMostRecentFirst() throws {
+        let f = try ServiceFixture()
+        let first = try shell(f, 510)
+        let second = try shell(f, 520)
+        let front = FrontWindow(processID: 500, label: "xterm (pid 500)")
+        #expect(try terminal.stack(for: front, in: f.service.registry).get() === second)
+        #expect(terminal.isGuess(for: front, in: f.service.registry), "two tabs with history: a guess")
+        _ = try f.push(first, "touch a", caller: ":1.4")
+        #expect(try terminal.stack(for: front, in: f.service.registry).get() === first)
+        #expect(Set(terminal.candidates(for: front, in: f.service.registry).map(\.number)) == [first.number, second.number])
+        // A shell without history makes no guess of it.
+        let quiet = try ServiceFixture()
+        _ = try shell(quiet, 510)
+        _ = try shell(quiet, 520, pushes: 0)
+        #expect(!terminal.isGuess(for: front, in: quiet.service.registry))
+    }
+
+    @Test func aPidTakenByAnotherProcessServesNoStack() throws {
+        let f = try ServiceFixture()
+        let (options, _) = Self.serving(510)
+        // Registered for the process that had pid 510 before (another start time).
+        _ = try f.register("org.undod.Shell", caller: ":1.4", options: options,
+                           served: ServedProcess(pid: 510, startTime: 7))
+        let front = FrontWindow(processID: 500, label: "xterm (pid 500)")
+        #expect(terminal.stack(for: front, in: f.service.registry) == .failure(.noHistory("xterm (pid 500)")))
+        #expect(terminal.candidates(for: front, in: f.service.registry).isEmpty)
+    }
+
+    @Test func theServedProcessIsForgottenWhenTheOwnerLeavesAndReplacedWhenGiven() throws {
+        let f = try ServiceFixture()
+        let bash = try shell(f, 510)
+        #expect(bash.servedProcess == ServedProcess(pid: 510, startTime: 1510))
+        // Registered again without the option: kept; with 0: none.
+        _ = try f.register("org.undod.Shell", caller: ":1.4", options: RegistrationOptions(document: "shell 510"))
+        #expect(bash.servedProcess?.pid == 510)
+        _ = try f.register("org.undod.Shell", caller: ":1.4", options: RegistrationOptions(document: "shell 510", process: 0))
+        #expect(bash.servedProcess == nil)
+        let (options, served) = Self.serving(510)
+        _ = try f.register("org.undod.Shell", caller: ":1.4", options: options, served: served)
+        f.service.peerLeft(":1.4")
+        f.endTurn()
+        #expect(bash.servedProcess == nil)
+        #expect(terminal.stack(for: FrontWindow(processID: 500, label: "x"), in: f.service.registry)
+                == .failure(.noHistory("x")))
+    }
 }
 
 extension Result where Success == StackRecord, Failure == NoFocus {

@@ -44,12 +44,15 @@ process always serves Client.Apply, even while a command waits.
   {"cmd":"close","discard":false,"stack":P?} -> {"event":"closed"}
   {"cmd":"behaviour","apply":"ok"|"fail"|"hang"|"obsolete","error":NAME?}
                                              -> {"event":"behaviour"}
+  {"cmd":"spawn"}                            -> {"event":"spawned","pid":N}
+     (a child process that waits, as a terminal's shell does, until this
+      process exits)
   {"cmd":"quit"}                             -> {"event":"bye"}, exit 0
 
 "stack" defaults to the path of the last successful register. EOF on stdin:
 the commands already read are finished, then the process exits 0 silently.
 
-Register options: strings -> s, booleans -> b, "limit" -> u, "max_bytes" -> t,
+Register options: strings -> s, booleans -> b, "limit" and "process" -> u, "max_bytes" -> t,
 "windows" -> at (items are xids or names of this process's windows), other
 integers -> i, floats -> d. Push hints: strings -> s, "merge_window_ms" -> u,
 booleans -> b, other integers -> i. In both, a value {"sig":"X","value":V}
@@ -72,6 +75,7 @@ import collections
 import json
 import os
 import socket
+import subprocess
 import sys
 import time
 
@@ -111,6 +115,7 @@ class App:
         self.wl_windows = []       # GTK windows on Wayland
         self.map_waiters = {}      # xid -> (cmd, timeout source id)
         self.stack_path = None
+        self.children = []         # (Popen, the write end of its stdin) of "spawn"
         self.apply_behaviour = "ok"
         self.fail_name = "org.example.Error.Failed"
         self.hung = []             # Apply invocations never answered
@@ -227,7 +232,7 @@ class App:
             "push_group": self.cmd_push_group, "activate": self.cmd_activate,
             "close": self.cmd_close, "behaviour": self.cmd_behaviour,
             "wl_window": self.cmd_wl_window, "deactivate": self.cmd_deactivate,
-            "quit": self.cmd_quit,
+            "spawn": self.cmd_spawn, "quit": self.cmd_quit,
         }.get(name)
         if handler is None:
             raise Failure("usage", "unknown command %r" % (name,))
@@ -419,7 +424,7 @@ class App:
         if not isinstance(app_id, str):
             raise Failure("usage", "register needs an app_id string")
         options = self.vardict(cmd.get("options"),
-                               {"limit": "u", "max_bytes": "t", "windows": "at"})
+                               {"limit": "u", "process": "u", "max_bytes": "t", "windows": "at"})
         manager = self.dbus.Interface(self.bus.get_object(NAME, MANAGER_PATH, introspect=False),
                                       "org.undod.Undo1.Manager")
 
@@ -503,6 +508,16 @@ class App:
         self.apply_behaviour = behaviour
         self.fail_name = str(cmd.get("error", "org.example.Error.Failed"))
         self.reply({"event": "behaviour"})
+
+    def cmd_spawn(self, cmd):
+        # The child reads its stdin, a pipe whose other end only this
+        # process holds: it ends when this process does, however it ends.
+        read_end, write_end = os.pipe()
+        child = subprocess.Popen(["/bin/sh", "-c", "exec cat >/dev/null"], stdin=read_end,
+                                 stdout=subprocess.DEVNULL)
+        os.close(read_end)
+        self.children.append((child, write_end))
+        self.reply({"event": "spawned", "pid": child.pid})
 
     def cmd_quit(self, cmd):
         emit({"event": "bye"})

@@ -12,7 +12,7 @@ import UndoCore
 @Suite struct KeyDocsTests {
     @Test func theDocumentedKeysAreTheKeysOnTheWire() {
         let options = RegistrationOptions(document: "d", title: "t", limit: 1, maxBytes: 2, persist: true,
-                                          globalTrigger: true, windows: [3], stateTag: "s").values
+                                          globalTrigger: true, windows: [3], stateTag: "s", process: 4).values
         #expect(Dictionary(uniqueKeysWithValues: options.map { ($0.key, $0.value.signature) })
                 == Dictionary(uniqueKeysWithValues: Undo1Keys.registerOptions.map { ($0.name, $0.type) }))
         let hints = PushHints(mergeKey: "k", mergeWindowMilliseconds: 5, stateTag: "s").values

@@ -1,5 +1,6 @@
 import BusHarness
 import DBus
+import Foundation
 import Testing
 
 /// `org.undod.Undo1.Manager`, end to end through a real bus and undod.
@@ -80,6 +81,42 @@ import Testing
         #expect(try app.property("Title") == .string("Editor"))
         try app.register("org.example.Editor", ["limit": .uint32(0)])
         #expect(try app.property("Limit") == .uint32(100), "0 means the config's value")
+    }
+
+    @Test func theProcessOptionNamesARunningProcessOfTheUsersOwn() throws {
+        let f = try DaemonFixture()
+        let app = try f.app()
+        // As root (as make test runs), a process of user nobody is another user's.
+        let nobody = getuid() == 0 ? try Self.nobody(f) : nil
+        let refusals: [(UInt32, String)] = [(UInt32.max, "no running process")]
+            + (nobody.map { [(UInt32($0.process.processIdentifier), "another user")] } ?? [])
+        for (pid, why) in refusals {
+            let error = errorOf { () throws(DBusError) in try app.register("org.undod.Shell", ["process": .uint32(pid)]) }
+            #expect(error?.name == "org.freedesktop.DBus.Error.InvalidArgs", "pid \(pid)")
+            #expect(error?.message.contains("The option process names \(pid), ") == true, "\(error?.message ?? "")")
+            #expect(error?.message.contains(why) == true, "\(error?.message ?? "")")
+        }
+        let wrongType = errorOf { () throws(DBusError) in try app.register("org.undod.Shell", ["process": .int32(1)]) }
+        #expect(wrongType?.name == "org.freedesktop.DBus.Error.InvalidArgs")
+        #expect(try f.managerProperty("FocusedStack") == .objectPath("/"), "nothing was created")
+        // The test's own process, and 0 (none), are accepted.
+        let path = try app.register("org.undod.Shell", ["process": .uint32(UInt32(getpid()))])
+        #expect(try app.register("org.undod.Shell", ["process": .uint32(0)]) == path)
+        // A stack being adopted while the option is refused stays as it was.
+        let again = errorOf { () throws(DBusError) in try app.register("org.undod.Shell", ["process": .uint32(.max), "title": .string("T")]) }
+        #expect(again?.name == "org.freedesktop.DBus.Error.InvalidArgs")
+        #expect(try app.property("Title") == .string("org.undod.Shell"))
+    }
+
+    /// A process of user nobody (65534), running while the result is kept.
+    static func nobody(_ f: DaemonFixture) throws -> ScriptedProcess {
+        let child = try ScriptedProcess(["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                                         "/usr/bin/python3", "-c",
+                                         "import json,os,sys; print(json.dumps({'event':'ready','uid':os.getuid()}), flush=True); sys.stdin.read()"],
+                                        loop: f.loop)
+        let ready = try child.next(event: "ready")
+        #expect(ready["uid"] as? Int == 65534)
+        return child
     }
 
     @Test func focusFollowsRegisterActivatePushAndSetFocus() throws {

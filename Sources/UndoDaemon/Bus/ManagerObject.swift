@@ -22,6 +22,12 @@ enum ManagerObject {
                 let appId = call.arguments[0].string ?? ""
                 let fallback = "the stack of \(CallerText.quoted(appId))"
                 guard let options = call.options(at: 1, stack: fallback, RegistrationOptions.init) else { return }
+                let served: ServedProcess?
+                do throws(ServiceError) {
+                    served = try LocalProcess.served(options.process)
+                } catch {
+                    return call.fail(error.dbusError(stack: fallback))
+                }
                 origins.origin(of: call.sender) { answer in
                     let origin: StackOrigin?
                     switch answer {
@@ -31,7 +37,8 @@ enum ManagerObject {
                     }
                     let existing = service.registry.stack(appId: appId, document: options.document ?? "")
                     let register = { (_: Bool) in
-                        service.register(caller: call.sender, appId: appId, options: options, origin: origin) { result in
+                        service.register(caller: call.sender, appId: appId, options: options, origin: origin,
+                                         served: served) { result in
                             call.answer(result, stack: existing?.displayName ?? fallback) { [.objectPath($0.path)] }
                         }
                     }

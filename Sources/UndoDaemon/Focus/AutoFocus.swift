@@ -50,6 +50,7 @@ final class AutoFocus: FocusStrategy {
 
     /// Why the strategy in effect focuses nothing.
     func reasonForNoFocus(in registry: StackRegistry) -> NoFocus? { inEffect.reasonForNoFocus(in: registry) }
+    func isGuessing(in registry: StackRegistry) -> Bool { inEffect.isGuessing(in: registry) }
 
     /// The strategy in effect decides.
     func windowRefusingPin(of record: StackRecord, in registry: StackRegistry) -> String? {

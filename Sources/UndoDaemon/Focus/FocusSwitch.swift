@@ -34,6 +34,7 @@ final class FocusSwitch: FocusStrategy {
     func focusedStack(in registry: StackRegistry) -> StackRecord? { current.focusedStack(in: registry) }
     /// The current strategy's reason.
     func reasonForNoFocus(in registry: StackRegistry) -> NoFocus? { current.reasonForNoFocus(in: registry) }
+    func isGuessing(in registry: StackRegistry) -> Bool { current.isGuessing(in: registry) }
     /// The current strategy decides.
     func windowRefusingPin(of record: StackRecord, in registry: StackRegistry) -> String? {
         current.windowRefusingPin(of: record, in: registry)

@@ -2,6 +2,7 @@
 import Glibc
 import SystemCalls
 #endif
+import Caretaker
 
 /// What `/proc` says of a process on this machine: its name, for a
 /// sentence, and the Flatpak sandbox it runs in, for the focus rule. Both
@@ -34,12 +35,45 @@ enum LocalProcess {
 
     /// The process's parent (field 4 of `/proc/PID/stat`).
     static func parent(_ pid: UInt32) -> UInt32? {
-        guard let bytes = read("/proc/\(pid)/stat", limit: 4096),
+        statField(4, of: pid).flatMap(UInt32.init)
+    }
+
+    /// When the process started, in clock ticks since boot (field 22 of
+    /// `/proc/PID/stat`): with the pid, what names one process for good.
+    static func startTime(_ pid: UInt32) -> UInt64? {
+        statField(22, of: pid).flatMap(UInt64.init)
+    }
+
+    /// The process `Register`'s `process` option names, as it is now: nil
+    /// for none (the option left out or 0); `InvalidArgs` for a process
+    /// that is not running, or runs as another user (a stack serves only
+    /// its own user's processes).
+    static func served(_ pid: UInt32?) throws(ServiceError) -> ServedProcess? {
+        guard let pid, pid != 0 else { return nil }
+        guard let started = startTime(pid), let user = user(pid) else {
+            throw .invalidArgs("The option process names \(pid), which is no running process")
+        }
+        guard user == getuid() else {
+            throw .invalidArgs("The option process names \(pid), a process of another user")
+        }
+        return ServedProcess(pid: pid, startTime: started)
+    }
+
+    /// The user the process runs as (the owner of `/proc/PID`).
+    static func user(_ pid: UInt32) -> uid_t? {
+        var info = stat()
+        guard pid != 0, stat("/proc/\(pid)", &info) == 0 else { return nil }
+        return info.st_uid
+    }
+
+    /// Field `number` (counted from 1, as proc(5) does) of `/proc/PID/stat`,
+    /// from the third on: those after the command name's parenthesis.
+    private static func statField(_ number: Int, of pid: UInt32) -> String? {
+        guard number >= 3, pid != 0, let bytes = read("/proc/\(pid)/stat", limit: 4096),
               let close = bytes.lastIndex(of: UInt8(ascii: ")")) else { return nil }
-        // Fields from the third (state) on, after the command name's parenthesis.
         let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "))
-        guard fields.count > 1 else { return nil }
-        return UInt32(String(decoding: fields[fields.startIndex + 1], as: UTF8.self))
+        guard fields.count > number - 3 else { return nil }
+        return String(decoding: fields[fields.startIndex + number - 3], as: UTF8.self)
     }
 
     /// The path of the process's executable (`/proc/PID/exe`).

@@ -38,7 +38,8 @@ final class PeerProcesses {
 
     /// The matching rule over these processes.
     private(set) lazy var matcher = WindowMatch(processOf: { [unowned self] in self.processID(of: $0) },
-                                                sandboxOf: { [unowned self] in self.sandbox(of: $0) })
+                                                sandboxOf: { [unowned self] in self.sandbox(of: $0) },
+                                                parentOf: LocalProcess.parent, startTimeOf: LocalProcess.startTime)
 
     /// `konsole (pid 4242)`, for a sentence: the command name `/proc` gives,
     /// else `appID` (what the window calls itself) where there is one; the

@@ -84,10 +84,22 @@ final class WindowFocus: FocusStrategy {
         source.refresh { [processes] in processes.whenAnswered(done) }
     }
 
+    /// Whether the stack in front is one of several shells of the
+    /// window's terminal with history, and not pinned there.
+    func isGuessing(in registry: StackRegistry) -> Bool {
+        if let pinned, pinned.front == source.front, registry.byNumber[pinned.stack]?.isFocusable == true { return false }
+        return processes.matcher.isGuess(for: front(), in: registry)
+    }
+
     private func match(in registry: StackRegistry) -> Result<StackRecord, NoFocus> {
-        guard let report = source.front, report.processID != 0 else { return .failure(.noWindow) }
-        let front = FrontWindow(processID: report.processID, sandboxAppID: report.sandboxAppID,
-                                label: processes.label(of: report.processID, appID: report.appID))
+        guard let front = front() else { return .failure(.noWindow) }
         return processes.matcher.stack(for: front, in: registry)
+    }
+
+    /// The window in front as the shared rule sees it (nil: none has focus).
+    private func front() -> FrontWindow? {
+        guard let report = source.front, report.processID != 0 else { return nil }
+        return FrontWindow(processID: report.processID, sandboxAppID: report.sandboxAppID,
+                           label: processes.label(of: report.processID, appID: report.appID))
     }
 }

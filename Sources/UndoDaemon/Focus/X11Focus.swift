@@ -86,12 +86,27 @@ final class X11Focus: FocusStrategy {
         return nil
     }
 
+    /// Whether the stack in front is one of several shells of the active
+    /// window's terminal with history, and not pinned there.
+    func isGuessing(in registry: StackRegistry) -> Bool {
+        let active = self.active
+        if let pinned, pinned.window == active?.window, registry.byNumber[pinned.stack]?.isFocusable == true {
+            return false
+        }
+        return processes.matcher.isGuess(for: front(of: active), in: registry)
+    }
+
     /// The stack in front of `active` by the shared rule.
     private func match(_ active: ActiveWindowTracker.ActiveWindow?, in registry: StackRegistry) -> Result<StackRecord, NoFocus> {
-        guard let active else { return .failure(.noWindow) }
-        let pid = active.processID ?? 0
-        let front = FrontWindow(processID: pid, windows: active.family.map(\.id), label: label(of: pid, window: active.window))
+        guard let front = front(of: active) else { return .failure(.noWindow) }
         return processes.matcher.stack(for: front, in: registry)
+    }
+
+    /// The active window as the shared rule sees it.
+    private func front(of active: ActiveWindowTracker.ActiveWindow?) -> FrontWindow? {
+        guard let active else { return nil }
+        let pid = active.processID ?? 0
+        return FrontWindow(processID: pid, windows: active.family.map(\.id), label: label(of: pid, window: active.window))
     }
 
     /// `xterm (pid 4242)`, or the window's id when its process is unknown.
@@ -101,9 +116,7 @@ final class X11Focus: FocusStrategy {
 
     /// The active window, when `record` is not one of its stacks.
     func windowRefusingPin(of record: StackRecord, in registry: StackRegistry) -> String? {
-        guard let active else { return nil }
-        let pid = active.processID ?? 0
-        let front = FrontWindow(processID: pid, windows: active.family.map(\.id), label: label(of: pid, window: active.window))
+        guard let front = front(of: active) else { return nil }
         return processes.matcher.candidates(for: front, in: registry).contains { $0 === record } ? nil : front.label
     }
 

@@ -120,7 +120,7 @@ package final class Daemon {
         let triggers = TriggerHandler(service: service, departed: publisher.departedOwners(of: service),
                                       config: outcome.config, connection: connection, scheduler: loop)
         triggers.focusIsAGuess = { [unowned desktop, unowned service] in
-            desktop.hasDisplay && service.focus.name == "recent"
+            desktop.hasDisplay && service.focus.name == "recent" || service.focus.isGuessing(in: service.registry)
         }
         let keyProblems = KeyProblemReporter(connection: connection, log: log) { [unowned triggers] in
             triggers.config.notifyEnabled

@@ -15,10 +15,10 @@ enum ProcessOrigin {
     /// no later than `startedBy` (clock ticks since boot, as `/proc`
     /// counts them); nil where it cannot be told.
     static func of(pid: UInt32, securityLabel: [UInt8], startedBy: UInt64) -> StackOrigin? {
-        guard pid > 0, let started = startTime(pid), started <= startedBy else { return nil }
+        guard pid > 0, let started = LocalProcess.startTime(pid), started <= startedBy else { return nil }
         let origin = read(pid, securityLabel: securityLabel)
         // The same process throughout: its start time unchanged.
-        guard startTime(pid) == started else { return nil }
+        guard LocalProcess.startTime(pid) == started else { return nil }
         return origin
     }
 
@@ -81,16 +81,6 @@ enum ProcessOrigin {
     /// `/a/./b//c` → `/a/b/c` (no `..` resolved: a path is compared as written).
     private static func normalized(_ path: String) -> String {
         "/" + path.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
-    }
-
-    /// The process's start time (field 22 of `/proc/PID/stat`).
-    private static func startTime(_ pid: UInt32) -> UInt64? {
-        guard let bytes = LocalProcess.read("/proc/\(pid)/stat", limit: 4096),
-              let close = bytes.lastIndex(of: UInt8(ascii: ")")) else { return nil }
-        // Fields from the third (state) on, after the command name's parenthesis.
-        let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "))
-        guard fields.count > 19 else { return nil }
-        return UInt64(String(decoding: fields[fields.startIndex + 19], as: UTF8.self))
     }
 
     /// The arguments the process was started with.
