@@ -44,11 +44,12 @@ let package = Package(
         .target(name: "SafeText", swiftSettings: strict),
         // A lock ThreadSanitizer can see.
         .target(name: "Locking", swiftSettings: strict),
-        .target(name: "SystemCalls", dependencies: ["Locking"], swiftSettings: strict),
+        .target(name: "SystemCalls", dependencies: ["Locking", "CShim"], swiftSettings: strict),
         // JSON as undoctl and the bench print it.
         .target(name: "JSONText", swiftSettings: strict),
         // What tests, the bench and the fuzzer share to drive undod from outside.
         .target(name: "Rig", dependencies: ["SystemCalls"], swiftSettings: strict),
+        .target(name: "FileTrash", dependencies: ["SystemCalls"], swiftSettings: strict),
         // The ground: the loop every part runs on, the time, the environment, the log.
         // What a process reads of its OS, each apart from the loop: the clock,
         // the environment, and the log it writes.
@@ -90,6 +91,7 @@ let package = Package(
         .target(name: "BusHarness", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "DBus", "Undo1", "Undo1Wire", "UndoCore", "Rig", "Locking", "CHarness"], path: "Tests/BusHarness",
                 swiftSettings: strict),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: strict),
+        .testTarget(name: "FileTrashTests", dependencies: ["FileTrash", "SystemCalls", "BusHarness"], swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "DBus", "CDBus", "BusHarness", "Locking"], swiftSettings: strict),
         .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore", "Rig", "SafeText"], swiftSettings: strict),
         .testTarget(name: "RigTests", dependencies: ["Rig"], swiftSettings: strict),

@@ -37,7 +37,7 @@ TARGET = re.compile(r'\.(?:target|executableTarget|testTarget)\(\s*name: "([^"]+
 LAYERS = [
     {"CDBus", "CSQLite", "CXCB", "CXKBCommon", "CShim", "CBench", "Locking"},
     {"CXCBShim", "SafeText", "JSONText", "SystemCalls", "SystemClock", "ProcessEnvironment"},
-    {"Loop", "Logging", "UndoCore", "Rig"},
+    {"Loop", "Logging", "UndoCore", "Rig", "FileTrash"},
     {"DBus", "X11", "SwayIPC", "UndoStore"},
     {"Undo1"},
     {"Undo1Wire"},

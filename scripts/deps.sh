@@ -9,7 +9,8 @@ packages=(
   dbus               # dbus-daemon, for `make run` without a session bus and for tests
   dbus-bin           # dbus-send
   python3-dbus       # the foreign Python client the tests drive undod with
-  libglib2.0-bin     # gdbus, a foreign client for the tests
+  libglib2.0-bin     # gdbus, a foreign client for the tests; gio, which reads the shell's trash back
+  gvfs-daemons       # gvfsd-trash: what gio trash --list and --restore go through, as in GNOME Files
   systemd            # busctl, a foreign client for the tests
   libxcb1-dev        # the X11 connection: focus by the active window, the global key
   libxcb-res0-dev    # X-Resource: the process that owns a window, as the X server knows it

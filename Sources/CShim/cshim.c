@@ -4,7 +4,9 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -139,4 +141,12 @@ ssize_t cshim_read_with_fds(int fd, void *bytes, size_t count, int *fds, int max
         }
     }
     return got;
+}
+
+int cshim_rename_noreplace(const char *from, const char *to) {
+    return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+}
+
+int cshim_syncfs(int fd) {
+    return syncfs(fd);
 }

@@ -23,6 +23,10 @@ public enum SystemCall {
         case fsync, fdatasync
         /// `ftruncate(2)`, `rename(2)`, `unlink(2)`, `mkdir(2)`.
         case ftruncate, rename, unlink, mkdir
+        /// `lstat(2)` and `stat(2)`: what a path is.
+        case stat
+        /// `rmdir(2)`, `syncfs(2)`.
+        case rmdir, syncfs
     }
 
     /// Runs `call` (a system call on `fd`, or on `path`, returning -1 and
@@ -125,6 +129,55 @@ public enum SystemCall {
     /// `mkdir(2)` of `path` with `mode`.
     public static func mkdir(_ path: String, mode: mode_t) -> Result<Void, Errno> {
         perform(.mkdir, path: path) { Int(Glibc.mkdir(path, mode)) }.map { _ in () }
+    }
+
+    /// `lstat(2)` of `path`: what it is, a link not followed.
+    public static func lstat(_ path: String) -> Result<stat, Errno> {
+        var info = Glibc.stat()
+        return perform(.stat, path: path) { Int(Glibc.lstat(path, &info)) }.map { _ in info }
+    }
+
+    /// `stat(2)` of `path`: what it is, links followed.
+    public static func stat(_ path: String) -> Result<stat, Errno> {
+        var info = Glibc.stat()
+        return perform(.stat, path: path) { Int(Glibc.fstatat(AT_FDCWD, path, &info, 0)) }.map { _ in info }
+    }
+
+    /// `fstat(2)` of `fd`.
+    public static func fstat(_ fd: Int32) -> Result<stat, Errno> {
+        var info = Glibc.stat()
+        return perform(.stat, fd: fd) { Int(Glibc.fstat(fd, &info)) }.map { _ in info }
+    }
+
+    /// The names in the directory at `path` (`opendir(3)`, `readdir(3)`),
+    /// `.` and `..` left out, in the order the file system gives.
+    public static func directoryNames(_ path: String) -> Result<[String], Errno> {
+        var names: [String] = []
+        var readFailure: Int32 = 0
+        let opened = perform(.open, path: path) { () -> Int in
+            guard let directory = Glibc.opendir(path) else { return -1 }
+            defer { Glibc.closedir(directory) }
+            names = []
+            while true {
+                errno = 0
+                guard let entry = Glibc.readdir(directory) else {
+                    readFailure = errno
+                    return 0
+                }
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if name != "." && name != ".." { names.append(name) }
+            }
+        }
+        if case .failure(let error) = opened { return .failure(error) }
+        if readFailure != 0 { return .failure(Errno(readFailure)) }
+        return .success(names)
+    }
+
+    /// `rmdir(2)` of `path`.
+    public static func rmdir(_ path: String) -> Result<Void, Errno> {
+        perform(.rmdir, path: path) { Int(Glibc.rmdir(path)) }.map { _ in () }
     }
 
     /// `close(2)`, once: never tried again (Linux frees the fd even when

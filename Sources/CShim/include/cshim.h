@@ -46,4 +46,14 @@ int cshim_unix_listener_pid(const char *path);
 ssize_t cshim_read_with_fds(int fd, void *bytes, size_t count, int *fds, int max_fds, int *fd_count,
                             int *truncated);
 
+/// Renames `from` to `to` unless `to` exists (renameat2's
+/// RENAME_NOREPLACE, which Swift's Glibc does not declare): 0, or -1 with
+/// errno (EEXIST when `to` exists; EINVAL where the file system cannot
+/// rename so).
+int cshim_rename_noreplace(const char *from, const char *to);
+
+/// Writes out the file system holding `fd` (syncfs(2), a GNU extension):
+/// 0, or -1 with errno.
+int cshim_syncfs(int fd);
+
 #endif

@@ -1,0 +1,234 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SystemCalls
+
+/// The FreeDesktop.org trash (specification 1.0), for one user: an item
+/// goes to the trash of its own volume — the home trash where it lies on
+/// the home trash's file system, else `$top/.Trash/$uid` (a sticky
+/// `.Trash` the admin made) or `$top/.Trash-$uid` — by one rename, never a
+/// copy, with its `.trashinfo` (written first, under a name taken
+/// exclusively) and, for a directory, its line in `directorysizes`. So
+/// Nautilus, Dolphin and `gio trash --list` see it, and it comes back by
+/// one rename that never replaces what is there.
+public struct Trash: Sendable {
+    /// The home trash (`$XDG_DATA_HOME/Trash`).
+    public let homeTrash: String
+    /// The user whose trash it is.
+    public let uid: UInt32
+
+    /// The trash of user `uid` whose home trash is `homeTrash`.
+    public init(homeTrash: String, uid: UInt32) {
+        self.homeTrash = Self.normalized(homeTrash)
+        self.uid = uid
+    }
+
+    /// The running user's trash as `environment` places it:
+    /// `$XDG_DATA_HOME/Trash`, else `$HOME/.local/share/Trash`; nil where
+    /// neither is an absolute path.
+    public static func ofUser(environment: [String: String]) -> Trash? {
+        let data: String
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            data = xdg
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            data = home + "/.local/share"
+        } else {
+            return nil
+        }
+        return Trash(homeTrash: data + "/Trash", uid: getuid())
+    }
+
+    /// Moves the item at `path` (absolute) to the trash of its volume, as
+    /// deleted at `now` (seconds since the epoch; default: now), and says
+    /// where it went. A directory's size is recorded in `directorysizes`
+    /// when `measuring` (it walks the tree). Nothing changes when it throws.
+    public func trash(_ path: String, now: Int? = nil, measuring: Bool = true) throws(TrashError) -> TrashEntry {
+        let path = Self.normalized(path)
+        let item: stat
+        switch SystemCall.lstat(path) {
+        case .success(let info): item = info
+        case .failure(let error) where error.rawValue == ENOENT || error.rawValue == ENOTDIR: throw .missing(path: path)
+        case .failure(let error): throw .failed(operation: "read", path: path, reason: error.description)
+        }
+        let trash = try directory(for: path, device: item.st_dev)
+        if path == trash.path || path.hasPrefix(trash.path + "/") || path == homeTrash || path.hasPrefix(homeTrash + "/") {
+            throw .inTrash(path: path)
+        }
+        let info = TrashInfo(path: trash.recordedPath(of: path), deletionDate: TrashInfo.date(now ?? Int(time(nil))))
+        let (name, modified) = try reserve(Self.lastComponent(path), in: trash, info: info)
+        var entry = TrashEntry(directory: trash.path, name: name, originalPath: path, device: UInt64(item.st_dev),
+                               inode: UInt64(item.st_ino), changed: 0, isDirectory: TrashDirectory.isDirectory(item))
+        do {
+            try Self.move(path, to: entry.trashedPath, operation: "move to the trash")
+        } catch {
+            _ = SystemCall.unlink(entry.infoPath)
+            throw error
+        }
+        if case .success(let moved) = SystemCall.lstat(entry.trashedPath) { entry.changed = Self.changeTime(moved) }
+        if entry.isDirectory && measuring {
+            // A cache: an item in the trash is not worth failing over it.
+            try? DirectorySizes(trash: trash).record(name, bytes: DirectorySizes.diskUsage(of: entry.trashedPath),
+                                                     infoModified: modified)
+        }
+        return entry
+    }
+
+    /// Whether `entry`'s item is still in the trash: its file (the very
+    /// one, by device, inode and change time) and its `.trashinfo` are there.
+    public func contains(_ entry: TrashEntry) -> Bool {
+        guard case .success(let item) = SystemCall.lstat(entry.trashedPath),
+              UInt64(item.st_dev) == entry.device, UInt64(item.st_ino) == entry.inode,
+              Self.changeTime(item) == entry.changed, case .success = SystemCall.lstat(entry.infoPath) else { return false }
+        return true
+    }
+
+    /// Takes `entry`'s item out of the trash to `destination` (default:
+    /// where it was), by one rename that never replaces anything, and
+    /// forgets its `.trashinfo` and size. Nothing changes when it throws.
+    public func restore(_ entry: TrashEntry, to destination: String? = nil) throws(TrashError) {
+        guard contains(entry) else { throw .entryGone(name: entry.name, originalPath: entry.originalPath) }
+        let target = Self.normalized(destination ?? entry.originalPath)
+        let folder = Self.parent(of: target)
+        guard case .success(let info) = SystemCall.stat(folder), TrashDirectory.isDirectory(info) else {
+            throw .folderGone(path: target, folder: folder)
+        }
+        try Self.move(entry.trashedPath, to: target, operation: "take out of the trash")
+        _ = SystemCall.unlink(entry.infoPath)
+        if entry.isDirectory {
+            try? DirectorySizes(trash: TrashDirectory(path: entry.directory, top: nil)).remove(entry.name)
+        }
+    }
+
+    // MARK: Where an item goes
+
+    /// The trash for an item at `path` on `device`, ready to take it.
+    private func directory(for path: String, device: dev_t) throws(TrashError) -> TrashDirectory {
+        let home = TrashDirectory(path: homeTrash, top: nil)
+        if (try? makeHomeTrash()) != nil, case .success(let info) = SystemCall.stat(homeTrash), info.st_dev == device {
+            try home.prepare()
+            return home
+        }
+        let top = try volumeTop(of: path, device: device)
+        do throws(TrashError) {
+            return try TrashDirectory.onVolume(top: top, uid: uid)
+        } catch {
+            throw .noTrash(path: path, volume: top, reason: error.description)
+        }
+    }
+
+    /// Makes the home trash and the folders above it that are missing.
+    private func makeHomeTrash() throws(TrashError) {
+        var made = ""
+        for component in homeTrash.split(separator: "/") {
+            made += "/" + component
+            if case .success(let info) = SystemCall.stat(made), TrashDirectory.isDirectory(info) { continue }
+            try TrashDirectory.makeDirectory(made, mode: 0o700)
+        }
+    }
+
+    /// The top of the volume holding `path` (on `device`): the highest
+    /// folder above it on the same device. An item that is itself the top
+    /// of a volume cannot move.
+    private func volumeTop(of path: String, device: dev_t) throws(TrashError) -> String {
+        var folder = Self.parent(of: path)
+        guard case .success(let info) = SystemCall.lstat(folder), info.st_dev == device else {
+            throw .volumeTop(path: path)
+        }
+        while folder != "/" {
+            let above = Self.parent(of: folder)
+            guard case .success(let info) = SystemCall.lstat(above), info.st_dev == device else { break }
+            folder = above
+        }
+        return folder
+    }
+
+    // MARK: Names
+
+    /// Takes a name for `base` in `trash` by making its `.trashinfo`
+    /// exclusively (`base`, then `stem.2.ext`, `stem.3.ext`, …, skipping
+    /// names whose `files` entry exists), writes `info` to it and syncs
+    /// it; the name and the info file's modification time.
+    private func reserve(_ base: String, in trash: TrashDirectory, info: TrashInfo) throws(TrashError)
+        -> (name: String, modified: Int) {
+        let text = Array(info.text.utf8)
+        for attempt in 1...10_000 {
+            let name = Self.candidate(base, attempt)
+            let infoPath = trash.info + "/" + name + ".trashinfo"
+            let fd: Int32
+            switch SystemCall.open(infoPath, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode: 0o600) {
+            case .failure(let error) where error.rawValue == EEXIST: continue
+            case .failure(let error): throw .failed(operation: "write", path: infoPath, reason: error.description)
+            case .success(let opened): fd = opened
+            }
+            if case .success = SystemCall.lstat(trash.files + "/" + name) {
+                SystemCall.close(fd)
+                _ = SystemCall.unlink(infoPath)
+                continue
+            }
+            let written = SmallFile.write(text, to: fd)
+            let modified = (try? SystemCall.fstat(fd).get()).map { Int($0.st_mtim.tv_sec) } ?? Int(time(nil))
+            SystemCall.close(fd)
+            if case .failure(let error) = written {
+                _ = SystemCall.unlink(infoPath)
+                throw .failed(operation: "write", path: infoPath, reason: error.description)
+            }
+            return (name, modified)
+        }
+        throw .failed(operation: "name", path: base, reason: "10,000 items of that name are in the trash")
+    }
+
+    /// The `attempt`th name for `base`: `base`, then `stem.N.ext`; cut to
+    /// fit a file name with `.trashinfo` after it (255 bytes).
+    static func candidate(_ base: String, _ attempt: Int) -> String {
+        var stem = Substring(base)
+        var ext = Substring("")
+        if attempt > 1, let dot = base.lastIndex(of: "."), dot != base.startIndex {
+            stem = base[..<dot]
+            ext = base[dot...]
+        }
+        let suffix = attempt > 1 ? ".\(attempt)" + ext : ""
+        while stem.utf8.count + suffix.utf8.count + ".trashinfo".utf8.count > 255 { stem = stem.dropLast() }
+        return String(stem) + suffix
+    }
+
+    // MARK: Paths
+
+    /// Moves `from` to `to` unless something is at `to`: `RENAME_NOREPLACE`,
+    /// or where the file system cannot, a check then a rename.
+    private static func move(_ from: String, to: String, operation: String) throws(TrashError) {
+        switch SystemCall.renameNoReplace(from, to: to) {
+        case .success: return
+        case .failure(let error) where error.rawValue == EEXIST || error.rawValue == ENOTEMPTY:
+            throw .destinationTaken(path: to)
+        case .failure(let error) where error.rawValue == EINVAL:
+            if case .success = SystemCall.lstat(to) { throw .destinationTaken(path: to) }
+            if case .failure(let error) = SystemCall.rename(from, to: to) {
+                throw .failed(operation: operation, path: from, reason: error.description)
+            }
+        case .failure(let error):
+            throw .failed(operation: operation, path: from, reason: error.description)
+        }
+    }
+
+    /// The status change time `info` holds, in ns since the epoch.
+    private static func changeTime(_ info: stat) -> Int64 {
+        Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+    }
+
+    /// `path` without `.` components, repeated or trailing slashes.
+    static func normalized(_ path: String) -> String {
+        let parts = path.split(separator: "/").filter { $0 != "." }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// The folder `path` is in (`/` for `/x`).
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
+    }
+
+    /// The last component of `path`.
+    static func lastComponent(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}

@@ -1,0 +1,17 @@
+internal import CShim
+
+/// The calls Swift's Glibc does not declare (they need `_GNU_SOURCE`),
+/// through `CShim`, in the same funnel as every other.
+extension SystemCall {
+    /// `rename(2)` of `path` to `target` unless `target` exists
+    /// (`RENAME_NOREPLACE`): `EEXIST` when it does, `EINVAL` where the
+    /// file system cannot rename so.
+    public static func renameNoReplace(_ path: String, to target: String) -> Result<Void, Errno> {
+        perform(.rename, path: path) { Int(cshim_rename_noreplace(path, target)) }.map { _ in () }
+    }
+
+    /// `syncfs(2)`: the file system holding `fd` written out.
+    public static func syncfs(_ fd: Int32) -> Result<Void, Errno> {
+        perform(.syncfs, fd: fd) { Int(cshim_syncfs(fd)) }.map { _ in () }
+    }
+}
