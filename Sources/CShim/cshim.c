@@ -6,7 +6,9 @@
 #include <string.h>
 #include <stdio.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -149,4 +151,13 @@ int cshim_rename_noreplace(const char *from, const char *to) {
 
 int cshim_syncfs(int fd) {
     return syncfs(fd);
+}
+
+int cshim_file_identity(const char *path, uint64_t *device, uint64_t *inode, int64_t *birth) {
+    struct statx info;
+    if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_INO | STATX_BTIME, &info) != 0) return -1;
+    *device = makedev(info.stx_dev_major, info.stx_dev_minor);
+    *inode = info.stx_ino;
+    *birth = (info.stx_mask & STATX_BTIME) ? (int64_t)info.stx_btime.tv_sec * 1000000000 + info.stx_btime.tv_nsec : 0;
+    return 0;
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import SystemCalls
+public import SystemCalls
 
 /// The FreeDesktop.org trash (specification 1.0), for one user: an item
 /// goes to the trash of its own volume — the home trash where it lies on
@@ -39,10 +39,27 @@ public struct Trash: Sendable {
     }
 
     /// Moves the item at `path` (absolute) to the trash of its volume, as
-    /// deleted at `now` (seconds since the epoch; default: now), and says
-    /// where it went. A directory's size is recorded in `directorysizes`
-    /// when `measuring` (it walks the tree). Nothing changes when it throws.
-    public func trash(_ path: String, now: Int? = nil, measuring: Bool = true) throws(TrashError) -> TrashEntry {
+    /// deleted at `now` (seconds since the epoch; default: now), marked
+    /// with `token` (default: a new one), and says where it went. A
+    /// directory's size is recorded in `directorysizes` when `measuring`
+    /// (it walks the tree). Nothing changes when it throws.
+    public func trash(_ path: String, token: String? = nil, now: Int? = nil,
+                      measuring: Bool = true) throws(TrashError) -> TrashEntry {
+        try trash(path, token: token ?? Self.newToken(), preferring: nil, now: now, measuring: measuring)
+    }
+
+    /// Puts `entry`'s item, back at `entry.originalPath`, in the trash
+    /// again as that entry (its token; its name where free): what a redo
+    /// does, so that the undo that follows finds it by the same entry.
+    public func trashAgain(_ entry: TrashEntry, now: Int? = nil) throws(TrashError) -> TrashEntry {
+        guard case .success(let identity) = SystemCall.identity(of: entry.originalPath), identity == entry.identity else {
+            throw .changed(path: entry.originalPath)
+        }
+        return try trash(entry.originalPath, token: entry.token, preferring: entry.name, now: now, measuring: true)
+    }
+
+    private func trash(_ path: String, token: String, preferring name: String?, now: Int?,
+                       measuring: Bool) throws(TrashError) -> TrashEntry {
         let path = Self.normalized(path)
         let item: stat
         switch SystemCall.lstat(path) {
@@ -50,21 +67,22 @@ public struct Trash: Sendable {
         case .failure(let error) where error.rawValue == ENOENT || error.rawValue == ENOTDIR: throw .missing(path: path)
         case .failure(let error): throw .failed(operation: "read", path: path, reason: error.description)
         }
+        guard case .success(let identity) = SystemCall.identity(of: path) else { throw .missing(path: path) }
         let trash = try directory(for: path, device: item.st_dev)
         if path == trash.path || path.hasPrefix(trash.path + "/") || path == homeTrash || path.hasPrefix(homeTrash + "/") {
             throw .inTrash(path: path)
         }
-        let info = TrashInfo(path: trash.recordedPath(of: path), deletionDate: TrashInfo.date(now ?? Int(time(nil))))
-        let (name, modified) = try reserve(Self.lastComponent(path), in: trash, info: info)
-        var entry = TrashEntry(directory: trash.path, name: name, originalPath: path, device: UInt64(item.st_dev),
-                               inode: UInt64(item.st_ino), changed: 0, isDirectory: TrashDirectory.isDirectory(item))
+        let info = TrashInfo(path: trash.recordedPath(of: path), deletionDate: TrashInfo.date(now ?? Int(time(nil))),
+                             token: token)
+        let (name, modified) = try reserve(Self.lastComponent(path), preferring: name, in: trash, info: info)
+        let entry = TrashEntry(directory: trash.path, name: name, originalPath: path, identity: identity, token: token,
+                               isDirectory: TrashDirectory.isDirectory(item))
         do {
             try Self.move(path, to: entry.trashedPath, operation: "move to the trash")
         } catch {
             _ = SystemCall.unlink(entry.infoPath)
             throw error
         }
-        if case .success(let moved) = SystemCall.lstat(entry.trashedPath) { entry.changed = Self.changeTime(moved) }
         if entry.isDirectory && measuring {
             // A cache: an item in the trash is not worth failing over it.
             try? DirectorySizes(trash: trash).record(name, bytes: DirectorySizes.diskUsage(of: entry.trashedPath),
@@ -73,12 +91,32 @@ public struct Trash: Sendable {
         return entry
     }
 
-    /// Whether `entry`'s item is still in the trash: its file (the very
-    /// one, by device, inode and change time) and its `.trashinfo` are there.
+    /// Whether `entry`'s item is still in the trash (`locate`).
     public func contains(_ entry: TrashEntry) -> Bool {
-        guard case .success(let item) = SystemCall.lstat(entry.trashedPath),
-              UInt64(item.st_dev) == entry.device, UInt64(item.st_ino) == entry.inode,
-              Self.changeTime(item) == entry.changed, case .success = SystemCall.lstat(entry.infoPath) else { return false }
+        locate(entry) != nil
+    }
+
+    /// `entry` as it is in the trash now: under its name, or under
+    /// another of the same trash whose `.trashinfo` holds its token; its
+    /// item the very one (its identity). Nil when it is no longer there
+    /// (emptied, restored, or put back by another program, which writes no
+    /// token).
+    public func locate(_ entry: TrashEntry) -> TrashEntry? {
+        if Self.holds(entry) { return entry }
+        guard case .success(let names) = SystemCall.directoryNames(entry.directory + "/info") else { return nil }
+        for file in names where file.hasSuffix(".trashinfo") {
+            var found = entry
+            found.name = String(file.dropLast(".trashinfo".count))
+            if found.name != entry.name, Self.holds(found) { return found }
+        }
+        return nil
+    }
+
+    /// Whether `entry`'s name holds its item and its token.
+    private static func holds(_ entry: TrashEntry) -> Bool {
+        guard case .success(let identity) = SystemCall.identity(of: entry.trashedPath), identity == entry.identity,
+              case .success(let bytes) = SmallFile.read(entry.infoPath, limit: 64 << 10),
+              TrashInfo(parsing: String(decoding: bytes, as: UTF8.self))?.token == entry.token else { return false }
         return true
     }
 
@@ -86,7 +124,7 @@ public struct Trash: Sendable {
     /// where it was), by one rename that never replaces anything, and
     /// forgets its `.trashinfo` and size. Nothing changes when it throws.
     public func restore(_ entry: TrashEntry, to destination: String? = nil) throws(TrashError) {
-        guard contains(entry) else { throw .entryGone(name: entry.name, originalPath: entry.originalPath) }
+        guard let entry = locate(entry) else { throw .entryGone(name: entry.name, originalPath: entry.originalPath) }
         let target = Self.normalized(destination ?? entry.originalPath)
         let folder = Self.parent(of: target)
         guard case .success(let info) = SystemCall.stat(folder), TrashDirectory.isDirectory(info) else {
@@ -145,14 +183,15 @@ public struct Trash: Sendable {
     // MARK: Names
 
     /// Takes a name for `base` in `trash` by making its `.trashinfo`
-    /// exclusively (`base`, then `stem.2.ext`, `stem.3.ext`, …, skipping
-    /// names whose `files` entry exists), writes `info` to it and syncs
-    /// it; the name and the info file's modification time.
-    private func reserve(_ base: String, in trash: TrashDirectory, info: TrashInfo) throws(TrashError)
-        -> (name: String, modified: Int) {
+    /// exclusively (`preferred` first where given, then `base`,
+    /// `stem.2.ext`, `stem.3.ext`, …, skipping names whose `files` entry
+    /// exists), writes `info` to it and syncs it; the name and the info
+    /// file's modification time.
+    private func reserve(_ base: String, preferring preferred: String?, in trash: TrashDirectory,
+                         info: TrashInfo) throws(TrashError) -> (name: String, modified: Int) {
         let text = Array(info.text.utf8)
-        for attempt in 1...10_000 {
-            let name = Self.candidate(base, attempt)
+        for attempt in (preferred == nil ? 1 : 0)...10_000 {
+            let name = attempt == 0 ? preferred ?? base : Self.candidate(base, attempt)
             let infoPath = trash.info + "/" + name + ".trashinfo"
             let fd: Int32
             switch SystemCall.open(infoPath, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode: 0o600) {
@@ -210,9 +249,13 @@ public struct Trash: Sendable {
         }
     }
 
-    /// The status change time `info` holds, in ns since the epoch.
-    private static func changeTime(_ info: stat) -> Int64 {
-        Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+    /// A new token: 128 random bits in hex.
+    public static func newToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return [generator.next(), generator.next()].map { (word: UInt64) in
+            let hex = String(word, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
     }
 
     /// `path` without `.` components, repeated or trailing slashes.

@@ -1,7 +1,11 @@
+public import SystemCalls
+
 /// One item put in a trash: which trash, under which name, from where, and
-/// which file it is (its device, inode and change time once in the trash,
-/// so that another item trashed later under a reused name — even one the
-/// file system gave the same inode — is never taken for it).
+/// which item it is — its identity (device, inode, birth), and a token written into its
+/// `.trashinfo` (`X-Undod-Token`, a key other trash readers ignore) — so
+/// that another item trashed later under a reused name, even one the file
+/// system gave the same inode, is never taken for it, and the item, taken
+/// out and put back by a redo under another name, is found again.
 public struct TrashEntry: Sendable, Equatable, Hashable {
     /// The trash directory (`~/.local/share/Trash`, `/media/x/.Trash-1000`).
     public var directory: String
@@ -9,25 +13,21 @@ public struct TrashEntry: Sendable, Equatable, Hashable {
     public var name: String
     /// Where it was: an absolute path.
     public var originalPath: String
-    /// The device and inode of the item itself, as it was trashed.
-    public var device: UInt64
-    /// See `device`.
-    public var inode: UInt64
-    /// The item's status change time once it was in the trash (ns since
-    /// the epoch): taken out and put back, it is another.
-    public var changed: Int64
+    /// Which file the item is (renames keep it).
+    public var identity: FileIdentity
+    /// The token in its `.trashinfo`: what makes it this entry.
+    public var token: String
     /// Whether it is a directory (one that `directorysizes` lists).
     public var isDirectory: Bool
 
     /// An entry with these fields.
-    public init(directory: String, name: String, originalPath: String, device: UInt64, inode: UInt64,
-                changed: Int64, isDirectory: Bool) {
+    public init(directory: String, name: String, originalPath: String, identity: FileIdentity,
+                token: String, isDirectory: Bool) {
         self.directory = directory
         self.name = name
         self.originalPath = originalPath
-        self.device = device
-        self.inode = inode
-        self.changed = changed
+        self.identity = identity
+        self.token = token
         self.isDirectory = isDirectory
     }
 

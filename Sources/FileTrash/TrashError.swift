@@ -19,6 +19,9 @@ public enum TrashError: Error, Equatable, Sendable, CustomStringConvertible {
     case destinationTaken(path: String)
     /// The folder the item would go back into, `folder`, is not there.
     case folderGone(path: String, folder: String)
+    /// What is at `path` is not the item that was there (another file, or
+    /// none): a redo finds the world changed.
+    case changed(path: String)
 
     /// The sentence a person reads.
     public var description: String {
@@ -33,6 +36,7 @@ public enum TrashError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(original) is no longer in the trash (its entry \(name) was emptied or restored)"
         case .destinationTaken(let path): "\(path) exists now, so what was there cannot come back without replacing it"
         case .folderGone(let path, let folder): "\(path) cannot come back: its folder \(folder) is gone"
+        case .changed(let path): "\(path) is not what was there (it was replaced, moved or removed since)"
         }
     }
 }

@@ -4,16 +4,21 @@ import Glibc
 
 /// A `.trashinfo` file's text: the `[Trash Info]` group with the item's
 /// `Path` (escaped, relative to a volume's top in a volume trash) and its
-/// `DeletionDate` (local time, `YYYY-MM-DDThh:mm:ss`).
+/// `DeletionDate` (local time, `YYYY-MM-DDThh:mm:ss`), and undod's token
+/// (`X-Undod-Token`: the specification's readers ignore keys they do not
+/// know, as desktop entries' do).
 struct TrashInfo: Equatable {
     /// What `Path=` holds, unescaped.
     var path: String
     /// What `DeletionDate=` holds.
     var deletionDate: String
+    /// What `X-Undod-Token=` holds, if any.
+    var token: String?
 
     /// The file's bytes.
     var text: String {
         "[Trash Info]\nPath=\(PercentEncoding.escape(path))\nDeletionDate=\(deletionDate)\n"
+            + (token.map { "X-Undod-Token=\($0)\n" } ?? "")
     }
 
     /// Reads `text`; nil where it has no `[Trash Info]` group with a `Path`.
@@ -21,6 +26,7 @@ struct TrashInfo: Equatable {
         var group = ""
         var path: String?
         var date = ""
+        var token: String?
         for line in text.split(separator: "\n") {
             if line.hasPrefix("[") {
                 group = String(line)
@@ -28,16 +34,19 @@ struct TrashInfo: Equatable {
                 path = PercentEncoding.unescape(String(line.dropFirst(5)))
             } else if group == "[Trash Info]", line.hasPrefix("DeletionDate=") {
                 date = String(line.dropFirst(13))
+            } else if group == "[Trash Info]", line.hasPrefix("X-Undod-Token=") {
+                token = String(line.dropFirst(14))
             }
         }
         guard let path else { return nil }
-        self.init(path: path, deletionDate: date)
+        self.init(path: path, deletionDate: date, token: token)
     }
 
     /// An info with these fields.
-    init(path: String, deletionDate: String) {
+    init(path: String, deletionDate: String, token: String? = nil) {
         self.path = path
         self.deletionDate = deletionDate
+        self.token = token
     }
 
     /// `seconds` since the epoch as the specification writes a date: local

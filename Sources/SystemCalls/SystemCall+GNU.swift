@@ -14,4 +14,13 @@ extension SystemCall {
     public static func syncfs(_ fd: Int32) -> Result<Void, Errno> {
         perform(.syncfs, fd: fd) { Int(cshim_syncfs(fd)) }.map { _ in () }
     }
+
+    /// `statx(2)` of `path`, a link not followed: which file it is.
+    public static func identity(of path: String) -> Result<FileIdentity, Errno> {
+        var device: UInt64 = 0
+        var inode: UInt64 = 0
+        var birth: Int64 = 0
+        return perform(.stat, path: path) { Int(cshim_file_identity(path, &device, &inode, &birth)) }
+            .map { _ in FileIdentity(device: device, inode: inode, birth: birth) }
+    }
 }

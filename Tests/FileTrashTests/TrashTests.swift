@@ -19,11 +19,14 @@ import Testing
         #expect(f.text(entry.trashedPath) == "my notes")
         let info = try #require(f.text(entry.infoPath))
         let lines = info.split(separator: "\n").map(String.init)
-        #expect(lines.count == 3)
+        #expect(lines.count == 4)
         #expect(lines.first == "[Trash Info]")
+        #expect(lines.dropFirst().first == "Path=\(f.home)/notes%20100%25%20%C3%BC%2Bx.txt")
+        #expect(lines.last == "X-Undod-Token=\(entry.token)")
+        #expect(entry.token.wholeMatch(of: /[0-9a-f]{32}/) != nil)
         #expect(lines.dropFirst().first == "Path=" + f.home.replacingOccurrences(of: "-", with: "-")
                 + "/notes%20100%25%20%C3%BC%2Bx.txt")
-        let date = String(lines.last?.dropFirst("DeletionDate=".count) ?? "")
+        let date = String(lines.dropFirst(2).first?.dropFirst("DeletionDate=".count) ?? "")
         #expect(date.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/) != nil, "\(date)")
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
@@ -105,6 +108,32 @@ import Testing
         #expect(throws: TrashError.entryGone(name: "kept.txt", originalPath: f.home + "/kept.txt")) {
             try f.trash.restore(kept)
         }
+    }
+
+    @Test func aRedoPutsTheItemBackAsTheSameEntryUnderItsNameOrAnother() throws {
+        let f = try TrashFixture()
+        let path = try f.file("draft.txt", "d")
+        let entry = try f.trash.trash(path)
+        try f.trash.restore(entry)
+        // Redone: the same entry, under the same name.
+        #expect(try f.trash.trashAgain(entry) == entry)
+        #expect(f.trash.locate(entry) == entry)
+        try f.trash.restore(entry)
+        // Its name taken meanwhile by another draft.txt: found by its token under another.
+        let other = try f.trash.trash(try f.file("sub/draft.txt", "other"))
+        #expect(other.name == "draft.txt")
+        let again = try f.trash.trashAgain(entry)
+        #expect(again.name == "draft.2.txt" && again.token == entry.token)
+        #expect(f.trash.locate(entry) == again, "the first entry finds it by its token")
+        #expect(f.trash.locate(other) == other)
+        try f.trash.restore(entry)
+        #expect(f.text(path) == "d")
+        #expect(f.text(f.dataHome + "/Trash/files/draft.txt") == "other", "the other draft stays")
+        // A redo after the file was replaced finds it changed, and changes nothing.
+        try FileManager.default.removeItem(atPath: path)
+        try f.file("draft.txt", "new")
+        #expect(throws: TrashError.changed(path: path)) { try f.trash.trashAgain(entry) }
+        #expect(f.text(path) == "new")
     }
 
     @Test func anItemWhoseFolderIsGoneStaysInTheTrash() throws {

@@ -56,4 +56,11 @@ int cshim_rename_noreplace(const char *from, const char *to);
 /// 0, or -1 with errno.
 int cshim_syncfs(int fd);
 
+#include <stdint.h>
+
+/// The device, inode and birth time (ns since the epoch; 0 where the file
+/// system keeps none) of the file at `path`, a link not followed
+/// (statx(2), which Swift's Glibc does not declare): 0, or -1 with errno.
+int cshim_file_identity(const char *path, uint64_t *device, uint64_t *inode, int64_t *birth);
+
 #endif
