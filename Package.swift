@@ -50,6 +50,7 @@ let package = Package(
         // What tests, the bench and the fuzzer share to drive undod from outside.
         .target(name: "Rig", dependencies: ["SystemCalls"], swiftSettings: strict),
         .target(name: "FileTrash", dependencies: ["SystemCalls"], swiftSettings: strict),
+        .target(name: "FileUndo", dependencies: ["FileTrash", "SystemCalls", "JSONText"], swiftSettings: strict),
         // The ground: the loop every part runs on, the time, the environment, the log.
         // What a process reads of its OS, each apart from the loop: the clock,
         // the environment, and the log it writes.
@@ -92,6 +93,7 @@ let package = Package(
                 swiftSettings: strict),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: strict),
         .testTarget(name: "FileTrashTests", dependencies: ["FileTrash", "SystemCalls", "BusHarness"], swiftSettings: strict),
+        .testTarget(name: "FileUndoTests", dependencies: ["FileUndo", "FileTrash", "SystemCalls"], swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "DBus", "CDBus", "BusHarness", "Locking"], swiftSettings: strict),
         .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore", "Rig", "SafeText"], swiftSettings: strict),
         .testTarget(name: "RigTests", dependencies: ["Rig"], swiftSettings: strict),

@@ -38,7 +38,7 @@ LAYERS = [
     {"CDBus", "CSQLite", "CXCB", "CXKBCommon", "CShim", "CBench", "Locking"},
     {"CXCBShim", "SafeText", "JSONText", "SystemCalls", "SystemClock", "ProcessEnvironment"},
     {"Loop", "Logging", "UndoCore", "Rig", "FileTrash"},
-    {"DBus", "X11", "SwayIPC", "UndoStore"},
+    {"DBus", "X11", "SwayIPC", "UndoStore", "FileUndo"},
     {"Undo1"},
     {"Undo1Wire"},
     {"Caretaker", "UndoKit"},

@@ -139,6 +139,17 @@ public struct Trash: Sendable {
 
     // MARK: Where an item goes
 
+    /// The trash an item at `path` (absolute; it need not exist) would go
+    /// to: that of its folder's volume.
+    public func directory(forItemAt path: String) throws(TrashError) -> String {
+        let path = Self.normalized(path)
+        let folder = Self.parent(of: path)
+        guard case .success(let info) = SystemCall.lstat(folder) else {
+            throw .folderGone(path: path, folder: folder)
+        }
+        return try directory(for: path, device: info.st_dev).path
+    }
+
     /// The trash for an item at `path` on `device`, ready to take it.
     private func directory(for path: String, device: dev_t) throws(TrashError) -> TrashDirectory {
         let home = TrashDirectory(path: homeTrash, top: nil)

@@ -175,6 +175,17 @@ public enum SystemCall {
         return .success(names)
     }
 
+    /// Sets the modification time of `path` (a link not followed) to
+    /// `nanoseconds` since the epoch, its access time left as it is
+    /// (`utimensat(2)`).
+    public static func setModificationTime(_ path: String, nanoseconds: Int64) -> Result<Void, Errno> {
+        // UTIME_OMIT, a macro Swift does not import: ((1l << 30) - 2l).
+        let omit = 1_073_741_822
+        var times = [timespec(tv_sec: 0, tv_nsec: omit),
+                     timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))]
+        return perform(.stat, path: path) { Int(utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW)) }.map { _ in () }
+    }
+
     /// `rmdir(2)` of `path`.
     public static func rmdir(_ path: String) -> Result<Void, Errno> {
         perform(.rmdir, path: path) { Int(Glibc.rmdir(path)) }.map { _ in () }

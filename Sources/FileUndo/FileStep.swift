@@ -1,0 +1,28 @@
+public import FileTrash
+public import SystemCalls
+
+/// One change a shell command made to the files, recorded so that it is
+/// undone and redone exactly, and only while the files are as it left
+/// them (`StepReplay`). Nothing is ever unlinked: what an undo or redo
+/// takes away goes to the trash.
+public enum FileStep: Sendable, Equatable {
+    /// An item went to the trash (`rm`, `rmdir`; what `mv` or `cp`
+    /// replaced): undone by taking it out, redone by putting it back.
+    case trashed(TrashEntry)
+    /// An item was renamed (`mv` within a volume).
+    case moved(from: String, to: String, identity: FileIdentity)
+    /// An item was made (`mkdir`, `cp`, `touch`, `ln`): undone by moving
+    /// it to the trash marked `token` — only while it is unchanged (a file
+    /// of `size` bytes last modified at `modified` ns, nil for a
+    /// directory, which must then be empty) — and redone by taking it out.
+    case created(path: String, identity: FileIdentity, size: UInt64?, modified: Int64?, token: String)
+
+    /// The paths the step changes: where an item leaves or arrives.
+    var paths: [String] {
+        switch self {
+        case .trashed(let entry): [entry.originalPath]
+        case .moved(let from, let to, _): [from, to]
+        case .created(let path, _, _, _, _): [path]
+        }
+    }
+}

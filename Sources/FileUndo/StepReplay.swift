@@ -1,0 +1,170 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+public import FileTrash
+import SystemCalls
+
+/// Undoes and redoes a command's recorded steps against the files as they
+/// are now: each step only while the files are as the command (or the
+/// last undo or redo) left them, else a sentence naming the path. All or
+/// nothing: when a step is refused, those already done are done back, and
+/// the folders they touched get their times back. Done, the folders the
+/// command changed get the time they had before it (an undo) or after it
+/// (a redo), where nobody changed them since.
+public struct StepReplay: Sendable {
+    /// The trash things go to and come back from.
+    public let trash: Trash
+
+    /// A replay on `trash`.
+    public init(trash: Trash) {
+        self.trash = trash
+    }
+
+    /// Undoes `change`: its steps, the last first.
+    public func undo(_ change: RecordedChange) throws(FileUndoError) {
+        try replay(change.steps.reversed(), folders: change.folders, backward: true)
+    }
+
+    /// Redoes `change`: its steps, the first first.
+    public func redo(_ change: RecordedChange) throws(FileUndoError) {
+        try replay(change.steps, folders: change.folders, backward: false)
+    }
+
+    private func replay(_ steps: [FileStep], folders: [FolderTime], backward: Bool) throws(FileUndoError) {
+        // The folders as the command (or the last replay) left them: only those get their time set.
+        let settled = folders.filter { folder in
+            FolderTime.modified(folder.path) == (backward ? folder.after : folder.before)
+                && (try? SystemCall.identity(of: folder.path).get()) == folder.identity
+        }
+        var touched: [(path: String, modified: Int64)] = []
+        var done: [FileStep] = []
+        for step in steps {
+            for path in step.paths {
+                let folder = Self.parent(of: path)
+                if !touched.contains(where: { $0.path == folder }), let modified = FolderTime.modified(folder) {
+                    touched.append((folder, modified))
+                }
+            }
+            do {
+                try apply(step, backward: backward)
+                done.append(step)
+            } catch {
+                // Back as it was: each done step the other way, the last
+                // first, and the folders they touched at their times.
+                for undone in done.reversed() { try? apply(undone, backward: !backward) }
+                for folder in touched.reversed() {
+                    _ = SystemCall.setModificationTime(folder.path, nanoseconds: folder.modified)
+                }
+                throw error
+            }
+        }
+        for folder in settled {
+            _ = SystemCall.setModificationTime(folder.path, nanoseconds: backward ? folder.before : folder.after)
+        }
+    }
+
+    private func apply(_ step: FileStep, backward: Bool) throws(FileUndoError) {
+        switch step {
+        case .trashed(let entry):
+            if backward { try restore(entry) } else { try trashAgain(entry) }
+        case .moved(let from, let to, let identity):
+            if backward {
+                try move(to, identity, to: from)
+            } else {
+                try move(from, identity, to: to)
+            }
+        case .created(let path, let identity, let size, let modified, let token):
+            if backward {
+                try takeAway(path, identity, size: size, modified: modified, token: token)
+            } else {
+                let entry: TrashEntry
+                do {
+                    entry = TrashEntry(directory: try trash.directory(forItemAt: path), name: Self.lastComponent(path),
+                                       originalPath: path, identity: identity, token: token, isDirectory: size == nil)
+                } catch {
+                    throw .refused(error.description)
+                }
+                try restore(entry)
+            }
+        }
+    }
+
+    private func restore(_ entry: TrashEntry) throws(FileUndoError) {
+        do {
+            try trash.restore(entry)
+        } catch {
+            if case .entryGone = error {
+                throw .obsolete("\(entry.originalPath) cannot come back: it is no longer in the trash (emptied, or taken out)")
+            }
+            throw .refused(error.description)
+        }
+    }
+
+    private func trashAgain(_ entry: TrashEntry) throws(FileUndoError) {
+        do {
+            _ = try trash.trashAgain(entry)
+        } catch {
+            throw .refused(error.description)
+        }
+    }
+
+    /// Renames the item at `path`, which must be `identity`, to `target`,
+    /// which must be free, in a folder that is there.
+    private func move(_ path: String, _ identity: FileIdentity, to target: String) throws(FileUndoError) {
+        guard case .success(let found) = SystemCall.identity(of: path), found == identity else {
+            throw .refused("\(path) is not what was moved there (it was replaced, moved or removed since)")
+        }
+        let folder = Self.parent(of: target)
+        guard case .success(let info) = SystemCall.stat(folder), info.st_mode & S_IFMT == S_IFDIR else {
+            throw .refused("\(target) cannot come back: its folder \(folder) is gone")
+        }
+        switch SystemCall.renameNoReplace(path, to: target) {
+        case .success:
+            return
+        case .failure(let error) where error.rawValue == EEXIST || error.rawValue == ENOTEMPTY:
+            throw .refused("\(target) exists now, so \(path) cannot go back there without replacing it")
+        case .failure(let error) where error.rawValue == EINVAL:
+            if case .success = SystemCall.lstat(target) {
+                throw .refused("\(target) exists now, so \(path) cannot go back there without replacing it")
+            }
+            if case .failure(let error) = SystemCall.rename(path, to: target) {
+                throw .refused("cannot move \(path) to \(target): \(error)")
+            }
+        case .failure(let error):
+            throw .refused("cannot move \(path) to \(target): \(error)")
+        }
+    }
+
+    /// Moves what a command made at `path` to the trash, marked `token`,
+    /// while it is unchanged: the same file, of the same size and time
+    /// (a file), or empty (a directory).
+    private func takeAway(_ path: String, _ identity: FileIdentity, size: UInt64?, modified: Int64?,
+                          token: String) throws(FileUndoError) {
+        guard case .success(let found) = SystemCall.identity(of: path), found == identity,
+              case .success(let info) = SystemCall.lstat(path) else {
+            throw .refused("\(path) is not what was made there (it was replaced, moved or removed since)")
+        }
+        if let size {
+            let now = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            guard UInt64(info.st_size) == size, modified == nil || modified == now else {
+                throw .refused("\(path) was changed since it was made (its size or time differs), so it stays")
+            }
+        } else if case .success(let names) = SystemCall.directoryNames(path), !names.isEmpty {
+            throw .refused("\(path) is not empty now, so it stays")
+        }
+        do {
+            _ = try trash.trash(path, token: token)
+        } catch {
+            throw .refused(error.description)
+        }
+    }
+
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
+    }
+
+    static func lastComponent(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}
