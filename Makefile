@@ -77,6 +77,7 @@ release: deps
 static: deps
 	$(STATIC) --product undod
 	$(STATIC) --product undoctl
+	$(STATIC) --product undod-files
 
 ## Runs undod in the foreground: on the session bus if there is one, else on
 ## a private bus that it starts and names.
@@ -183,9 +184,10 @@ install-undod: static
 	  "$(DESTDIR)$(PREFIX)/lib/systemd/user" "$(DESTDIR)$(SYSCONFDIR)/xdg/undod" \
 	  "$(DESTDIR)$(BASH_COMPLETIONS)" "$(DESTDIR)$(ZSH_COMPLETIONS)" "$(DESTDIR)$(FISH_COMPLETIONS)" \
 	  "$(DESTDIR)$(KWIN_SCRIPT)/contents/code" "$(DESTDIR)$(PREFIX)/share/applications"
-	install -m 0755 "$(STATIC_BIN)/undod" "$(STATIC_BIN)/undoctl" "$(DESTDIR)$(PREFIX)/bin/"
-	install -m 0644 Docs/undoctl.1 Docs/undod.1 "$(DESTDIR)$(PREFIX)/share/man/man1/"
+	install -m 0755 "$(STATIC_BIN)/undod" "$(STATIC_BIN)/undoctl" "$(STATIC_BIN)/undod-files" "$(DESTDIR)$(PREFIX)/bin/"
+	install -m 0644 Docs/undoctl.1 Docs/undod.1 Docs/undod-files.1 "$(DESTDIR)$(PREFIX)/share/man/man1/"
 	sed 's|@BINDIR@|$(PREFIX)/bin|' Service/org.undod.Undo1.service > "$(DESTDIR)$(PREFIX)/share/dbus-1/services/org.undod.Undo1.service"
+	sed 's|@BINDIR@|$(PREFIX)/bin|' Service/org.undod.Files1.service > "$(DESTDIR)$(PREFIX)/share/dbus-1/services/org.undod.Files1.service"
 	sed 's|@BINDIR@|$(PREFIX)/bin|' Service/undod.service > "$(DESTDIR)$(PREFIX)/lib/systemd/user/undod.service"
 	sed 's|@BINDIR@|$(PREFIX)/bin|' Service/org.undod.undod.desktop > "$(DESTDIR)$(PREFIX)/share/applications/org.undod.undod.desktop"
 	install -m 0644 Service/org.undod.Undo1.xml "$(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/"
@@ -211,9 +213,11 @@ install-libundod: deps
 ## Removes everything `make install` put down (same PREFIX and DESTDIR),
 ## and the directories it made that are left empty.
 uninstall:
-	rm -f "$(DESTDIR)$(PREFIX)/bin/undod" "$(DESTDIR)$(PREFIX)/bin/undoctl" \
+	rm -f "$(DESTDIR)$(PREFIX)/bin/undod" "$(DESTDIR)$(PREFIX)/bin/undoctl" "$(DESTDIR)$(PREFIX)/bin/undod-files" \
 	  "$(DESTDIR)$(PREFIX)/share/man/man1/undoctl.1" "$(DESTDIR)$(PREFIX)/share/man/man1/undod.1" \
+	  "$(DESTDIR)$(PREFIX)/share/man/man1/undod-files.1" \
 	  "$(DESTDIR)$(PREFIX)/share/dbus-1/services/org.undod.Undo1.service" \
+	  "$(DESTDIR)$(PREFIX)/share/dbus-1/services/org.undod.Files1.service" \
 	  "$(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/org.undod.Undo1.xml" \
 	  "$(DESTDIR)$(PREFIX)/lib/systemd/user/undod.service" \
 	  "$(DESTDIR)$(PREFIX)/share/applications/org.undod.undod.desktop" \

@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .executable(name: "undod", targets: ["undod"]),
         .executable(name: "undoctl", targets: ["undoctl"]),
+        .executable(name: "undod-files", targets: ["undod-files"]),
         .executable(name: "undod-bench", targets: ["undod-bench"]),
         .library(name: "DBus", targets: ["DBus"]),
         .library(name: "UndoKit", targets: ["UndoKit"]),
@@ -81,7 +82,8 @@ let package = Package(
 
         // Executables.
         .executableTarget(name: "undod", dependencies: ["UndoDaemon", "Undo1", "Undo1Wire", "Loop", "Logging", "ProcessEnvironment", "SystemClock"], swiftSettings: strict),
-        .executableTarget(name: "undoctl", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "SystemCalls", "DBus", "Undo1", "Undo1Wire", "UndoCore", "JSONText"], swiftSettings: strict),
+        .executableTarget(name: "undod-files", dependencies: ["FileUndo", "FileTrash", "SystemCalls", "UndoKit", "DBus", "Loop", "ProcessEnvironment", "Locking"], swiftSettings: strict),
+        .executableTarget(name: "undoctl", dependencies: ["FileUndo", "Loop", "Logging", "ProcessEnvironment", "SystemClock", "SystemCalls", "DBus", "Undo1", "Undo1Wire", "UndoCore", "JSONText"], swiftSettings: strict),
         .executableTarget(name: "line-editor", dependencies: ["UndoKit"], path: "Examples/LineEditor",
                           swiftSettings: strict),
         .executableTarget(name: "undod-bench", dependencies: ["SystemCalls", "Loop", "Logging", "ProcessEnvironment", "SystemClock", "DBus", "Undo1", "Undo1Wire", "UndoCore", "UndoKit", "CBench", "JSONText", "Rig", "Locking"], swiftSettings: strict),

@@ -13,7 +13,8 @@ trap 'rm -rf "$stage"' EXIT
 root="$stage/root"
 
 make --no-print-directory -s install-undod DESTDIR="$root" PREFIX=/usr >/dev/null
-strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/undod" "$root/usr/bin/undoctl"
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/undod" "$root/usr/bin/undoctl" \
+  "$root/usr/bin/undod-files"
 gzip -9n "$root"/usr/share/man/man1/*.1
 
 source scripts/deb-docs.sh
@@ -22,7 +23,7 @@ package_docs "$root/usr/share/doc/undod" undod "$version" deb
 # Depends: what the binaries link, as dpkg-shlibdeps finds it.
 install -d "$stage/debian"
 printf 'Source: undod\n\nPackage: undod\nArchitecture: any\n' > "$stage/debian/control"
-shlibs=$(cd "$stage" && dpkg-shlibdeps -O -e root/usr/bin/undod -e root/usr/bin/undoctl 2>/dev/null \
+shlibs=$(cd "$stage" && dpkg-shlibdeps -O -e root/usr/bin/undod -e root/usr/bin/undoctl -e root/usr/bin/undod-files 2>/dev/null \
   | sed -n 's/^shlibs:Depends=//p')
 [ -n "$shlibs" ] || { echo "deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
@@ -43,8 +44,9 @@ Description: system-wide undo and redo for the Linux desktop
  inverse actions; the global undo key, a signal or \`undoctl undo\` calls
  the focused application back with the right payloads to apply.
  .
- This package holds undod, undoctl, their manual pages, the D-Bus
- activation file and interface, the systemd user unit, shell completions,
+ This package holds undod, undoctl, undod-files (the shell's undo of rm,
+ mv and mkdir, loaded by \`undoctl shell-init\`), their manual pages, the
+ D-Bus activation files and interface, the systemd user unit, shell completions,
  the example configuration, undod's KWin script (loaded by undod under KDE)
  and its GNOME Shell extension (undod@undod.org, enabled by the user).
 TEXT

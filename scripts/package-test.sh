@@ -24,8 +24,10 @@ deb=$(make --no-print-directory -s deb | tail -n1)
 # 2. A fresh root, dependencies checked against this machine's packages.
 root="$work/root"
 install_into_fresh_root "$root" -- "$deb" || fail "dpkg -i"
-for file in usr/bin/undod usr/bin/undoctl usr/share/man/man1/undod.1.gz usr/share/man/man1/undoctl.1.gz \
-            usr/share/dbus-1/services/org.undod.Undo1.service usr/lib/systemd/user/undod.service \
+for file in usr/bin/undod usr/bin/undoctl usr/bin/undod-files usr/share/man/man1/undod.1.gz \
+            usr/share/man/man1/undoctl.1.gz usr/share/man/man1/undod-files.1.gz \
+            usr/share/dbus-1/services/org.undod.Undo1.service usr/share/dbus-1/services/org.undod.Files1.service \
+            usr/lib/systemd/user/undod.service \
             usr/share/bash-completion/completions/undoctl usr/share/zsh/vendor-completions/_undoctl \
             usr/share/fish/vendor_completions.d/undoctl.fish etc/xdg/undod/undod.conf \
             usr/share/kwin/scripts/undod/metadata.json usr/share/kwin/scripts/undod/contents/code/main.js \
@@ -34,7 +36,7 @@ for file in usr/bin/undod usr/bin/undoctl usr/share/man/man1/undod.1.gz usr/shar
             usr/share/applications/org.undod.undod.desktop; do
   [ -f "$root/$file" ] || fail "the package lacks /$file"
 done
-for binary in undod undoctl; do
+for binary in undod undoctl undod-files; do
   if readelf -d "$root/usr/bin/$binary" | grep -Ei 'swift|/opt/' >/dev/null; then
     fail "$binary still names the Swift toolchain: $(readelf -d "$root/usr/bin/$binary" | grep -Ei 'swift|/opt/')"
   fi

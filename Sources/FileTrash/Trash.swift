@@ -38,14 +38,16 @@ public struct Trash: Sendable {
         return Trash(homeTrash: data + "/Trash", uid: getuid())
     }
 
-    /// Moves the item at `path` (absolute) to the trash of its volume, as
+    /// Moves the item at `path` (absolute) to the trash of its volume (or
+    /// to the trash directory `into`, which must be on its volume), as
     /// deleted at `now` (seconds since the epoch; default: now), marked
     /// with `token` (default: a new one), and says where it went. A
     /// directory's size is recorded in `directorysizes` when `measuring`
     /// (it walks the tree). Nothing changes when it throws.
-    public func trash(_ path: String, token: String? = nil, now: Int? = nil,
+    public func trash(_ path: String, token: String? = nil, into directory: String? = nil, now: Int? = nil,
                       measuring: Bool = true) throws(TrashError) -> TrashEntry {
-        try trash(path, token: token ?? Self.newToken(), preferring: nil, now: now, measuring: measuring)
+        try trash(path, token: token ?? Self.newToken(), into: directory, preferring: nil, now: now,
+                  measuring: measuring)
     }
 
     /// Puts `entry`'s item, back at `entry.originalPath`, in the trash
@@ -55,10 +57,11 @@ public struct Trash: Sendable {
         guard case .success(let identity) = SystemCall.identity(of: entry.originalPath), identity == entry.identity else {
             throw .changed(path: entry.originalPath)
         }
-        return try trash(entry.originalPath, token: entry.token, preferring: entry.name, now: now, measuring: true)
+        return try trash(entry.originalPath, token: entry.token, into: entry.directory, preferring: entry.name, now: now,
+                         measuring: true)
     }
 
-    private func trash(_ path: String, token: String, preferring name: String?, now: Int?,
+    private func trash(_ path: String, token: String, into directory: String?, preferring name: String?, now: Int?,
                        measuring: Bool) throws(TrashError) -> TrashEntry {
         let path = Self.normalized(path)
         let item: stat
@@ -68,7 +71,12 @@ public struct Trash: Sendable {
         case .failure(let error): throw .failed(operation: "read", path: path, reason: error.description)
         }
         guard case .success(let identity) = SystemCall.identity(of: path) else { throw .missing(path: path) }
-        let trash = try directory(for: path, device: item.st_dev)
+        let trash: TrashDirectory
+        if let directory {
+            trash = try existing(directory, device: item.st_dev, for: path)
+        } else {
+            trash = try self.directory(for: path, device: item.st_dev)
+        }
         if path == trash.path || path.hasPrefix(trash.path + "/") || path == homeTrash || path.hasPrefix(homeTrash + "/") {
             throw .inTrash(path: path)
         }
@@ -165,10 +173,34 @@ public struct Trash: Sendable {
         }
     }
 
+    /// The trash directory at `path` (one this trash made: the home trash,
+    /// a `.Trash-$uid` or a `.Trash/$uid`), ready, for an item at `item`
+    /// on `device`, which must be its volume's.
+    private func existing(_ path: String, device: dev_t, for item: String) throws(TrashError) -> TrashDirectory {
+        let path = Self.normalized(path)
+        var top: String?
+        for suffix in ["/.Trash-\(uid)", "/.Trash/\(uid)"] where path.hasSuffix(suffix) && path != homeTrash {
+            let prefix = String(path.dropLast(suffix.count))
+            top = prefix.isEmpty ? "/" : prefix
+        }
+        let trash = TrashDirectory(path: path, top: top)
+        if top == nil { try Self.makeFolders(path) }
+        try trash.prepare()
+        guard case .success(let info) = SystemCall.stat(path), info.st_dev == device else {
+            throw .noTrash(path: item, volume: top ?? path, reason: "the trash at \(path) is on another volume")
+        }
+        return trash
+    }
+
     /// Makes the home trash and the folders above it that are missing.
     private func makeHomeTrash() throws(TrashError) {
+        try Self.makeFolders(homeTrash)
+    }
+
+    /// Makes the folder at `path` and those above it that are missing (0700).
+    private static func makeFolders(_ path: String) throws(TrashError) {
         var made = ""
-        for component in homeTrash.split(separator: "/") {
+        for component in path.split(separator: "/") {
             made += "/" + component
             if case .success(let info) = SystemCall.stat(made), TrashDirectory.isDirectory(info) { continue }
             try TrashDirectory.makeDirectory(made, mode: 0o700)

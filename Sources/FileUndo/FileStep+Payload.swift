@@ -52,8 +52,8 @@ extension FileStep {
         case .moved(let from, let to, let identity):
             return .object(["moved": .object(["from": .string(from), "to": .string(to)]
                 .merging(Self.json(identity)) { $1 })])
-        case .created(let path, let identity, let size, let modified, let token):
-            var fields: [String: JSONValue] = ["path": .string(path), "token": .string(token)]
+        case .created(let path, let identity, let size, let modified, let token, let trash):
+            var fields: [String: JSONValue] = ["path": .string(path), "token": .string(token), "trash": .string(trash)]
             if let size { fields["size"] = .uint(size) }
             if let modified { fields["modified"] = .int(modified) }
             return .object(["created": .object(fields.merging(Self.json(identity)) { $1 })])
@@ -74,9 +74,9 @@ extension FileStep {
             self = .moved(from: from, to: to, identity: identity)
         } else if let fields = json["created"] {
             guard let path = fields["path"]?.stringValue, let token = fields["token"]?.stringValue,
-                  let identity = Self.identity(fields) else { return nil }
+                  let trash = fields["trash"]?.stringValue, let identity = Self.identity(fields) else { return nil }
             self = .created(path: path, identity: identity, size: fields["size"].flatMap(Self.unsigned),
-                            modified: fields["modified"]?.intValue, token: token)
+                            modified: fields["modified"]?.intValue, token: token, trash: trash)
         } else {
             return nil
         }

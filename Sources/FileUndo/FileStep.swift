@@ -12,17 +12,18 @@ public enum FileStep: Sendable, Equatable {
     /// An item was renamed (`mv` within a volume).
     case moved(from: String, to: String, identity: FileIdentity)
     /// An item was made (`mkdir`, `cp`, `touch`, `ln`): undone by moving
-    /// it to the trash marked `token` — only while it is unchanged (a file
-    /// of `size` bytes last modified at `modified` ns, nil for a
-    /// directory, which must then be empty) — and redone by taking it out.
-    case created(path: String, identity: FileIdentity, size: UInt64?, modified: Int64?, token: String)
+    /// it to the trash directory `trash` (its volume's, as the command
+    /// found it) marked `token` — only while it is unchanged (a file of
+    /// `size` bytes last modified at `modified` ns, nil for a directory,
+    /// which must then be empty) — and redone by taking it out.
+    case created(path: String, identity: FileIdentity, size: UInt64?, modified: Int64?, token: String, trash: String)
 
     /// The paths the step changes: where an item leaves or arrives.
     var paths: [String] {
         switch self {
         case .trashed(let entry): [entry.originalPath]
         case .moved(let from, let to, _): [from, to]
-        case .created(let path, _, _, _, _): [path]
+        case .created(let path, _, _, _, _, _): [path]
         }
     }
 }

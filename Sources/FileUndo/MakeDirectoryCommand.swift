@@ -44,9 +44,10 @@ struct MakeDirectoryCommand: UndoableCommand {
                 switch SystemCall.mkdir(path, mode: 0o777) {
                 case .success:
                     clock.didMake(path)
-                    guard case .success(let identity) = SystemCall.identity(of: path) else { continue }
+                    guard case .success(let identity) = SystemCall.identity(of: path),
+                          let trash = try? context.trash.directory(forItemAt: path) else { continue }
                     outcome.change.steps.append(.created(path: path, identity: identity, size: nil, modified: nil,
-                                                  token: Trash.newToken()))
+                                                         token: Trash.newToken(), trash: trash))
                     if options.flags.contains("v") { terminal.say("mkdir: created directory \(quoted(typed))") }
                 case .failure(let error) where error.rawValue == EEXIST && (parents || !last):
                     continue

@@ -73,18 +73,12 @@ public struct StepReplay: Sendable {
             } else {
                 try move(from, identity, to: to)
             }
-        case .created(let path, let identity, let size, let modified, let token):
+        case .created(let path, let identity, let size, let modified, let token, let directory):
             if backward {
-                try takeAway(path, identity, size: size, modified: modified, token: token)
+                try takeAway(path, identity, size: size, modified: modified, token: token, into: directory)
             } else {
-                let entry: TrashEntry
-                do {
-                    entry = TrashEntry(directory: try trash.directory(forItemAt: path), name: Self.lastComponent(path),
-                                       originalPath: path, identity: identity, token: token, isDirectory: size == nil)
-                } catch {
-                    throw .refused(error.description)
-                }
-                try restore(entry)
+                try restore(TrashEntry(directory: directory, name: Self.lastComponent(path), originalPath: path,
+                                       identity: identity, token: token, isDirectory: size == nil))
             }
         }
     }
@@ -139,7 +133,7 @@ public struct StepReplay: Sendable {
     /// while it is unchanged: the same file, of the same size and time
     /// (a file), or empty (a directory).
     private func takeAway(_ path: String, _ identity: FileIdentity, size: UInt64?, modified: Int64?,
-                          token: String) throws(FileUndoError) {
+                          token: String, into directory: String) throws(FileUndoError) {
         guard case .success(let found) = SystemCall.identity(of: path), found == identity,
               case .success(let info) = SystemCall.lstat(path) else {
             throw .refused("\(path) is not what was made there (it was replaced, moved or removed since)")
@@ -153,7 +147,7 @@ public struct StepReplay: Sendable {
             throw .refused("\(path) is not empty now, so it stays")
         }
         do {
-            _ = try trash.trash(path, token: token)
+            _ = try trash.trash(path, token: token, into: directory)
         } catch {
             throw .refused(error.description)
         }

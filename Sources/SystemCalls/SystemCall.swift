@@ -186,6 +186,14 @@ public enum SystemCall {
         return perform(.stat, path: path) { Int(utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW)) }.map { _ in () }
     }
 
+    /// Where the symbolic link at `path` points (`readlink(2)`).
+    public static func readLink(_ path: String) -> Result<String, Errno> {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = buffer.count
+        return perform(.stat, path: path) { Int(Glibc.readlink(path, &buffer, count - 1)) }
+            .map { String(decoding: buffer.prefix($0).map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+    }
+
     /// `rmdir(2)` of `path`.
     public static func rmdir(_ path: String) -> Result<Void, Errno> {
         perform(.rmdir, path: path) { Int(Glibc.rmdir(path)) }.map { _ in () }

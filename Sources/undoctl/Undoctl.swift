@@ -12,7 +12,8 @@ enum Undoctl {
     /// Every command, in the order help lists them.
     static let commands: [any Command.Type] = [
         StatusCommand.self, ListCommand.self, UndoCommand.self, RedoCommand.self, HistoryCommand.self,
-        FocusCommand.self, ForgetCommand.self, WatchCommand.self, CompletionCommand.self, HelpCommand.self,
+        FocusCommand.self, ForgetCommand.self, WatchCommand.self, CompletionCommand.self, ShellInitCommand.self,
+        HelpCommand.self,
     ]
 
     /// The options every command accepts, before or after the command word.

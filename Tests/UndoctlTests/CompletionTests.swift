@@ -73,11 +73,13 @@ import Testing
         let address = f.bus.address
 
         #expect(try Self.complete("undoctl ", script: script, f)
-                == ["status", "list", "undo", "redo", "history", "focus", "forget", "watch", "completion", "help"])
+                == ["status", "list", "undo", "redo", "history", "focus", "forget", "watch", "completion", "shell-init",
+                    "help"])
         #expect(try Self.complete("undoctl h", script: script, f) == ["history", "help"])
         #expect(try Self.complete("undoctl --js", script: script, f) == ["--json"])
         #expect(try Self.complete("undoctl undo --c", script: script, f) == ["--count"])
         #expect(try Self.complete("undoctl completion ", script: script, f) == ["bash", "zsh", "fish"])
+        #expect(try Self.complete("undoctl shell-init ", script: script, f) == ["bash", "zsh", "fish"])
         #expect(try Self.complete("undoctl --address \(address) undo org.example.", script: script, f)
                 == ["org.example.Editor:", "org.example.Editor:notes.txt", "org.example.Draw"],
                 "only TARGETs that resolve: the app's stack without a document is org.example.Editor:")
@@ -141,7 +143,7 @@ import Testing
 
         let commands = try Self.completeInZsh("undoctl ", script: script, f)
         #expect(commands.first == "status:show what undo and redo would do now (the default command)")
-        #expect(commands.count == 10)
+        #expect(commands.count == 11)
         #expect(try Self.completeInZsh("undoctl --address \(f.bus.address) undo ", script: script, f)
                 == ["org.example.Editor:", "org.example.Editor:notes.txt"])
         #expect(try Self.completeInZsh("undoctl list --", script: script, f).contains {
@@ -161,7 +163,8 @@ import Testing
             return result.output.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
         }
         #expect(try complete("undoctl ").sorted()
-                == ["completion", "focus", "forget", "help", "history", "list", "redo", "status", "undo", "watch"])
+                == ["completion", "focus", "forget", "help", "history", "list", "redo", "shell-init", "status", "undo",
+                    "watch"])
         #expect(try complete("undoctl --address \(f.bus.address) undo org.").sorted()
                 == ["org.example.Editor:", "org.example.Editor:notes.txt"])
         #expect(try complete("undoctl undo --c") == ["--count"])

@@ -1,7 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FileUndo
 import JSONText
+import ProcessEnvironment
 import Undo1
 import UndoCore
 
@@ -51,8 +53,13 @@ struct StepRunner {
     /// one, `Stack.Undo` (or `Redo`) on the stack it names.
     func run(_ context: CommandContext) throws(CommandError) {
         let client = try context.client()
-        let path = try last ? lastChanged(client) : target.map { (target) throws(CommandError) in
-            try TargetResolver.resolve(target, among: client.stacks()).path
+        let path: String?
+        if last {
+            path = try lastChanged(client)
+        } else if let target {
+            path = try TargetResolver.resolve(target, among: client.stacks()).path
+        } else {
+            path = try shellStack(client, context)
         }
         var titles: [String: String] = [:]
         var done: [JSONValue] = []
@@ -89,6 +96,21 @@ struct StepRunner {
     /// this way, by time: for undo, the newest group on top of an undo side
     /// (the last push); for redo, the newest on top of a redo side (the
     /// group an `undo --last` just moved there).
+    /// In a shell that loaded `undoctl shell-init` (it exports its pid as
+    /// `UNDOD_SHELL_PID`) and runs undoctl itself: that shell's own stack,
+    /// what `undo` without TARGET acts on there; nil elsewhere.
+    private func shellStack(_ client: DaemonClient, _ context: CommandContext) throws(CommandError) -> String? {
+        guard let text = context.environment.nonEmpty("UNDOD_SHELL_PID"), let pid = UInt32(text),
+              pid == UInt32(getppid()), let session = ShellSession.of(pid: pid) else { return nil }
+        guard let mine = try client.stacks().first(where: {
+            $0.appId == ShellSession.appId && $0.document == session.document
+        }) else {
+            throw .refused("There is nothing to \(direction == .undo ? "undo" : "redo") in this shell: no rm, mv or mkdir "
+                + "of it was recorded (give a TARGET, or --last, to act on another stack).")
+        }
+        return mine.path
+    }
+
     private func lastChanged(_ client: DaemonClient) throws(CommandError) -> String {
         var newest: (path: String, time: Int64)?
         for stack in try client.stacks() where (direction == .undo ? stack.undoDepth : stack.redoDepth) > 0 {

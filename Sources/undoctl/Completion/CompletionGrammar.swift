@@ -25,7 +25,7 @@ struct CompletionGrammar {
     init() {
         commands = Undoctl.commands.map { command in
             var words: [String] = []
-            if command.name == CompletionCommand.name { words = CompletionCommand.shells }
+            if command.name == CompletionCommand.name || command.name == ShellInitCommand.name { words = CompletionCommand.shells }
             if command.name == HelpCommand.name { words = Undoctl.commands.map { $0.name } }
             return Entry(name: command.name, summary: command.summary, options: command.options,
                          takesTarget: command.takesTarget, words: words)

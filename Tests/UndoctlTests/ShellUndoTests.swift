@@ -1,0 +1,120 @@
+import BusHarness
+import DBus
+import Foundation
+import Testing
+
+/// The shell's undo end to end: bash with `undoctl shell-init bash` loaded,
+/// its rm, mv and mkdir run by undod-files, the agent started by the bus
+/// (D-Bus activation, as installed), each command line one group on the
+/// shell's own stack, and `undoctl undo` typed in that shell taking it back.
+@Suite struct ShellUndoTests {
+    /// undod on a bus that activates undod-files, and a home and a working
+    /// folder of their own.
+    final class ShellFixture {
+        let services: URL
+        let root: String
+        let home: String
+        let work: String
+        let f: DaemonFixture
+
+        init() throws {
+            let unique = UUID().uuidString.prefix(8)
+            services = FileManager.default.temporaryDirectory.appendingPathComponent("undod-files-services-\(unique)")
+            try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+            let agent = DaemonProcess.buildDirectory.appendingPathComponent("undod-files").path
+            try "[D-BUS Service]\nName=org.undod.Files1\nExec=\(agent) --agent\n"
+                .write(to: services.appendingPathComponent("org.undod.Files1.service"), atomically: false, encoding: .utf8)
+            root = FileManager.default.temporaryDirectory.appendingPathComponent("undod-shell-\(unique)").path
+            home = root + "/home"
+            work = root + "/work"
+            for folder in [home, work] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+            f = try DaemonFixture(services: services)
+        }
+
+        deinit {
+            try? FileManager.default.removeItem(at: services)
+            try? FileManager.default.removeItem(atPath: root)
+        }
+
+        /// Runs `script` in `bash` with the integration loaded, in the working folder.
+        func bash(_ script: String) throws -> ToolResult {
+            let undoctl = DaemonProcess.undoctl.path
+            return try runTool(["bash", "--norc", "--noprofile", "-c",
+                                "eval \"$('\(undoctl)' shell-init bash)\" && cd '\(work)' && \(script)"],
+                               loop: f.loop, environment: [
+                                   "DBUS_SESSION_BUS_ADDRESS": f.bus.address, "HOME": home, "XDG_DATA_HOME": "",
+                                   "COLUMNS": "", "PATH": (DaemonProcess.undoctl.deletingLastPathComponent().path)
+                                       + ":/usr/bin:/bin",
+                               ])
+        }
+
+        func text(_ name: String) -> String? {
+            FileManager.default.contents(atPath: work + "/" + name).map { String(decoding: $0, as: UTF8.self) }
+        }
+    }
+
+    @Test func rmMvAndMkdirInBashAreUndoneAndRedoneByUndoctlInThatShell() throws {
+        let s = try ShellFixture()
+        try Data("my notes".utf8).write(to: URL(fileURLWithPath: s.work + "/notes.txt"))
+        try Data("draft".utf8).write(to: URL(fileURLWithPath: s.work + "/draft.txt"))
+        let result = try s.bash("""
+            type rm | head -1; rm -v notes.txt && mv draft.txt final.txt && mkdir -p a/b \
+            && undoctl undo && ls && undoctl undo && ls && undoctl undo -n 1 && cat notes.txt && echo && undoctl redo
+            """)
+        #expect(result.status == 0, "\(result.errors)")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines == [
+            "rm is a function",
+            "removed 'notes.txt'",
+            "Undid \"mkdir -p a/b\" in bash in \(s.work)",
+            "final.txt",
+            "Undid \"mv draft.txt final.txt\" in bash in \(s.work)",
+            "draft.txt",
+            "Undid \"rm -v notes.txt\" in bash in \(s.work)",
+            "my notes",
+            "Redid \"rm -v notes.txt\" in bash in \(s.work)",
+        ], "\(result.output)\n\(result.errors)")
+        #expect(s.text("notes.txt") == nil && s.text("draft.txt") == "draft")
+        // The trash holds the removed file, as GNOME Files would see it, and
+        // the folders the undone mkdir made: an undo never unlinks.
+        let trashed = try FileManager.default.contentsOfDirectory(atPath: s.home + "/.local/share/Trash/files")
+        #expect(trashed.sorted() == ["a", "b", "notes.txt"])
+    }
+
+    @Test func anUndoThatWouldReplaceAFileIsRefusedWithItsPathAndChangesNothing() throws {
+        let s = try ShellFixture()
+        try Data("old".utf8).write(to: URL(fileURLWithPath: s.work + "/a.txt"))
+        let result = try s.bash("rm a.txt && echo new > a.txt && undoctl undo; echo \"status $?\"; cat a.txt")
+        #expect(result.output.hasSuffix("status 1\nnew\n"), "\(result.output)")
+        #expect(result.errors.contains("\(s.work)/a.txt exists now"), "\(result.errors)")
+        #expect(result.errors.contains("the history is unchanged"), "\(result.errors)")
+    }
+
+    @Test func anOptionUndodFilesDoesNotKnowRunsTheRealCommandAndSaysSo() throws {
+        let s = try ShellFixture()
+        try Data("x".utf8).write(to: URL(fileURLWithPath: s.work + "/x"))
+        let result = try s.bash("rm --preserve-root=all x; echo \"status $?\"; command rm -f nothing; echo done")
+        #expect(result.output == "status 0\ndone\n", "\(result.output)")
+        #expect(result.errors == "undod-files: rm --preserve-root=all cannot be undone: running rm as it is\n")
+        #expect(s.text("x") == nil)
+        #expect(try s.f.undoctl(["list"]).output.contains("org.undod.Shell") == false, "nothing recorded")
+    }
+
+    @Test func shellInitPrintsFunctionsForEachShellAndRefusesOthers() throws {
+        let f = try DaemonFixture(daemon: false)
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try f.undoctlBare(["shell-init", shell])
+            #expect(script.status == 0)
+            for command in ["rm", "mv", "mkdir"] { #expect(script.output.contains("function \(command)")) }
+        }
+        let other = try f.undoctlBare(["shell-init", "csh"])
+        #expect(other.status == 2)
+        #expect(other.errors.contains("choose bash, zsh or fish"))
+        // zsh and fish load them, and the functions are there.
+        let undoctl = DaemonProcess.undoctl.path
+        let zsh = try runTool(["zsh", "-f", "-c", "eval \"$('\(undoctl)' shell-init zsh)\"; whence -w rm mv mkdir"])
+        #expect(zsh.output == "rm: function\nmv: function\nmkdir: function\n", "\(zsh.errors)")
+        let fish = try runTool(["fish", "--no-config", "-c", "'\(undoctl)' shell-init fish | source; functions -q rm mv mkdir; echo $status"])
+        #expect(fish.output == "0\n", "\(fish.errors)")
+    }
+}
