@@ -39,5 +39,5 @@ public protocol UndoableCommand {
 /// `"it's"` for a name holding a single quote.
 func quoted(_ name: String) -> String {
     if name.contains("'") && !name.contains("\"") { return "\"\(name)\"" }
-    return "'" + name.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    return ShellQuoting.singleQuoted(name)
 }

@@ -30,7 +30,7 @@ enum FileRunner {
             }
             let outcome = command.run(in: CommandContext(directory: directory, trash: trash, terminal: terminal))
             if !outcome.change.steps.isEmpty {
-                let line = ([name] + arguments).map(shellQuoted).joined(separator: " ")
+                let line = ([name] + arguments).map(ShellQuoting.quoted).joined(separator: " ")
                 if let problem = record(shell: shell, line: line, change: outcome.change, environment: environment) {
                     terminal.warn("undod-files: \(line) cannot be undone from undod (\(problem)); "
                                   + "what it removed or replaced is in the trash")
@@ -71,21 +71,5 @@ enum FileRunner {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return nil }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// `word` as a shell would need it typed: as it is where it is plain,
-    /// else in single quotes.
-    static func shellQuoted(_ word: String) -> String {
-        let plain = !word.isEmpty && word.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"):
-                true
-            default:
-                Array("-_./=+,:@%".utf8).contains(byte)
-            }
-        }
-        if plain { return word }
-        return "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }
 }

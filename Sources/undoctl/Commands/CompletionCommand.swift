@@ -23,14 +23,18 @@ struct CompletionCommand: Command {
     let shell: String
 
     init(_ arguments: ParsedArguments) throws(CommandError) {
+        shell = try Self.shell(in: arguments, for: Self.name)
+    }
+
+    /// The one shell `command` (`completion`, `shell-init`) was given.
+    static func shell(in arguments: ParsedArguments, for command: String) throws(CommandError) -> String {
         guard arguments.positionals.count == 1, let shell = arguments.positionals.first else {
-            throw .usage("completion needs one shell: bash, zsh or fish", command: Self.name)
+            throw .usage("\(command) needs one shell: bash, zsh or fish", command: command)
         }
-        guard Self.shells.contains(shell) else {
-            throw .usage("there is no completion for \(Format.quoted(shell)); choose bash, zsh or fish",
-                         command: Self.name)
+        guard shells.contains(shell) else {
+            throw .usage("there is no \(command) for \(Format.quoted(shell)); choose bash, zsh or fish", command: command)
         }
-        self.shell = shell
+        return shell
     }
 
     func run(_ context: CommandContext) throws(CommandError) {

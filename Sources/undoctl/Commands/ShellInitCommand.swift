@@ -1,3 +1,4 @@
+import FileUndo
 import SystemCalls
 
 /// `undoctl shell-init bash|zsh|fish`: prints the functions that make `rm`,
@@ -30,14 +31,7 @@ struct ShellInitCommand: Command {
     let shell: String
 
     init(_ arguments: ParsedArguments) throws(CommandError) {
-        guard arguments.positionals.count == 1, let shell = arguments.positionals.first else {
-            throw .usage("shell-init needs one shell: bash, zsh or fish", command: Self.name)
-        }
-        guard CompletionCommand.shells.contains(shell) else {
-            throw .usage("there is no shell-init for \(Format.quoted(shell)); choose bash, zsh or fish",
-                         command: Self.name)
-        }
-        self.shell = shell
+        shell = try CompletionCommand.shell(in: arguments, for: Self.name)
     }
 
     func run(_ context: CommandContext) throws(CommandError) {
@@ -46,7 +40,7 @@ struct ShellInitCommand: Command {
 
     /// The functions for `shell`, calling undod-files at `agent`.
     static func script(_ shell: String, agent: String) -> String {
-        let quoted = "'" + agent.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+        let quoted = ShellQuoting.singleQuoted(agent)
         if shell == "fish" {
             return (["# undod: the shell's undo (undoctl shell-init fish)", "set -gx UNDOD_SHELL_PID $fish_pid"]
                 + commands.map { "function \($0) --wraps \($0); \(quoted) --shell $fish_pid \($0) $argv; end" })
