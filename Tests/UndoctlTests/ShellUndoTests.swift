@@ -8,51 +8,6 @@ import Testing
 /// (D-Bus activation, as installed), each command line one group on the
 /// shell's own stack, and `undoctl undo` typed in that shell taking it back.
 @Suite struct ShellUndoTests {
-    /// undod on a bus that activates undod-files, and a home and a working
-    /// folder of their own.
-    final class ShellFixture {
-        let services: URL
-        let root: String
-        let home: String
-        let work: String
-        let f: DaemonFixture
-
-        init() throws {
-            let unique = UUID().uuidString.prefix(8)
-            services = FileManager.default.temporaryDirectory.appendingPathComponent("undod-files-services-\(unique)")
-            try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
-            let agent = DaemonProcess.buildDirectory.appendingPathComponent("undod-files").path
-            try "[D-BUS Service]\nName=org.undod.Files1\nExec=\(agent) --agent\n"
-                .write(to: services.appendingPathComponent("org.undod.Files1.service"), atomically: false, encoding: .utf8)
-            root = FileManager.default.temporaryDirectory.appendingPathComponent("undod-shell-\(unique)").path
-            home = root + "/home"
-            work = root + "/work"
-            for folder in [home, work] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-            f = try DaemonFixture(services: services)
-        }
-
-        deinit {
-            try? FileManager.default.removeItem(at: services)
-            try? FileManager.default.removeItem(atPath: root)
-        }
-
-        /// Runs `script` in `bash` with the integration loaded, in the working folder.
-        func bash(_ script: String) throws -> ToolResult {
-            let undoctl = DaemonProcess.undoctl.path
-            return try runTool(["bash", "--norc", "--noprofile", "-c",
-                                "eval \"$('\(undoctl)' shell-init bash)\" && cd '\(work)' && \(script)"],
-                               loop: f.loop, environment: [
-                                   "DBUS_SESSION_BUS_ADDRESS": f.bus.address, "HOME": home, "XDG_DATA_HOME": "",
-                                   "COLUMNS": "", "PATH": (DaemonProcess.undoctl.deletingLastPathComponent().path)
-                                       + ":/usr/bin:/bin",
-                               ])
-        }
-
-        func text(_ name: String) -> String? {
-            FileManager.default.contents(atPath: work + "/" + name).map { String(decoding: $0, as: UTF8.self) }
-        }
-    }
-
     @Test func rmMvAndMkdirInBashAreUndoneAndRedoneByUndoctlInThatShell() throws {
         let s = try ShellFixture()
         try Data("my notes".utf8).write(to: URL(fileURLWithPath: s.work + "/notes.txt"))
@@ -88,6 +43,40 @@ import Testing
         #expect(result.output.hasSuffix("status 1\nnew\n"), "\(result.output)")
         #expect(result.errors.contains("\(s.work)/a.txt exists now"), "\(result.errors)")
         #expect(result.errors.contains("the history is unchanged"), "\(result.errors)")
+    }
+
+    @Test func twoShellsKeepStacksOfTheirOwnAndEachUndoesOnlyItsOwn() throws {
+        let s = try ShellFixture()
+        try s.write("a.txt", "a")
+        try s.write("b.txt", "b")
+        let undoctl = DaemonProcess.undoctl.path
+        // The second shell is another bash, started by the first: another session.
+        let result = try s.bash("""
+            rm a.txt && bash --norc --noprofile -c 'eval "$(\(undoctl) shell-init bash)" && rm b.txt && undoctl undo' \
+            && ls && undoctl undo && ls
+            """)
+        #expect(result.status == 0, "\(result.errors)")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 5, "\(result.output)")
+        #expect(lines.first?.hasPrefix("Undid \"rm b.txt\"") == true, "\(result.output)")
+        #expect(lines.dropFirst().first == "b.txt", "the second shell undid its own rm only")
+        #expect(lines.dropFirst(2).first?.hasPrefix("Undid \"rm a.txt\"") == true, "\(result.output)")
+        #expect(Array(lines.suffix(2)) == ["a.txt", "b.txt"])
+        let list = try s.f.undoctl(["list"]).output
+        #expect(list.components(separatedBy: "org.undod.Shell:").count - 1 == 2, "two stacks: \(list)")
+    }
+
+    @Test func aFileTheFileManagerRestoredMakesTheUndoObsoleteAndStaysWhereItIs() throws {
+        let s = try ShellFixture()
+        try s.write("a.txt", "a")
+        let result = try s.bash("""
+            rm a.txt && HOME='\(s.home)' dbus-run-session -- gio trash --restore trash:///a.txt && echo new >> a.txt \
+            && undoctl undo; echo "status $?"; cat a.txt
+            """)
+        #expect(result.output == "status 1\nanew\n", "what gio restored stays, with what was added to it: \(result.output)\n\(result.errors)")
+        #expect(result.errors.contains("can no longer be applied"), "\(result.errors)")
+        let history = try s.f.undoctl(["history", "org.undod.Shell"])
+        #expect(!history.output.contains("rm a.txt"), "the obsolete group was dropped: \(history.output)")
     }
 
     @Test func anOptionUndodFilesDoesNotKnowRunsTheRealCommandAndSaysSo() throws {
