@@ -1,4 +1,4 @@
-/// A command line of `rm`, `mv` or `mkdir` as undod-files reads it: one it
+/// A command line of `rm`, `mv`, `mkdir`, `rmdir` or `touch` as undod-files reads it: one it
 /// runs itself, recording what it changes, or one it leaves to the real
 /// command (an option it does not know), with the reason.
 public enum FileCommand {
@@ -15,6 +15,8 @@ public enum FileCommand {
         case "rm": { RemoveCommand($0) }
         case "mv": { MoveCommand($0) }
         case "mkdir": { MakeDirectoryCommand($0) }
+        case "rmdir": { RemoveDirectoryCommand($0) }
+        case "touch": { TouchCommand($0) }
         default: { _ in nil }
         }
         guard let command = reader(arguments) else {

@@ -57,6 +57,11 @@ extension FileStep {
             if let size { fields["size"] = .uint(size) }
             if let modified { fields["modified"] = .int(modified) }
             return .object(["created": .object(fields.merging(Self.json(identity)) { $1 })])
+        case .retimed(let path, let identity, let before, let after):
+            return .object(["retimed": .object([
+                "path": .string(path), "beforeAccess": .int(before.access), "beforeModification": .int(before.modification),
+                "afterAccess": .int(after.access), "afterModification": .int(after.modification),
+            ].merging(Self.json(identity)) { $1 })])
         }
     }
 
@@ -77,6 +82,15 @@ extension FileStep {
                   let trash = fields["trash"]?.stringValue, let identity = Self.identity(fields) else { return nil }
             self = .created(path: path, identity: identity, size: fields["size"].flatMap(Self.unsigned),
                             modified: fields["modified"]?.intValue, token: token, trash: trash)
+        } else if let fields = json["retimed"] {
+            guard let path = fields["path"]?.stringValue, let identity = Self.identity(fields),
+                  let beforeAccess = fields["beforeAccess"]?.intValue,
+                  let beforeModification = fields["beforeModification"]?.intValue,
+                  let afterAccess = fields["afterAccess"]?.intValue,
+                  let afterModification = fields["afterModification"]?.intValue else { return nil }
+            self = .retimed(path: path, identity: identity,
+                            before: FileTimes(access: beforeAccess, modification: beforeModification),
+                            after: FileTimes(access: afterAccess, modification: afterModification))
         } else {
             return nil
         }

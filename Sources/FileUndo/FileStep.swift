@@ -18,12 +18,19 @@ public enum FileStep: Sendable, Equatable {
     /// which must then be empty) — and redone by taking it out.
     case created(path: String, identity: FileIdentity, size: UInt64?, modified: Int64?, token: String, trash: String)
 
+    /// An item's access and modification times were set (`touch` of what
+    /// exists), from `before` to `after` (ns since the epoch): undone and
+    /// redone only while its times are the ones the command (or the last
+    /// undo or redo) left.
+    case retimed(path: String, identity: FileIdentity, before: FileTimes, after: FileTimes)
+
     /// The paths the step changes: where an item leaves or arrives.
     var paths: [String] {
         switch self {
         case .trashed(let entry): [entry.originalPath]
         case .moved(let from, let to, _): [from, to]
         case .created(let path, _, _, _, _, _): [path]
+        case .retimed: []
         }
     }
 }

@@ -7,6 +7,9 @@ import SystemCalls
 final class FolderClock {
     private var noted: [(path: String, identity: FileIdentity, before: Int64)] = []
     private var made: Set<String> = []
+    /// The time a noted folder had as the command removed it (its time in
+    /// the trash, and when it comes back).
+    private var removed: [String: Int64] = [:]
 
     /// Before a change to the item at `path`: its folder's time, if that
     /// folder exists, was not made by the command, and is not noted yet.
@@ -18,14 +21,25 @@ final class FolderClock {
         noted.append((folder, identity, before))
     }
 
+    /// The command is about to remove the item at `path` (to the trash):
+    /// a noted folder's time is taken now, as it will keep it.
+    func willRemove(_ path: String) {
+        if noted.contains(where: { $0.path == path }), let now = FolderTime.modified(path) { removed[path] = now }
+    }
+
     /// The command made the folder at `path`.
     func didMake(_ path: String) {
         made.insert(path)
     }
 
-    /// The folders noted whose time changed, with their time now.
+    /// The folders noted whose time changed, with their time now (or as
+    /// they were removed).
     func times() -> [FolderTime] {
         noted.compactMap { folder in
+            if let after = removed[folder.path] {
+                return after == folder.before ? nil
+                    : FolderTime(path: folder.path, identity: folder.identity, before: folder.before, after: after)
+            }
             guard let after = FolderTime.modified(folder.path), after != folder.before,
                   case .success(let identity) = SystemCall.identity(of: folder.path), identity == folder.identity
             else { return nil }

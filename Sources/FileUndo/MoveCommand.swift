@@ -117,6 +117,7 @@ struct MoveCommand: UndoableCommand {
         }
         clock.willChange(from)
         clock.willChange(to)
+        clock.willRemove(to)
         var replaced: TrashEntry?
         if existing != nil {
             do {

@@ -73,6 +73,7 @@ struct RemoveCommand: UndoableCommand {
             }
             if asking, !terminal.ask("rm: remove \(Self.kind(info)) \(quoted(operand))? ") { continue }
             clock.willChange(path)
+            clock.willRemove(path)
             do {
                 let entry = try context.trash.trash(path)
                 outcome.change.steps.append(.trashed(entry))

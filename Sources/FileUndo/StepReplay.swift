@@ -31,10 +31,12 @@ public struct StepReplay: Sendable {
     }
 
     private func replay(_ steps: [FileStep], folders: [FolderTime], backward: Bool) throws(FileUndoError) {
-        // The folders as the command (or the last replay) left them: only those get their time set.
+        // The folders as the command (or the last replay) left them, and
+        // those not there now (the replay may bring them back): only those
+        // get their time set, once they are there and the very folders.
         let settled = folders.filter { folder in
-            FolderTime.modified(folder.path) == (backward ? folder.after : folder.before)
-                && (try? SystemCall.identity(of: folder.path).get()) == folder.identity
+            guard case .success(let identity) = SystemCall.identity(of: folder.path) else { return true }
+            return identity == folder.identity && FolderTime.modified(folder.path) == (backward ? folder.after : folder.before)
         }
         var touched: [(path: String, modified: Int64)] = []
         var done: [FileStep] = []
@@ -58,7 +60,7 @@ public struct StepReplay: Sendable {
                 throw error
             }
         }
-        for folder in settled {
+        for folder in settled where (try? SystemCall.identity(of: folder.path).get()) == folder.identity {
             _ = SystemCall.setModificationTime(folder.path, nanoseconds: backward ? folder.before : folder.after)
         }
     }
@@ -73,6 +75,8 @@ public struct StepReplay: Sendable {
             } else {
                 try move(from, identity, to: to)
             }
+        case .retimed(let path, let identity, let before, let after):
+            try retime(path, identity, from: backward ? after : before, to: backward ? before : after)
         case .created(let path, let identity, let size, let modified, let token, let directory):
             if backward {
                 try takeAway(path, identity, size: size, modified: modified, token: token, into: directory)
@@ -126,6 +130,22 @@ public struct StepReplay: Sendable {
             }
         case .failure(let error):
             throw .refused("cannot move \(path) to \(target): \(error)")
+        }
+    }
+
+    /// Sets the times of the item at `path`, which must be `identity` with
+    /// the times `expected`, to `times`.
+    private func retime(_ path: String, _ identity: FileIdentity, from expected: FileTimes,
+                        to times: FileTimes) throws(FileUndoError) {
+        guard case .success(let found) = SystemCall.identity(of: path), found == identity else {
+            throw .refused("\(path) is not what was touched there (it was replaced, moved or removed since)")
+        }
+        // The modification time only: reading the file moves its access time.
+        guard FileTimes.of(path)?.modification == expected.modification else {
+            throw .refused("\(path) was changed since it was touched (its times differ), so its times stay")
+        }
+        if case .failure(let error) = times.set(on: path) {
+            throw .refused("cannot set the times of \(path): \(error)")
         }
     }
 

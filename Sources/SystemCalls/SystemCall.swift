@@ -179,10 +179,19 @@ public enum SystemCall {
     /// `nanoseconds` since the epoch, its access time left as it is
     /// (`utimensat(2)`).
     public static func setModificationTime(_ path: String, nanoseconds: Int64) -> Result<Void, Errno> {
+        setTimes(path, access: nil, modification: nanoseconds)
+    }
+
+    /// Sets the access and modification times of `path` (a link not
+    /// followed), in ns since the epoch; nil leaves that one as it is.
+    public static func setTimes(_ path: String, access: Int64?, modification: Int64?) -> Result<Void, Errno> {
         // UTIME_OMIT, a macro Swift does not import: ((1l << 30) - 2l).
         let omit = 1_073_741_822
-        var times = [timespec(tv_sec: 0, tv_nsec: omit),
-                     timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))]
+        func spec(_ nanoseconds: Int64?) -> timespec {
+            guard let nanoseconds else { return timespec(tv_sec: 0, tv_nsec: omit) }
+            return timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        }
+        var times = [spec(access), spec(modification)]
         return perform(.stat, path: path) { Int(utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW)) }.map { _ in () }
     }
 

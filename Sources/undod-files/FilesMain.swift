@@ -7,10 +7,10 @@ enum FilesMain {
     static let version = "0.1.0"
 
     static let help = """
-    undod-files — the shell's undo: rm, mv and mkdir that undoctl undo takes back
+    undod-files — the shell's undo: rm, mv, mkdir, rmdir and touch that undoctl undo takes back
 
     USAGE
-      undod-files --shell PID COMMAND [ARGUMENT…]   run COMMAND (rm, mv, mkdir) for shell PID
+      undod-files --shell PID COMMAND [ARGUMENT…]   run COMMAND (rm, mv, mkdir, rmdir, touch) for shell PID
       undod-files --agent [--address ADDR]          serve org.undod.Files1 (the bus starts it)
 
     Shells call it through the functions `undoctl shell-init bash|zsh|fish`

@@ -150,6 +150,59 @@ import Testing
         #expect(f.run("mkdir -p a/b").change.steps.isEmpty)
     }
 
+    @Test func rmdirOfEmptyFoldersIsUndoneAndRedoneAndRefusesAsCoreutilsDoes() throws {
+        let f = try FilesFixture()
+        try FileManager.default.createDirectory(atPath: f.work + "/a/b/c", withIntermediateDirectories: true)
+        try f.file("full/x", "x")
+        try f.file("plain", "p")
+        let before = f.snapshot()
+        let outcome = f.run("rmdir -pv a/b/c")
+        #expect(outcome.status == 0 && outcome.change.steps.count == 3)
+        #expect(f.terminal.said == ["rmdir: removing directory, 'a/b/c'", "rmdir: removing directory, 'a/b'",
+                                    "rmdir: removing directory, 'a'"])
+        try f.replay.undo(outcome.change)
+        #expect(f.snapshot() == before)
+        try f.replay.redo(outcome.change)
+        #expect(!f.exists("a"))
+        f.terminal.said = []
+        #expect(f.run("rmdir full plain missing").status == 1)
+        #expect(f.terminal.warned == ["rmdir: failed to remove 'full': Directory not empty",
+                                      "rmdir: failed to remove 'plain': Not a directory",
+                                      "rmdir: failed to remove 'missing': No such file or directory"])
+        #expect(f.run("rmdir --ignore-fail-on-non-empty full").status == 0)
+        #expect(f.text("full/x") == "x")
+    }
+
+    @Test func touchMakesAFileOrSetsItsTimesAndIsUndoneExactly() throws {
+        let f = try FilesFixture()
+        try f.file("old.txt", "old")
+        let old = f.work + "/old.txt"
+        let past = Date(timeIntervalSince1970: 1_000_000_000)
+        try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: old)
+        let before = f.snapshot()
+        let outcome = f.run("touch old.txt new.txt")
+        #expect(outcome.status == 0 && outcome.change.steps.count == 2)
+        #expect(f.exists("new.txt"))
+        let modified = try #require(try FileManager.default.attributesOfItem(atPath: old)[.modificationDate] as? Date)
+        #expect(modified.timeIntervalSince1970 > 1_700_000_000, "now")
+        try f.replay.undo(outcome.change)
+        #expect(f.snapshot() == before, "old.txt's times as they were, new.txt gone")
+        try f.replay.redo(outcome.change)
+        #expect(f.exists("new.txt"))
+        // Written since: its times differ, so the undo refuses and changes nothing.
+        try Data("more".utf8).write(to: URL(fileURLWithPath: old))
+        let changed = f.snapshot()
+        #expect(throws: FileUndoError.refused("\(old) was changed since it was touched (its times differ), so its times stay")) {
+            try f.replay.undo(outcome.change)
+        }
+        #expect(f.snapshot() == changed)
+        #expect(f.run("touch -c absent").change.steps.isEmpty && !f.exists("absent"))
+        guard case .asItIs = FileCommand.reading("touch", ["-d", "yesterday", "x"]) else {
+            Issue.record("touch -d is run as it is")
+            return
+        }
+    }
+
     @Test func anUndoRefusesWhatChangedSinceAndTheEmptiedTrashIsObsolete() throws {
         let f = try FilesFixture()
         try f.file("a", "a")
