@@ -33,7 +33,7 @@ struct DirectorySizes {
     }
 
     private func lines() -> [String] {
-        guard case .success(let bytes) = SmallFile.read(path) else { return [] }
+        guard case .success(let bytes) = SystemCall.readFile(path) else { return [] }
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 

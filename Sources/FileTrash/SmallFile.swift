@@ -3,30 +3,9 @@ import Glibc
 #endif
 import SystemCalls
 
-/// Whole small files (a `.trashinfo`, `directorysizes`) read and written
-/// through `SystemCall`.
+/// Whole small files (a `.trashinfo`, `directorysizes`) written through
+/// `SystemCall` (read with `SystemCall.readFile`).
 enum SmallFile {
-    /// The file's bytes, up to `limit`.
-    static func read(_ path: String, limit: Int = 1 << 20) -> Result<[UInt8], Errno> {
-        let fd: Int32
-        switch SystemCall.open(path, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW) {
-        case .failure(let error): return .failure(error)
-        case .success(let opened): fd = opened
-        }
-        defer { SystemCall.close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < limit {
-            let result = chunk.withUnsafeMutableBytes { SystemCall.read(fd, into: $0) }
-            switch result {
-            case .failure(let error): return .failure(error)
-            case .success(0): return .success(bytes)
-            case .success(let count): bytes += chunk.prefix(count)
-            }
-        }
-        return .success(bytes)
-    }
-
     /// Writes all of `bytes` to `fd`, then syncs it to the disk.
     static func write(_ bytes: [UInt8], to fd: Int32) -> Result<Void, Errno> {
         var done = 0

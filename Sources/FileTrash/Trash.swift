@@ -19,7 +19,7 @@ public struct Trash: Sendable {
 
     /// The trash of user `uid` whose home trash is `homeTrash`.
     public init(homeTrash: String, uid: UInt32) {
-        self.homeTrash = Self.normalized(homeTrash)
+        self.homeTrash = PathName.normalized(homeTrash)
         self.uid = uid
     }
 
@@ -63,7 +63,7 @@ public struct Trash: Sendable {
 
     private func trash(_ path: String, token: String, into directory: String?, preferring name: String?, now: Int?,
                        measuring: Bool) throws(TrashError) -> TrashEntry {
-        let path = Self.normalized(path)
+        let path = PathName.normalized(path)
         let item: stat
         switch SystemCall.lstat(path) {
         case .success(let info): item = info
@@ -82,7 +82,7 @@ public struct Trash: Sendable {
         }
         let info = TrashInfo(path: trash.recordedPath(of: path), deletionDate: TrashInfo.date(now ?? Int(time(nil))),
                              token: token)
-        let (name, modified) = try reserve(Self.lastComponent(path), preferring: name, in: trash, info: info)
+        let (name, modified) = try reserve(PathName.lastComponent(path), preferring: name, in: trash, info: info)
         let entry = TrashEntry(directory: trash.path, name: name, originalPath: path, identity: identity, token: token,
                                isDirectory: TrashDirectory.isDirectory(item))
         do {
@@ -123,7 +123,7 @@ public struct Trash: Sendable {
     /// Whether `entry`'s name holds its item and its token.
     private static func holds(_ entry: TrashEntry) -> Bool {
         guard case .success(let identity) = SystemCall.identity(of: entry.trashedPath), identity == entry.identity,
-              case .success(let bytes) = SmallFile.read(entry.infoPath, limit: 64 << 10),
+              case .success(let bytes) = SystemCall.readFile(entry.infoPath, limit: 64 << 10),
               TrashInfo(parsing: String(decoding: bytes, as: UTF8.self))?.token == entry.token else { return false }
         return true
     }
@@ -133,8 +133,8 @@ public struct Trash: Sendable {
     /// forgets its `.trashinfo` and size. Nothing changes when it throws.
     public func restore(_ entry: TrashEntry, to destination: String? = nil) throws(TrashError) {
         guard let entry = locate(entry) else { throw .entryGone(name: entry.name, originalPath: entry.originalPath) }
-        let target = Self.normalized(destination ?? entry.originalPath)
-        let folder = Self.parent(of: target)
+        let target = PathName.normalized(destination ?? entry.originalPath)
+        let folder = PathName.parent(of: target)
         guard case .success(let info) = SystemCall.stat(folder), TrashDirectory.isDirectory(info) else {
             throw .folderGone(path: target, folder: folder)
         }
@@ -150,8 +150,8 @@ public struct Trash: Sendable {
     /// The trash an item at `path` (absolute; it need not exist) would go
     /// to: that of its folder's volume.
     public func directory(forItemAt path: String) throws(TrashError) -> String {
-        let path = Self.normalized(path)
-        let folder = Self.parent(of: path)
+        let path = PathName.normalized(path)
+        let folder = PathName.parent(of: path)
         guard case .success(let info) = SystemCall.lstat(folder) else {
             throw .folderGone(path: path, folder: folder)
         }
@@ -177,7 +177,7 @@ public struct Trash: Sendable {
     /// a `.Trash-$uid` or a `.Trash/$uid`), ready, for an item at `item`
     /// on `device`, which must be its volume's.
     private func existing(_ path: String, device: dev_t, for item: String) throws(TrashError) -> TrashDirectory {
-        let path = Self.normalized(path)
+        let path = PathName.normalized(path)
         var top: String?
         for suffix in ["/.Trash-\(uid)", "/.Trash/\(uid)"] where path.hasSuffix(suffix) && path != homeTrash {
             let prefix = String(path.dropLast(suffix.count))
@@ -211,12 +211,12 @@ public struct Trash: Sendable {
     /// folder above it on the same device. An item that is itself the top
     /// of a volume cannot move.
     private func volumeTop(of path: String, device: dev_t) throws(TrashError) -> String {
-        var folder = Self.parent(of: path)
+        var folder = PathName.parent(of: path)
         guard case .success(let info) = SystemCall.lstat(folder), info.st_dev == device else {
             throw .volumeTop(path: path)
         }
         while folder != "/" {
-            let above = Self.parent(of: folder)
+            let above = PathName.parent(of: folder)
             guard case .success(let info) = SystemCall.lstat(above), info.st_dev == device else { break }
             folder = above
         }
@@ -275,18 +275,12 @@ public struct Trash: Sendable {
 
     // MARK: Paths
 
-    /// Moves `from` to `to` unless something is at `to`: `RENAME_NOREPLACE`,
-    /// or where the file system cannot, a check then a rename.
+    /// Moves `from` to `to` unless something is at `to` (`renameNoReplace`).
     private static func move(_ from: String, to: String, operation: String) throws(TrashError) {
         switch SystemCall.renameNoReplace(from, to: to) {
         case .success: return
         case .failure(let error) where error.rawValue == EEXIST || error.rawValue == ENOTEMPTY:
             throw .destinationTaken(path: to)
-        case .failure(let error) where error.rawValue == EINVAL:
-            if case .success = SystemCall.lstat(to) { throw .destinationTaken(path: to) }
-            if case .failure(let error) = SystemCall.rename(from, to: to) {
-                throw .failed(operation: operation, path: from, reason: error.description)
-            }
         case .failure(let error):
             throw .failed(operation: operation, path: from, reason: error.description)
         }
@@ -299,22 +293,5 @@ public struct Trash: Sendable {
             let hex = String(word, radix: 16)
             return String(repeating: "0", count: 16 - hex.count) + hex
         }.joined()
-    }
-
-    /// `path` without `.` components, repeated or trailing slashes.
-    static func normalized(_ path: String) -> String {
-        let parts = path.split(separator: "/").filter { $0 != "." }
-        return "/" + parts.joined(separator: "/")
-    }
-
-    /// The folder `path` is in (`/` for `/x`).
-    static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
-        return String(path[..<slash])
-    }
-
-    /// The last component of `path`.
-    static func lastComponent(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
     }
 }

@@ -37,6 +37,14 @@ public protocol UndoableCommand {
     func run(in context: CommandContext) -> CommandOutcome
 }
 
+/// coreutils' answer to a command line that lacks `what` (`operand`,
+/// `file operand`): two lines on standard error, and status 1.
+func missing(_ what: String, of command: String, on terminal: any CommandTerminal) -> CommandOutcome {
+    terminal.warn("\(command): missing \(what)")
+    terminal.warn("Try '\(command) --help' for more information.")
+    return CommandOutcome(status: 1)
+}
+
 /// A file name in a message, quoted as coreutils quotes it: `'a b'`, and
 /// `"it's"` for a name holding a single quote.
 func quoted(_ name: String) -> String {

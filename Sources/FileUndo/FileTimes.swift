@@ -16,11 +16,16 @@ public struct FileTimes: Sendable, Equatable {
         self.modification = modification
     }
 
+    /// The times `info` holds.
+    init(_ info: stat) {
+        self.init(access: Int64(info.st_atim.tv_sec) * 1_000_000_000 + Int64(info.st_atim.tv_nsec),
+                  modification: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+    }
+
     /// The times of the item at `path` now (a link not followed).
     static func of(_ path: String) -> FileTimes? {
         guard case .success(let info) = SystemCall.lstat(path) else { return nil }
-        return FileTimes(access: Int64(info.st_atim.tv_sec) * 1_000_000_000 + Int64(info.st_atim.tv_nsec),
-                         modification: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+        return FileTimes(info)
     }
 
     /// Sets these times on the item at `path`.

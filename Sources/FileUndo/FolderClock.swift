@@ -1,3 +1,4 @@
+import FileTrash
 import SystemCalls
 
 /// Notes the modification time of each folder a command is about to
@@ -14,7 +15,7 @@ final class FolderClock {
     /// Before a change to the item at `path`: its folder's time, if that
     /// folder exists, was not made by the command, and is not noted yet.
     func willChange(_ path: String) {
-        let folder = StepReplay.parent(of: path)
+        let folder = PathName.parent(of: path)
         guard !made.contains(folder), !noted.contains(where: { $0.path == folder }),
               let before = FolderTime.modified(folder),
               case .success(let identity) = SystemCall.identity(of: folder) else { return }

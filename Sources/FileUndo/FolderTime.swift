@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 public import SystemCalls
 
 /// A folder whose modification time a command changed (an item went out
@@ -29,7 +26,6 @@ public struct FolderTime: Sendable, Equatable {
     /// The modification time of `path` now (ns since the epoch), a link
     /// not followed.
     static func modified(_ path: String) -> Int64? {
-        guard case .success(let info) = SystemCall.lstat(path) else { return nil }
-        return Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        FileTimes.of(path)?.modification
     }
 }

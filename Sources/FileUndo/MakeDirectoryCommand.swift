@@ -20,11 +20,7 @@ struct MakeDirectoryCommand: UndoableCommand {
     func run(in context: CommandContext) -> CommandOutcome {
         let terminal = context.terminal
         var outcome = CommandOutcome(status: 0)
-        guard !options.operands.isEmpty else {
-            terminal.warn("mkdir: missing operand")
-            terminal.warn("Try 'mkdir --help' for more information.")
-            return CommandOutcome(status: 1)
-        }
+        guard !options.operands.isEmpty else { return missing("operand", of: "mkdir", on: terminal) }
         let parents = options.flags.contains("p")
         let clock = FolderClock()
         for operand in options.operands {

@@ -42,10 +42,9 @@ struct MoveCommand: UndoableCommand {
             folder = target
         } else {
             guard sources.count >= 2 else {
-                terminal.warn(sources.isEmpty ? "mv: missing file operand"
-                                              : "mv: missing destination file operand after \(quoted(sources[0]))")
-                terminal.warn("Try 'mv --help' for more information.")
-                outcome.status = 1
+                outcome = missing(sources.isEmpty ? "file operand"
+                                                  : "destination file operand after \(quoted(sources[0]))",
+                                  of: "mv", on: terminal)
                 return nil
             }
             let last = sources.removeLast()
@@ -105,7 +104,7 @@ struct MoveCommand: UndoableCommand {
             terminal.warn("mv: cannot move \(quoted(source)) to a subdirectory of itself, \(quoted(destination))")
             return false
         }
-        let folder = StepReplay.parent(of: to)
+        let folder = PathName.parent(of: to)
         guard case .success(let target) = SystemCall.stat(folder) else {
             terminal.warn("mv: cannot move \(quoted(source)) to \(quoted(destination)): No such file or directory")
             return false

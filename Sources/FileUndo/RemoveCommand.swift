@@ -25,14 +25,7 @@ struct RemoveCommand: UndoableCommand {
         let terminal = context.terminal
         var outcome = CommandOutcome(status: 0)
         let clock = FolderClock()
-        guard !options.operands.isEmpty else {
-            if !force {
-                terminal.warn("rm: missing operand")
-                terminal.warn("Try 'rm --help' for more information.")
-                outcome.status = 1
-            }
-            return outcome
-        }
+        guard !options.operands.isEmpty else { return force ? outcome : missing("operand", of: "rm", on: terminal) }
         for operand in options.operands {
             let name = operand.split(separator: "/").last.map(String.init) ?? "/"
             let path = context.absolute(operand)

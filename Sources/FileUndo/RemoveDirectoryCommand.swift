@@ -21,11 +21,7 @@ struct RemoveDirectoryCommand: UndoableCommand {
     func run(in context: CommandContext) -> CommandOutcome {
         let terminal = context.terminal
         var outcome = CommandOutcome(status: 0)
-        guard !options.operands.isEmpty else {
-            terminal.warn("rmdir: missing operand")
-            terminal.warn("Try 'rmdir --help' for more information.")
-            return CommandOutcome(status: 1)
-        }
+        guard !options.operands.isEmpty else { return missing("operand", of: "rmdir", on: terminal) }
         let clock = FolderClock()
         for operand in options.operands {
             var typed = operand

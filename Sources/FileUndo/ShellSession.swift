@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import SystemCalls
 
 /// An interactive shell whose files undod-files changes, as `/proc` shows
@@ -24,12 +21,12 @@ public struct ShellSession: Sendable, Equatable {
 
     /// The session of the shell `pid`; nil where `/proc` has no such process.
     public static func of(pid: UInt32) -> ShellSession? {
-        guard pid > 1, case .success(let stat) = SmallProcFile.read("/proc/\(pid)/stat"),
+        guard pid > 1, case .success(let stat) = SystemCall.readFile("/proc/\(pid)/stat"),
               let close = stat.lastIndex(of: UInt8(ascii: ")")) else { return nil }
         let fields = stat[(close + 1)...].split(separator: UInt8(ascii: " "))
         guard fields.count > 19, let started = UInt64(String(decoding: fields[fields.startIndex + 19], as: UTF8.self))
         else { return nil }
-        let program = (try? SmallProcFile.read("/proc/\(pid)/comm").get())
+        let program = (try? SystemCall.readFile("/proc/\(pid)/comm").get())
             .map { String(decoding: $0, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "" } ?? ""
         var terminal = (try? SystemCall.readLink("/proc/\(pid)/fd/0").get()) ?? ""
         // A terminal (`/dev/pts/3`, `/dev/tty2`), not /dev/null or a pipe.
@@ -59,19 +56,5 @@ public struct ShellSession: Sendable, Equatable {
         }
         let name = program.isEmpty ? "shell" : program
         return name + (place.isEmpty ? "" : " in " + place) + (terminal.isEmpty ? "" : " (\(terminal))")
-    }
-}
-
-/// A small file of `/proc`, read whole (at most 4 KiB).
-enum SmallProcFile {
-    static func read(_ path: String) -> Result<[UInt8], Errno> {
-        let fd: Int32
-        switch SystemCall.open(path, flags: O_RDONLY | O_CLOEXEC) {
-        case .failure(let error): return .failure(error)
-        case .success(let opened): fd = opened
-        }
-        defer { SystemCall.close(fd) }
-        var bytes = [UInt8](repeating: 0, count: 4096)
-        return bytes.withUnsafeMutableBytes { SystemCall.read(fd, into: $0) }.map { Array(bytes.prefix($0)) }
     }
 }

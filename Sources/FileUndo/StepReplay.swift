@@ -42,7 +42,7 @@ public struct StepReplay: Sendable {
         var done: [FileStep] = []
         for step in steps {
             for path in step.paths {
-                let folder = Self.parent(of: path)
+                let folder = PathName.parent(of: path)
                 if !touched.contains(where: { $0.path == folder }), let modified = FolderTime.modified(folder) {
                     touched.append((folder, modified))
                 }
@@ -81,7 +81,7 @@ public struct StepReplay: Sendable {
             if backward {
                 try takeAway(path, identity, size: size, modified: modified, token: token, into: directory)
             } else {
-                try restore(TrashEntry(directory: directory, name: Self.lastComponent(path), originalPath: path,
+                try restore(TrashEntry(directory: directory, name: PathName.lastComponent(path), originalPath: path,
                                        identity: identity, token: token, isDirectory: size == nil))
             }
         }
@@ -112,7 +112,7 @@ public struct StepReplay: Sendable {
         guard case .success(let found) = SystemCall.identity(of: path), found == identity else {
             throw .refused("\(path) is not what was moved there (it was replaced, moved or removed since)")
         }
-        let folder = Self.parent(of: target)
+        let folder = PathName.parent(of: target)
         guard case .success(let info) = SystemCall.stat(folder), info.st_mode & S_IFMT == S_IFDIR else {
             throw .refused("\(target) cannot come back: its folder \(folder) is gone")
         }
@@ -121,13 +121,6 @@ public struct StepReplay: Sendable {
             return
         case .failure(let error) where error.rawValue == EEXIST || error.rawValue == ENOTEMPTY:
             throw .refused("\(target) exists now, so \(path) cannot go back there without replacing it")
-        case .failure(let error) where error.rawValue == EINVAL:
-            if case .success = SystemCall.lstat(target) {
-                throw .refused("\(target) exists now, so \(path) cannot go back there without replacing it")
-            }
-            if case .failure(let error) = SystemCall.rename(path, to: target) {
-                throw .refused("cannot move \(path) to \(target): \(error)")
-            }
         case .failure(let error):
             throw .refused("cannot move \(path) to \(target): \(error)")
         }
@@ -159,8 +152,7 @@ public struct StepReplay: Sendable {
             throw .refused("\(path) is not what was made there (it was replaced, moved or removed since)")
         }
         if let size {
-            let now = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-            guard UInt64(info.st_size) == size, modified == nil || modified == now else {
+            guard UInt64(info.st_size) == size, modified == nil || modified == FileTimes(info).modification else {
                 throw .refused("\(path) was changed since it was made (its size or time differs), so it stays")
             }
         } else if case .success(let names) = SystemCall.directoryNames(path), !names.isEmpty {
@@ -171,14 +163,5 @@ public struct StepReplay: Sendable {
         } catch {
             throw .refused(error.description)
         }
-    }
-
-    static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
-        return String(path[..<slash])
-    }
-
-    static func lastComponent(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
     }
 }

@@ -21,11 +21,7 @@ struct TouchCommand: UndoableCommand {
     func run(in context: CommandContext) -> CommandOutcome {
         let terminal = context.terminal
         var outcome = CommandOutcome(status: 0)
-        guard !options.operands.isEmpty else {
-            terminal.warn("touch: missing file operand")
-            terminal.warn("Try 'touch --help' for more information.")
-            return CommandOutcome(status: 1)
-        }
+        guard !options.operands.isEmpty else { return missing("file operand", of: "touch", on: terminal) }
         let clock = FolderClock()
         let both = !options.flags.contains("a") && !options.flags.contains("m")
         for operand in options.operands {

@@ -1,13 +1,20 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 internal import CShim
 
 /// The calls Swift's Glibc does not declare (they need `_GNU_SOURCE`),
 /// through `CShim`, in the same funnel as every other.
 extension SystemCall {
     /// `rename(2)` of `path` to `target` unless `target` exists
-    /// (`RENAME_NOREPLACE`): `EEXIST` when it does, `EINVAL` where the
-    /// file system cannot rename so.
+    /// (`RENAME_NOREPLACE`): `EEXIST` when it does. Where the file system
+    /// cannot rename so (`EINVAL`), a check that `target` is free, then a
+    /// plain rename.
     public static func renameNoReplace(_ path: String, to target: String) -> Result<Void, Errno> {
-        perform(.rename, path: path) { Int(cshim_rename_noreplace(path, target)) }.map { _ in () }
+        let result = perform(.rename, path: path) { Int(cshim_rename_noreplace(path, target)) }.map { _ in () }
+        guard case .failure(let error) = result, error.rawValue == EINVAL else { return result }
+        if case .success = lstat(target) { return .failure(Errno(EEXIST)) }
+        return rename(path, to: target)
     }
 
     /// `syncfs(2)`: the file system holding `fd` written out.

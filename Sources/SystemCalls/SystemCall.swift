@@ -195,6 +195,27 @@ public enum SystemCall {
         return perform(.stat, path: path) { Int(utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW)) }.map { _ in () }
     }
 
+    /// The first `limit` bytes of the file at `path` (all of a small one),
+    /// a link at `path` not followed.
+    public static func readFile(_ path: String, limit: Int = 1 << 20) -> Result<[UInt8], Errno> {
+        let fd: Int32
+        switch open(path, flags: O_RDONLY | O_CLOEXEC | O_NOFOLLOW) {
+        case .failure(let error): return .failure(error)
+        case .success(let opened): fd = opened
+        }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: min(limit, 4096))
+        while bytes.count < limit {
+            switch chunk.withUnsafeMutableBytes({ read(fd, into: $0) }) {
+            case .failure(let error): return .failure(error)
+            case .success(0): return .success(bytes)
+            case .success(let count): bytes += chunk.prefix(min(count, limit - bytes.count))
+            }
+        }
+        return .success(bytes)
+    }
+
     /// Where the symbolic link at `path` points (`readlink(2)`).
     public static func readLink(_ path: String) -> Result<String, Errno> {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
