@@ -95,7 +95,7 @@ let package = Package(
                 swiftSettings: strict),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: strict),
         .testTarget(name: "FileTrashTests", dependencies: ["FileTrash", "SystemCalls", "BusHarness"], swiftSettings: strict),
-        .testTarget(name: "FileUndoTests", dependencies: ["FileUndo", "FileTrash", "SystemCalls"], swiftSettings: strict),
+        .testTarget(name: "FileUndoTests", dependencies: ["FileUndo", "FileTrash", "SystemCalls", "BusHarness"], swiftSettings: strict),
         .testTarget(name: "DBusTests", dependencies: ["Loop", "Logging", "ProcessEnvironment", "SystemClock", "DBus", "CDBus", "BusHarness", "Locking"], swiftSettings: strict),
         .testTarget(name: "UndoCoreTests", dependencies: ["UndoCore", "Rig", "SafeText"], swiftSettings: strict),
         .testTarget(name: "RigTests", dependencies: ["Rig"], swiftSettings: strict),

@@ -149,6 +149,10 @@ int cshim_rename_noreplace(const char *from, const char *to) {
     return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
 }
 
+ssize_t cshim_copy_file_range(int in_fd, int out_fd, size_t count) {
+    return copy_file_range(in_fd, NULL, out_fd, NULL, count, 0);
+}
+
 int cshim_syncfs(int fd) {
     return syncfs(fd);
 }

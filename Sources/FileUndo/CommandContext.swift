@@ -22,4 +22,16 @@ public struct CommandContext {
     func absolute(_ operand: String) -> String {
         operand.hasPrefix("/") ? operand : (directory == "/" ? "/" : directory + "/") + operand
     }
+
+    /// The trash directory an undo would move a new item at `path` to (its
+    /// volume's); nil, with a line saying the item cannot be undone (as
+    /// typed, `shown`), where that volume has no trash the user may use.
+    func trashDirectory(forNew path: String, shown: String, command: String) -> String? {
+        do {
+            return try trash.directory(forItemAt: path)
+        } catch {
+            terminal.warn("\(command): \(quoted(shown)) cannot be undone: \(error)")
+            return nil
+        }
+    }
 }

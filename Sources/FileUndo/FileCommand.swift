@@ -1,4 +1,5 @@
-/// A command line of `rm`, `mv`, `mkdir`, `rmdir` or `touch` as undod-files reads it: one it
+/// A command line of `rm`, `mv`, `cp`, `mkdir`, `rmdir`, `ln`, `touch` or
+/// `chmod` as undod-files reads it: one it
 /// runs itself, recording what it changes, or one it leaves to the real
 /// command (an option it does not know), with the reason.
 public enum FileCommand {
@@ -17,6 +18,9 @@ public enum FileCommand {
         case "mkdir": { MakeDirectoryCommand($0) }
         case "rmdir": { RemoveDirectoryCommand($0) }
         case "touch": { TouchCommand($0) }
+        case "cp": { CopyCommand($0) }
+        case "ln": { LinkCommand($0) }
+        case "chmod": { ChangeModeCommand($0) }
         default: { _ in nil }
         }
         guard let command = reader(arguments) else {

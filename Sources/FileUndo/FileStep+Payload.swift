@@ -4,9 +4,9 @@ public import SystemCalls
 
 /// A command's change as the payload undod keeps for its group: one JSON
 /// object, `{"folders":[…],"steps":[…],"version":1}`, each step an object
-/// of one key (`trashed`, `moved`, `created`). undod keeps it as bytes and
-/// never reads it; undod-files reads it back when the group is undone or
-/// redone.
+/// of one key (`trashed`, `moved`, `created`, `retimed`, `remoded`).
+/// undod keeps it as bytes and never reads it; undod-files reads it back
+/// when the group is undone or redone.
 extension RecordedChange {
     /// The payload version this build writes and reads.
     public static let payloadVersion: Int64 = 1
@@ -52,11 +52,21 @@ extension FileStep {
         case .moved(let from, let to, let identity):
             return .object(["moved": .object(["from": .string(from), "to": .string(to)]
                 .merging(Self.json(identity)) { $1 })])
-        case .created(let path, let identity, let size, let modified, let token, let trash):
+        case .created(let path, let identity, let item, let token, let trash):
             var fields: [String: JSONValue] = ["path": .string(path), "token": .string(token), "trash": .string(trash)]
-            if let size { fields["size"] = .uint(size) }
-            if let modified { fields["modified"] = .int(modified) }
+            switch item {
+            case .file(let size, let modified):
+                fields["size"] = .uint(size)
+                fields["modified"] = .int(modified)
+            case .emptyFolder: break
+            case .tree(let digest): fields["tree"] = .uint(digest)
+            case .name: fields["name"] = .bool(true)
+            }
             return .object(["created": .object(fields.merging(Self.json(identity)) { $1 })])
+        case .remoded(let path, let identity, let before, let after):
+            return .object(["remoded": .object([
+                "path": .string(path), "before": .uint(UInt64(before)), "after": .uint(UInt64(after)),
+            ].merging(Self.json(identity)) { $1 })])
         case .retimed(let path, let identity, let before, let after):
             return .object(["retimed": .object([
                 "path": .string(path), "beforeAccess": .int(before.access), "beforeModification": .int(before.modification),
@@ -80,8 +90,22 @@ extension FileStep {
         } else if let fields = json["created"] {
             guard let path = fields["path"]?.stringValue, let token = fields["token"]?.stringValue,
                   let trash = fields["trash"]?.stringValue, let identity = Self.identity(fields) else { return nil }
-            self = .created(path: path, identity: identity, size: fields["size"].flatMap(Self.unsigned),
-                            modified: fields["modified"]?.intValue, token: token, trash: trash)
+            let item: MadeItem
+            if let size = fields["size"].flatMap(Self.unsigned), let modified = fields["modified"]?.intValue {
+                item = .file(size: size, modified: modified)
+            } else if let digest = fields["tree"].flatMap(Self.unsigned) {
+                item = .tree(digest: digest)
+            } else if fields["name"]?.boolValue == true {
+                item = .name
+            } else {
+                item = .emptyFolder
+            }
+            self = .created(path: path, identity: identity, item: item, token: token, trash: trash)
+        } else if let fields = json["remoded"] {
+            guard let path = fields["path"]?.stringValue, let identity = Self.identity(fields),
+                  let before = fields["before"].flatMap(Self.unsigned).flatMap(UInt32.init(exactly:)),
+                  let after = fields["after"].flatMap(Self.unsigned).flatMap(UInt32.init(exactly:)) else { return nil }
+            self = .remoded(path: path, identity: identity, before: before, after: after)
         } else if let fields = json["retimed"] {
             guard let path = fields["path"]?.stringValue, let identity = Self.identity(fields),
                   let beforeAccess = fields["beforeAccess"]?.intValue,

@@ -3,8 +3,8 @@ import SystemCalls
 
 /// Notes the modification time of each folder a command is about to
 /// change, the first time only, and gives the folders whose time the
-/// command changed once it is done (`FolderTime`); a folder the command
-/// made is not one.
+/// command changed once it is done (`FolderTime`), and those it made with
+/// the time it left them.
 final class FolderClock {
     private var noted: [(path: String, identity: FileIdentity, before: Int64)] = []
     private var made: Set<String> = []
@@ -34,9 +34,15 @@ final class FolderClock {
     }
 
     /// The folders noted whose time changed, with their time now (or as
-    /// they were removed).
+    /// they were removed), then the folders made that are still there,
+    /// with their time now.
     func times() -> [FolderTime] {
-        noted.compactMap { folder in
+        let madeTimes = made.sorted().compactMap { path -> FolderTime? in
+            guard let now = FolderTime.modified(path), case .success(let identity) = SystemCall.identity(of: path)
+            else { return nil }
+            return FolderTime(path: path, identity: identity, before: now, after: now)
+        }
+        return noted.compactMap { folder -> FolderTime? in
             if let after = removed[folder.path] {
                 return after == folder.before ? nil
                     : FolderTime(path: folder.path, identity: folder.identity, before: folder.before, after: after)
@@ -45,6 +51,6 @@ final class FolderClock {
                   case .success(let identity) = SystemCall.identity(of: folder.path), identity == folder.identity
             else { return nil }
             return FolderTime(path: folder.path, identity: folder.identity, before: folder.before, after: after)
-        }
+        } + madeTimes
     }
 }

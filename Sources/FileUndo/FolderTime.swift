@@ -3,8 +3,9 @@ public import SystemCalls
 /// A folder whose modification time a command changed (an item went out
 /// of it or into it): its time before the command and after, so that an
 /// undo sets it back — and a redo forward — when nobody else changed it
-/// meanwhile. A folder the command itself made is not one: it comes and
-/// goes with its step.
+/// meanwhile. A folder the command itself made (`mkdir -p a/b`) has its
+/// time as the command left it for both: it comes and goes with its
+/// step, and a redo that brings it back gives it that time again.
 public struct FolderTime: Sendable, Equatable {
     /// The folder.
     public var path: String

@@ -41,8 +41,8 @@ struct MakeDirectoryCommand: UndoableCommand {
                 case .success:
                     clock.didMake(path)
                     guard case .success(let identity) = SystemCall.identity(of: path),
-                          let trash = try? context.trash.directory(forItemAt: path) else { continue }
-                    outcome.change.steps.append(.created(path: path, identity: identity, size: nil, modified: nil,
+                          let trash = context.trashDirectory(forNew: path, shown: typed, command: "mkdir") else { continue }
+                    outcome.change.steps.append(.created(path: path, identity: identity, item: .emptyFolder,
                                                          token: Trash.newToken(), trash: trash))
                     if options.flags.contains("v") { terminal.say("mkdir: created directory \(quoted(typed))") }
                 case .failure(let error) where error.rawValue == EEXIST && (parents || !last):

@@ -6,8 +6,8 @@ import SystemCalls
 
 /// `mv [-f] [-i] [-n] [-v] [-T] [-t DIR] [--] SOURCE… DEST`: each source
 /// renamed, as coreutils' `mv` would move it; what it replaces goes to the
-/// trash first. Within one volume only: a move across volumes (a copy
-/// then a removal) is refused, and nothing moves.
+/// trash first. Across volumes, as coreutils does it: a copy that keeps
+/// everything (mode, owner, times), then the source to its trash.
 struct MoveCommand: UndoableCommand {
     let options: CommandOptions
 
@@ -22,7 +22,7 @@ struct MoveCommand: UndoableCommand {
     func run(in context: CommandContext) -> CommandOutcome {
         let terminal = context.terminal
         var outcome = CommandOutcome(status: 0)
-        guard let moves = pairs(in: context, outcome: &outcome) else { return outcome }
+        guard let moves = operandPairs(of: "mv", options, in: context, outcome: &outcome) else { return outcome }
         let clock = FolderClock()
         for (source, destination) in moves {
             if !move(source, to: destination, in: context, clock: clock, outcome: &outcome) { outcome.status = 1 }
@@ -30,38 +30,6 @@ struct MoveCommand: UndoableCommand {
         outcome.change.folders = clock.times()
         if outcome.status != 0 && moves.isEmpty { terminal.warn("Try 'mv --help' for more information.") }
         return outcome
-    }
-
-    /// Each source with where it goes (operands as typed), or nil (with
-    /// the message printed) where the command line cannot be done at all.
-    private func pairs(in context: CommandContext, outcome: inout CommandOutcome) -> [(String, String)]? {
-        let terminal = context.terminal
-        var sources = options.operands
-        let folder: String?
-        if let target = options.values["t"] {
-            folder = target
-        } else {
-            guard sources.count >= 2 else {
-                outcome = missing(sources.isEmpty ? "file operand"
-                                                  : "destination file operand after \(quoted(sources[0]))",
-                                  of: "mv", on: terminal)
-                return nil
-            }
-            let last = sources.removeLast()
-            if sources.count == 1 && (options.flags.contains("T") || !Self.isDirectory(context.absolute(last))) {
-                return [(sources[0], last)]
-            }
-            folder = last
-        }
-        guard let folder, Self.isDirectory(context.absolute(folder)) else {
-            terminal.warn("mv: target \(quoted(folder ?? "")) is not a directory")
-            outcome.status = 1
-            return nil
-        }
-        return sources.map { source in
-            let name = source.split(separator: "/").last.map(String.init) ?? source
-            return (source, folder.hasSuffix("/") ? folder + name : folder + "/" + name)
-        }
     }
 
     /// Moves `source` to `destination` (operands as typed); false when it
@@ -109,11 +77,6 @@ struct MoveCommand: UndoableCommand {
             terminal.warn("mv: cannot move \(quoted(source)) to \(quoted(destination)): No such file or directory")
             return false
         }
-        guard target.st_dev == item.st_dev else {
-            terminal.warn("mv: cannot move \(quoted(source)) to \(quoted(destination)): it is on another volume, and "
-                          + "undod-files moves only within one; nothing was moved (`command mv` copies it across)")
-            return false
-        }
         clock.willChange(from)
         clock.willChange(to)
         clock.willRemove(to)
@@ -126,19 +89,61 @@ struct MoveCommand: UndoableCommand {
                 return false
             }
         }
-        if case .failure(let error) = SystemCall.renameNoReplace(from, to: to) {
-            if let replaced { try? context.trash.restore(replaced) }
-            terminal.warn("mv: cannot move \(quoted(source)) to \(quoted(destination)): \(error)")
-            return false
+        let steps: [FileStep]
+        if target.st_dev == item.st_dev {
+            if case .failure(let error) = SystemCall.renameNoReplace(from, to: to) {
+                if let replaced { try? context.trash.restore(replaced) }
+                terminal.warn("mv: cannot move \(quoted(source)) to \(quoted(destination)): \(error)")
+                return false
+            }
+            steps = [.moved(from: from, to: to, identity: identity)]
+        } else {
+            guard let across = moveAcross(FileCopier.Place(path: from, shown: source),
+                                          to: FileCopier.Place(path: to, shown: destination), in: context) else {
+                if let replaced { try? context.trash.restore(replaced) }
+                return false
+            }
+            steps = across
         }
         if let replaced { outcome.change.steps.append(.trashed(replaced)) }
-        outcome.change.steps.append(.moved(from: from, to: to, identity: identity))
+        outcome.change.steps += steps
         if options.flags.contains("v") { terminal.say("renamed \(quoted(source)) -> \(quoted(destination))") }
         return true
     }
 
-    private static func isDirectory(_ path: String) -> Bool {
-        guard case .success(let info) = SystemCall.stat(path) else { return false }
-        return info.st_mode & S_IFMT == S_IFDIR
+    /// Moves `source` to `destination` on another volume: a whole copy
+    /// that keeps everything, then the source to the trash of its volume
+    /// (the copy discarded where that fails: nothing is there twice). The
+    /// steps, or nil (said).
+    private func moveAcross(_ source: FileCopier.Place, to destination: FileCopier.Place,
+                            in context: CommandContext) -> [FileStep]? {
+        let terminal = context.terminal
+        let trash: String
+        do {
+            trash = try context.trash.directory(forItemAt: destination.path)
+        } catch {
+            terminal.warn("mv: cannot move \(quoted(source.shown)) to \(quoted(destination.shown)) so that it can "
+                          + "be undone: \(error); nothing was moved")
+            return nil
+        }
+        var complete = true
+        let copier = FileCopier(command: "mv", preserving: true, terminal: terminal)
+        guard let made = copier.copy(source, to: destination, following: false, complete: &complete),
+              case .success(let identity) = SystemCall.identity(of: destination.path) else { return nil }
+        guard complete else {
+            FileCopier.discard(destination.path)
+            terminal.warn("mv: \(quoted(source.shown)) was not copied whole, so it stays where it is")
+            return nil
+        }
+        let removed: TrashEntry
+        do {
+            removed = try context.trash.trash(source.path)
+        } catch {
+            FileCopier.discard(destination.path)
+            terminal.warn("mv: cannot remove \(quoted(source.shown)): \(error)")
+            return nil
+        }
+        return [.created(path: destination.path, identity: identity, item: made, token: Trash.newToken(), trash: trash),
+                .trashed(removed)]
     }
 }

@@ -77,13 +77,15 @@ public struct StepReplay: Sendable {
             }
         case .retimed(let path, let identity, let before, let after):
             try retime(path, identity, from: backward ? after : before, to: backward ? before : after)
-        case .created(let path, let identity, let size, let modified, let token, let directory):
+        case .created(let path, let identity, let item, let token, let directory):
             if backward {
-                try takeAway(path, identity, size: size, modified: modified, token: token, into: directory)
+                try takeAway(path, identity, item, token: token, into: directory)
             } else {
                 try restore(TrashEntry(directory: directory, name: PathName.lastComponent(path), originalPath: path,
-                                       identity: identity, token: token, isDirectory: size == nil))
+                                       identity: identity, token: token, isDirectory: item.isFolder))
             }
+        case .remoded(let path, let identity, let before, let after):
+            try remode(path, identity, from: backward ? after : before, to: backward ? before : after)
         }
     }
 
@@ -142,21 +144,49 @@ public struct StepReplay: Sendable {
         }
     }
 
+    /// Sets the mode of the item at `path`, which must be `identity` with
+    /// the mode `expected`, to `mode`.
+    private func remode(_ path: String, _ identity: FileIdentity, from expected: UInt32,
+                        to mode: UInt32) throws(FileUndoError) {
+        guard case .success(let found) = SystemCall.identity(of: path), found == identity,
+              case .success(let info) = SystemCall.lstat(path) else {
+            throw .refused("\(path) is not what chmod changed (it was replaced, moved or removed since)")
+        }
+        let now = UInt32(info.st_mode & 0o7777)
+        guard now == expected else {
+            throw .refused("\(path) has mode \(ModeText.octal(now)) now, not the \(ModeText.octal(expected)) it was "
+                           + "left with, so its mode stays")
+        }
+        if case .failure(let error) = SystemCall.chmod(path, mode: mode_t(mode)) {
+            throw .refused("cannot change the mode of \(path): \(error)")
+        }
+    }
+
     /// Moves what a command made at `path` to the trash, marked `token`,
-    /// while it is unchanged: the same file, of the same size and time
-    /// (a file), or empty (a directory).
-    private func takeAway(_ path: String, _ identity: FileIdentity, size: UInt64?, modified: Int64?,
+    /// while it is still `item`: the same file, of the same size and time;
+    /// an empty folder; a tree with every item as it was made.
+    private func takeAway(_ path: String, _ identity: FileIdentity, _ item: MadeItem,
                           token: String, into directory: String) throws(FileUndoError) {
         guard case .success(let found) = SystemCall.identity(of: path), found == identity,
               case .success(let info) = SystemCall.lstat(path) else {
             throw .refused("\(path) is not what was made there (it was replaced, moved or removed since)")
         }
-        if let size {
-            guard UInt64(info.st_size) == size, modified == nil || modified == FileTimes(info).modification else {
+        switch item {
+        case .file(let size, let modified):
+            guard UInt64(info.st_size) == size, modified == FileTimes(info).modification else {
                 throw .refused("\(path) was changed since it was made (its size or time differs), so it stays")
             }
-        } else if case .success(let names) = SystemCall.directoryNames(path), !names.isEmpty {
-            throw .refused("\(path) is not empty now, so it stays")
+        case .emptyFolder:
+            if case .success(let names) = SystemCall.directoryNames(path), !names.isEmpty {
+                throw .refused("\(path) is not empty now, so it stays")
+            }
+        case .tree(let digest):
+            guard TreeDigest.of(path) == digest else {
+                throw .refused("\(path) was changed since it was made (something in it was added, removed or "
+                               + "written to), so it stays")
+            }
+        case .name:
+            break
         }
         do {
             _ = try trash.trash(path, token: token, into: directory)

@@ -47,8 +47,9 @@ struct TouchCommand: UndoableCommand {
             case .success(let fd):
                 SystemCall.close(fd)
                 guard case .success(let identity) = SystemCall.identity(of: path), let times = FileTimes.of(path),
-                      let trash = try? context.trash.directory(forItemAt: path) else { continue }
-                outcome.change.steps.append(.created(path: path, identity: identity, size: 0, modified: times.modification,
+                      let trash = context.trashDirectory(forNew: path, shown: operand, command: "touch") else { continue }
+                outcome.change.steps.append(.created(path: path, identity: identity,
+                                                     item: .file(size: 0, modified: times.modification),
                                                      token: Trash.newToken(), trash: trash))
             }
         }

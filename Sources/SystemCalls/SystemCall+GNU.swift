@@ -17,6 +17,13 @@ extension SystemCall {
         return rename(path, to: target)
     }
 
+    /// `copy_file_range(2)` of up to `count` bytes from `source` to
+    /// `target`, each at its own offset: how many went (0: the end).
+    /// `EXDEV`, `EINVAL` or `ENOSYS` where the kernel cannot copy so.
+    public static func copyRange(from source: Int32, to target: Int32, count: Int) -> Result<Int, Errno> {
+        perform(.copy, fd: target) { cshim_copy_file_range(source, target, count) }
+    }
+
     /// `syncfs(2)`: the file system holding `fd` written out.
     public static func syncfs(_ fd: Int32) -> Result<Void, Errno> {
         perform(.syncfs, fd: fd) { Int(cshim_syncfs(fd)) }.map { _ in () }

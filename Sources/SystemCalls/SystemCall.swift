@@ -27,6 +27,12 @@ public enum SystemCall {
         case stat
         /// `rmdir(2)`, `syncfs(2)`.
         case rmdir, syncfs
+        /// `link(2)` and `symlink(2)`: a new name.
+        case link
+        /// `chmod(2)` and `lchown(2)`: a mode, an owner.
+        case chmod
+        /// `copy_file_range(2)`: bytes from file to file in the kernel.
+        case copy
     }
 
     /// Runs `call` (a system call on `fd`, or on `path`, returning -1 and
@@ -222,6 +228,42 @@ public enum SystemCall {
         let count = buffer.count
         return perform(.stat, path: path) { Int(Glibc.readlink(path, &buffer, count - 1)) }
             .map { String(decoding: buffer.prefix($0).map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+    }
+
+    /// `link(2)`: a new name `path` for the file at `existing` (a link
+    /// at `existing` not followed).
+    public static func link(_ existing: String, at path: String) -> Result<Void, Errno> {
+        perform(.link, path: path) { Int(Glibc.linkat(AT_FDCWD, existing, AT_FDCWD, path, 0)) }.map { _ in () }
+    }
+
+    /// `symlink(2)`: a symbolic link at `path` pointing to `target`.
+    public static func symlink(_ target: String, at path: String) -> Result<Void, Errno> {
+        perform(.link, path: path) { Int(Glibc.symlink(target, path)) }.map { _ in () }
+    }
+
+    /// `chmod(2)` of `path` (links followed) to `mode`.
+    public static func chmod(_ path: String, mode: mode_t) -> Result<Void, Errno> {
+        perform(.chmod, path: path) { Int(Glibc.chmod(path, mode)) }.map { _ in () }
+    }
+
+    /// `lchown(2)` of `path` (a link not followed) to `owner` and `group`.
+    public static func changeOwner(_ path: String, owner: uid_t, group: gid_t) -> Result<Void, Errno> {
+        perform(.chmod, path: path) { Int(Glibc.lchown(path, owner, group)) }.map { _ in () }
+    }
+
+    /// The file's creation mask (`umask(2)`, read and put back).
+    public static func creationMask() -> mode_t {
+        let mask = Glibc.umask(0o022)
+        _ = Glibc.umask(mask)
+        return mask
+    }
+
+    /// `path` with every link, `.` and `..` resolved (`realpath(3)`); nil
+    /// where some part of it is not there.
+    public static func resolvedPath(_ path: String) -> String? {
+        guard let resolved = Glibc.realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// `rmdir(2)` of `path`.

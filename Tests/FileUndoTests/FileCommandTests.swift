@@ -115,19 +115,6 @@ import Testing
         _ = before
     }
 
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/shm"), "no /dev/shm"))
-    func mvAcrossVolumesIsRefusedAndMovesNothing() throws {
-        let f = try FilesFixture()
-        try f.file("a", "a")
-        var shm = stat()
-        var work = stat()
-        guard stat("/dev/shm", &shm) == 0, stat(f.work, &work) == 0, shm.st_dev != work.st_dev else { return }
-        let outcome = f.run("mv a /dev/shm/undod-files-\(UUID().uuidString)")
-        #expect(outcome.status == 1 && outcome.change.steps.isEmpty)
-        #expect(f.terminal.warned.first?.contains("it is on another volume") == true)
-        #expect(f.text("a") == "a")
-    }
-
     @Test func mkdirParentsIsUndoneWhileEmptyAndRefusedWhenNot() throws {
         let f = try FilesFixture()
         let outcome = f.run("mkdir -pv a/b/c")

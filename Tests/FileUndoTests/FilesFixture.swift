@@ -1,4 +1,5 @@
 import FileTrash
+import BusHarness
 import FileUndo
 import Foundation
 
@@ -51,30 +52,37 @@ final class FilesFixture {
         return lstat(work + "/" + name, &info) == 0
     }
 
-    /// Every item under the working directory: its kind, mode, size,
-    /// modification time (ns), inode, and its bytes or where it links.
-    func snapshot() -> [String: String] {
-        var items: [String: String] = [:]
-        var pending = [""]
-        while let next = pending.popLast() {
-            let path = next.isEmpty ? work : work + "/" + next
-            var info = stat()
-            guard lstat(path, &info) == 0 else { continue }
-            var text = "mode \(String(info.st_mode, radix: 8)) size \(info.st_size) "
-                + "mtime \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec) inode \(info.st_ino)"
-            switch info.st_mode & S_IFMT {
-            case S_IFDIR:
-                for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
-                    pending.append(next.isEmpty ? name : next + "/" + name)
-                }
-            case S_IFLNK:
-                text += " -> " + ((try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?")
-            default:
-                text += " " + (FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } ?? "?")
-            }
-            if !next.isEmpty { items[next] = text }
-        }
-        return items
+    /// A volume other than the one /tmp is on, for moves across volumes.
+    static let otherVolume: String? = {
+        var shm = stat()
+        var tmp = stat()
+        guard stat("/dev/shm", &shm) == 0, stat(NSTemporaryDirectory(), &tmp) == 0, shm.st_dev != tmp.st_dev,
+              access("/dev/shm", W_OK) == 0 else { return nil }
+        return "/dev/shm"
+    }()
+
+    /// The permission and special bits of `name`'s mode.
+    func mode(_ name: String) -> UInt32 {
+        var info = stat()
+        return lstat(work + "/" + name, &info) == 0 ? UInt32(info.st_mode & 0o7777) : 0
+    }
+
+    /// `name`'s modification time, in ns.
+    func modified(_ name: String) -> Int {
+        var info = stat()
+        return lstat(work + "/" + name, &info) == 0 ? info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec : 0
+    }
+
+    /// `name`'s inode.
+    func inode(_ name: String) -> UInt {
+        var info = stat()
+        return lstat(work + "/" + name, &info) == 0 ? UInt(info.st_ino) : 0
+    }
+
+    /// Every item under `top` (the working directory when nil), as
+    /// `FileTreeSnapshot` takes it.
+    func snapshot(of top: String? = nil, inodes: Bool = true) -> [String: String] {
+        FileTreeSnapshot.of(top ?? work, inodes: inodes)
     }
 }
 

@@ -94,16 +94,16 @@ import Testing
         for shell in ["bash", "zsh", "fish"] {
             let script = try f.undoctlBare(["shell-init", shell])
             #expect(script.status == 0)
-            for command in ["rm", "mv", "mkdir", "rmdir", "touch"] { #expect(script.output.contains("function \(command)")) }
+            for command in ["rm", "mv", "cp", "mkdir", "rmdir", "ln", "touch", "chmod"] { #expect(script.output.contains("function \(command)")) }
         }
         let other = try f.undoctlBare(["shell-init", "csh"])
         #expect(other.status == 2)
         #expect(other.errors.contains("choose bash, zsh or fish"))
         // zsh and fish load them, and the functions are there.
         let undoctl = DaemonProcess.undoctl.path
-        let zsh = try runTool(["zsh", "-f", "-c", "eval \"$('\(undoctl)' shell-init zsh)\"; whence -w rm mv mkdir rmdir touch"])
-        #expect(zsh.output == "rm: function\nmv: function\nmkdir: function\nrmdir: function\ntouch: function\n", "\(zsh.errors)")
-        let fish = try runTool(["fish", "--no-config", "-c", "'\(undoctl)' shell-init fish | source; functions -q rm mv mkdir rmdir touch; echo $status"])
+        let zsh = try runTool(["zsh", "-f", "-c", "eval \"$('\(undoctl)' shell-init zsh)\"; whence -w rm mv cp mkdir rmdir ln touch chmod"])
+        #expect(zsh.output == "rm: function\nmv: function\ncp: function\nmkdir: function\nrmdir: function\nln: function\ntouch: function\nchmod: function\n", "\(zsh.errors)")
+        let fish = try runTool(["fish", "--no-config", "-c", "'\(undoctl)' shell-init fish | source; functions -q rm mv cp mkdir rmdir ln touch chmod; echo $status"])
         #expect(fish.output == "0\n", "\(fish.errors)")
     }
 }

@@ -52,6 +52,11 @@ ssize_t cshim_read_with_fds(int fd, void *bytes, size_t count, int *fds, int max
 /// rename so).
 int cshim_rename_noreplace(const char *from, const char *to);
 
+/// Copies up to `count` bytes from `in_fd` to `out_fd` in the kernel, each
+/// at its own offset (copy_file_range(2), a GNU declaration): the bytes
+/// copied, or -1 with errno.
+ssize_t cshim_copy_file_range(int in_fd, int out_fd, size_t count);
+
 /// Writes out the file system holding `fd` (syncfs(2), a GNU extension):
 /// 0, or -1 with errno.
 int cshim_syncfs(int fd);

@@ -2,15 +2,16 @@ import FileUndo
 import SystemCalls
 
 /// `undoctl shell-init bash|zsh|fish`: prints the functions that make `rm`,
-/// `mv`, `mkdir`, `rmdir` and `touch` in that shell undoable (through
-/// undod-files).
+/// `mv`, `cp`, `mkdir`, `rmdir`, `ln`, `touch` and `chmod` in that shell
+/// undoable (through undod-files).
 struct ShellInitCommand: Command {
     static let name = "shell-init"
-    static let summary = "print the functions that make rm, mv, mkdir, rmdir and touch undoable in a shell"
+    static let summary = "print the functions that make rm, mv, cp, ln, chmod and others undoable in a shell"
     static let usage = "bash|zsh|fish"
     static let discussion = """
-        Prints shell functions named rm, mv, mkdir, rmdir and touch that run them through \
-        undod-files: rm moves to the trash, what mv replaces goes there first, \
+        Prints shell functions named rm, mv, cp, mkdir, rmdir, ln, touch and chmod that \
+        run them through undod-files: rm moves to the trash, what mv or cp replaces goes \
+        there first, \
         and each command line becomes one group on this shell's own stack, \
         which `undoctl undo` typed in this shell undoes (and the global key, \
         with the shell's terminal in front). An option undod-files does not \
@@ -26,7 +27,7 @@ struct ShellInitCommand: Command {
     ]
 
     /// The commands the functions cover.
-    static let commands = ["rm", "mv", "mkdir", "rmdir", "touch"]
+    static let commands = ["rm", "mv", "cp", "mkdir", "rmdir", "ln", "touch", "chmod"]
 
     /// The shell asked for.
     let shell: String
