@@ -173,6 +173,13 @@ public final class DaemonProcess {
                                      interface: "org.freedesktop.DBus.Peer", member: "Ping")
         signal(SIGKILL)
         exitWatch?.waitBlocking(milliseconds: TestTime.milliseconds(10_000))
+        // Killed before (a test's fault at a moment of its own): the name
+        // may have gone already.
+        if let owned = try? watcher.callAndWait(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                                interface: "org.freedesktop.DBus", member: "NameHasOwner",
+                                                arguments: [.string(Undo1.busName)]).first?.bool, !owned {
+            gone = true
+        }
         loop.run(until: { gone }, timeoutMilliseconds: TestTime.milliseconds(10_000))
     }
 
