@@ -22,6 +22,8 @@ packages=(
   xvfb               # the tests' own X server, one per test
   openbox            # the tests' EWMH window manager
   xdotool            # the tests' hand: activates windows, presses the global keys
+  xterm              # the terminal in front whose integrated bash the global key undoes
+  xfonts-base        # xterm's fixed font on Xvfb
   x11-utils          # xprop: the tests wait for the window manager with it
   x11-xserver-utils  # xmodmap and xset: the tests change the keyboard mapping and read the locks
   dunst              # the tests' notification server, pressed with dunstctl
@@ -30,6 +32,7 @@ packages=(
   gir1.2-gtk-3.0     # GTK 3 for the example editor, and the tests' windows on sway
   sway               # the tests' Wayland compositor (headless, as an unprivileged user)
   wtype              # the tests' hand on sway: presses the global keys
+  foot               # the Wayland terminal in front whose integrated bash the key undoes on sway
   util-linux         # setpriv: the tests run sway as that user
   strace             # the tests inject failures into undod's journal (FaultInjection)
   kwin-wayland       # the tests' KDE compositor (kwin_wayland --virtual), with undod's KWin script loaded

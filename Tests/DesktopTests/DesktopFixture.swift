@@ -19,11 +19,14 @@ final class DesktopFixture {
     var bus: TestBus { daemon.bus }
 
     /// The desktop (with openbox unless `windowManager` is false), then undod with `config`
-    /// and the desktop's environment, to which `environment` adds (`XDG_CURRENT_DESKTOP`, say).
+    /// and the desktop's environment, to which `environment` adds (`XDG_CURRENT_DESKTOP`, say),
+    /// on a bus that activates what `services` holds.
     init(config: String = "", windowManager: Bool = true, notifications: Bool = false,
-         notificationTimeout: Int = 10, desktop: TestDesktop? = nil, environment: [String: String] = [:]) throws {
+         notificationTimeout: Int = 10, desktop: TestDesktop? = nil, environment: [String: String] = [:],
+         services: URL? = nil) throws {
         let desktop = try desktop ?? TestDesktop(windowManager: windowManager)
-        let daemon = try DaemonFixture(config: config, environment: desktop.environment.merging(environment) { $1 })
+        let daemon = try DaemonFixture(config: config, environment: desktop.environment.merging(environment) { $1 },
+                                       services: services)
         if notifications {
             try desktop.startNotifications(bus: daemon.bus, loop: daemon.loop, watcher: daemon.watcher,
                                            timeout: notificationTimeout)

@@ -26,9 +26,10 @@ struct SwayTests {
 
         /// A sway, and an undod told of it at start (`knowingSway`) or not
         /// (started before the desktop, as by D-Bus activation at login).
-        init(_ release: DesktopRelease, knowingSway: Bool = true) throws {
+        /// `services`: what the bus activates (the shell's agent, say).
+        init(_ release: DesktopRelease, knowingSway: Bool = true, services: URL? = nil) throws {
             sway = try TestSway(release: release)
-            daemon = try DaemonFixture(environment: knowingSway ? sway.environment : [:])
+            daemon = try DaemonFixture(environment: knowingSway ? sway.environment : [:], services: services)
             windows = try Self.windowEvents(of: sway, loop: daemon.loop)
             signals = try daemon.recordSignals(subscribe: false)
         }
@@ -98,6 +99,51 @@ struct SwayTests {
     @Test(arguments: TestSway.releases)
     func aWindowCallingItselfByAnotherAppsIdGetsNothing(release: DesktopRelease) throws {
         try Fixture(release).aWindowCallingItselfByAnotherAppsIdGetsNothing()
+    }
+
+    /// The shell's undo with a real Wayland terminal in front: foot running
+    /// an integrated bash, `rm notes.txt` typed there with wtype; the key
+    /// brings the file back, and with an application's window in front
+    /// the key is that application's.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/foot"), "needs foot"),
+          arguments: TestSway.releases)
+    func theKeyUndoesTheRmTypedInTheTerminalInFront(release: DesktopRelease) throws {
+        let services = try FilesAgentService()
+        let f = try Fixture(release, services: services.directory)
+        let shell = try IntegratedShell(in: f.sway.directory.appendingPathComponent("shell-\(UUID().uuidString.prefix(8))"),
+                                        loop: f.loop)
+        let foot = Process()
+        foot.executableURL = URL(fileURLWithPath: "/usr/bin/foot")
+        foot.arguments = ["--title", "undod-foot"] + shell.command
+        foot.environment = shell.environment(f.sway.environment, bus: f.daemon.bus)
+        try foot.run()
+        defer { foot.terminate() }
+        try f.waitForView(of: foot.processIdentifier)
+        #expect(f.daemon.wait(timeout: 30_000) { shell.isReady }, "bash in foot is ready")
+        try f.sway.focus(pid: foot.processIdentifier, loop: f.loop)
+
+        // Typed as a person types (30 ms a key, as xdotool's --delay elsewhere):
+        // wtype sends each letter with a keymap of its own, which foot 1.13
+        // under the newer sways misses when they come all at once.
+        try f.sway.type(["-d", "30", "rm notes.txt", "-k", "Return"], loop: f.loop)
+        #expect(f.daemon.wait(timeout: 20_000) {
+            guard let stack = try? f.daemon.managerProperty("FocusedStack")?.string, stack != "/" else { return false }
+            return (try? f.daemon.stackProperty(stack, "UndoName")?.string) == "rm notes.txt"
+        }, "the shell's stack has the focus with its rm on top")
+        #expect(!FileManager.default.fileExists(atPath: shell.notes.path))
+        let shellStack = try #require(try f.daemon.managerProperty("FocusedStack")?.string)
+
+        try f.pressUndo()
+        #expect(f.daemon.wait(timeout: 20_000) {
+            (try? f.daemon.stackProperty(shellStack, "RedoName")?.string) == "rm notes.txt"
+        }, "undone by the key")
+        #expect(try String(contentsOf: shell.notes, encoding: .utf8) == "my notes")
+
+        let app = try f.app("org.example.A", title: "Alpha", pushes: 1)
+        #expect(try f.focus(app.pid, expecting: app.stack))
+        try f.pressUndo()
+        #expect(try app.process.nextApply().payloads == ["u1"])
+        #expect(try f.daemon.stackProperty(shellStack, "UndoDepth")?.uint32 == 0, "the shell's history as it was")
     }
 
     @Test(arguments: TestSway.releases)

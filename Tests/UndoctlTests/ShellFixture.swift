@@ -6,7 +6,7 @@ import Foundation
 /// `org.undod.Files1.service` does), and a home and a working folder of
 /// their own: where the shell's undo is tried as a person would use it.
 final class ShellFixture {
-    let services: URL
+    let services: FilesAgentService
     let root: String
     let home: String
     let work: String
@@ -14,20 +14,15 @@ final class ShellFixture {
 
     init() throws {
         let unique = UUID().uuidString.prefix(8)
-        services = FileManager.default.temporaryDirectory.appendingPathComponent("undod-files-services-\(unique)")
-        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
-        let agent = DaemonProcess.buildDirectory.appendingPathComponent("undod-files").path
-        try "[D-BUS Service]\nName=org.undod.Files1\nExec=\(agent) --agent\n"
-            .write(to: services.appendingPathComponent("org.undod.Files1.service"), atomically: false, encoding: .utf8)
+        services = try FilesAgentService()
         root = FileManager.default.temporaryDirectory.appendingPathComponent("undod-shell-\(unique)").path
         home = root + "/home"
         work = root + "/work"
         for folder in [home, work] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
-        f = try DaemonFixture(services: services)
+        f = try DaemonFixture(services: services.directory)
     }
 
     deinit {
-        try? FileManager.default.removeItem(at: services)
         try? FileManager.default.removeItem(atPath: root)
     }
 
