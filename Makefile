@@ -78,6 +78,7 @@ static: deps
 	$(STATIC) --product undod
 	$(STATIC) --product undoctl
 	$(STATIC) --product undod-files
+	$(STATIC) --product undod-files-run
 
 ## Runs undod in the foreground: on the session bus if there is one, else on
 ## a private bus that it starts and names.
@@ -184,8 +185,10 @@ install-undod: static
 	  "$(DESTDIR)$(PREFIX)/lib/systemd/user" "$(DESTDIR)$(SYSCONFDIR)/xdg/undod" \
 	  "$(DESTDIR)$(BASH_COMPLETIONS)" "$(DESTDIR)$(ZSH_COMPLETIONS)" "$(DESTDIR)$(FISH_COMPLETIONS)" \
 	  "$(DESTDIR)$(KWIN_SCRIPT)/contents/code" "$(DESTDIR)$(PREFIX)/share/applications"
-	install -m 0755 "$(STATIC_BIN)/undod" "$(STATIC_BIN)/undoctl" "$(STATIC_BIN)/undod-files" "$(DESTDIR)$(PREFIX)/bin/"
-	install -m 0644 Docs/undoctl.1 Docs/undod.1 Docs/undod-files.1 "$(DESTDIR)$(PREFIX)/share/man/man1/"
+	install -m 0755 "$(STATIC_BIN)/undod" "$(STATIC_BIN)/undoctl" "$(STATIC_BIN)/undod-files" \
+	  "$(STATIC_BIN)/undod-files-run" "$(DESTDIR)$(PREFIX)/bin/"
+	install -m 0644 Docs/undoctl.1 Docs/undod.1 Docs/undod-files.1 Docs/undod-files-run.1 \
+	  "$(DESTDIR)$(PREFIX)/share/man/man1/"
 	sed 's|@BINDIR@|$(PREFIX)/bin|' Service/org.undod.Undo1.service > "$(DESTDIR)$(PREFIX)/share/dbus-1/services/org.undod.Undo1.service"
 	sed 's|@BINDIR@|$(PREFIX)/bin|' Service/org.undod.Files1.service > "$(DESTDIR)$(PREFIX)/share/dbus-1/services/org.undod.Files1.service"
 	sed 's|@BINDIR@|$(PREFIX)/bin|' Service/undod.service > "$(DESTDIR)$(PREFIX)/lib/systemd/user/undod.service"
@@ -213,9 +216,9 @@ install-libundod: deps
 ## Removes everything `make install` put down (same PREFIX and DESTDIR),
 ## and the directories it made that are left empty.
 uninstall:
-	rm -f "$(DESTDIR)$(PREFIX)/bin/undod" "$(DESTDIR)$(PREFIX)/bin/undoctl" "$(DESTDIR)$(PREFIX)/bin/undod-files" \
+	rm -f "$(DESTDIR)$(PREFIX)/bin/undod" "$(DESTDIR)$(PREFIX)/bin/undoctl" "$(DESTDIR)$(PREFIX)/bin/undod-files" "$(DESTDIR)$(PREFIX)/bin/undod-files-run" \
 	  "$(DESTDIR)$(PREFIX)/share/man/man1/undoctl.1" "$(DESTDIR)$(PREFIX)/share/man/man1/undod.1" \
-	  "$(DESTDIR)$(PREFIX)/share/man/man1/undod-files.1" \
+	  "$(DESTDIR)$(PREFIX)/share/man/man1/undod-files.1" "$(DESTDIR)$(PREFIX)/share/man/man1/undod-files-run.1" \
 	  "$(DESTDIR)$(PREFIX)/share/dbus-1/services/org.undod.Undo1.service" \
 	  "$(DESTDIR)$(PREFIX)/share/dbus-1/services/org.undod.Files1.service" \
 	  "$(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/org.undod.Undo1.xml" \

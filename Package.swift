@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "undod", targets: ["undod"]),
         .executable(name: "undoctl", targets: ["undoctl"]),
         .executable(name: "undod-files", targets: ["undod-files"]),
+        .executable(name: "undod-files-run", targets: ["undod-files-run"]),
         .executable(name: "undod-bench", targets: ["undod-bench"]),
         .library(name: "DBus", targets: ["DBus"]),
         .library(name: "UndoKit", targets: ["UndoKit"]),
@@ -83,6 +84,8 @@ let package = Package(
         // Executables.
         .executableTarget(name: "undod", dependencies: ["UndoDaemon", "Undo1", "Undo1Wire", "Loop", "Logging", "ProcessEnvironment", "SystemClock"], swiftSettings: strict),
         .executableTarget(name: "undod-files", dependencies: ["FileUndo", "FileTrash", "SystemCalls", "UndoKit", "DBus", "Loop", "ProcessEnvironment", "Locking"], swiftSettings: strict),
+        // Started for every command a shell's functions run: no Foundation, no UndoKit.
+        .executableTarget(name: "undod-files-run", dependencies: ["FileUndo", "FileTrash", "SystemCalls", "DBus", "Loop", "ProcessEnvironment"], swiftSettings: strict),
         .executableTarget(name: "undoctl", dependencies: ["FileUndo", "Loop", "Logging", "ProcessEnvironment", "SystemClock", "SystemCalls", "DBus", "Undo1", "Undo1Wire", "UndoCore", "JSONText"], swiftSettings: strict),
         .executableTarget(name: "line-editor", dependencies: ["UndoKit"], path: "Examples/LineEditor",
                           swiftSettings: strict),

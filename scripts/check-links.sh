@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks the claim that undod and undoctl link no Foundation: neither names a
+# Checks the claim that undod, undoctl and undod-files-run link no Foundation: neither names a
 # Foundation library (or Foundation's ICU) among what it needs at run time.
 # line-editor, which links UndoKit and so Foundation, is the control: were
 # the check itself broken, it would not see Foundation there either.
@@ -11,7 +11,7 @@ foundation='lib(Foundation|FoundationEssentials|FoundationInternationalization|F
 needs() { readelf -d "$bin/$1" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'; }
 
 status=0
-for binary in undod undoctl; do
+for binary in undod undoctl undod-files-run; do
     if found=$(needs "$binary" | grep -E "$foundation"); then
         echo "check-links: $binary links Foundation ($(echo $found)), which it must not." >&2
         status=1
@@ -21,5 +21,5 @@ if ! needs line-editor | grep -qE "$foundation"; then
     echo "check-links: the control line-editor shows no Foundation either: the check cannot see it." >&2
     status=1
 fi
-[ "$status" = 0 ] && echo "check-links: undod and undoctl link no Foundation (line-editor, the control, does)."
+[ "$status" = 0 ] && echo "check-links: undod, undoctl and undod-files-run link no Foundation (line-editor, the control, does)."
 exit "$status"

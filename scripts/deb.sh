@@ -14,7 +14,7 @@ root="$stage/root"
 
 make --no-print-directory -s install-undod DESTDIR="$root" PREFIX=/usr >/dev/null
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/undod" "$root/usr/bin/undoctl" \
-  "$root/usr/bin/undod-files"
+  "$root/usr/bin/undod-files" "$root/usr/bin/undod-files-run"
 gzip -9n "$root"/usr/share/man/man1/*.1
 
 source scripts/deb-docs.sh
@@ -23,7 +23,7 @@ package_docs "$root/usr/share/doc/undod" undod "$version" deb
 # Depends: what the binaries link, as dpkg-shlibdeps finds it.
 install -d "$stage/debian"
 printf 'Source: undod\n\nPackage: undod\nArchitecture: any\n' > "$stage/debian/control"
-shlibs=$(cd "$stage" && dpkg-shlibdeps -O -e root/usr/bin/undod -e root/usr/bin/undoctl -e root/usr/bin/undod-files 2>/dev/null \
+shlibs=$(cd "$stage" && dpkg-shlibdeps -O -e root/usr/bin/undod -e root/usr/bin/undoctl -e root/usr/bin/undod-files -e root/usr/bin/undod-files-run 2>/dev/null \
   | sed -n 's/^shlibs:Depends=//p')
 [ -n "$shlibs" ] || { echo "deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 

@@ -24,7 +24,7 @@ deb=$(make --no-print-directory -s deb | tail -n1)
 # 2. A fresh root, dependencies checked against this machine's packages.
 root="$work/root"
 install_into_fresh_root "$root" -- "$deb" || fail "dpkg -i"
-for file in usr/bin/undod usr/bin/undoctl usr/bin/undod-files usr/share/man/man1/undod.1.gz \
+for file in usr/bin/undod usr/bin/undoctl usr/bin/undod-files usr/bin/undod-files-run usr/share/man/man1/undod.1.gz \
             usr/share/man/man1/undoctl.1.gz usr/share/man/man1/undod-files.1.gz \
             usr/share/dbus-1/services/org.undod.Undo1.service usr/share/dbus-1/services/org.undod.Files1.service \
             usr/lib/systemd/user/undod.service \
@@ -36,7 +36,7 @@ for file in usr/bin/undod usr/bin/undoctl usr/bin/undod-files usr/share/man/man1
             usr/share/applications/org.undod.undod.desktop; do
   [ -f "$root/$file" ] || fail "the package lacks /$file"
 done
-for binary in undod undoctl undod-files; do
+for binary in undod undoctl undod-files undod-files-run; do
   if readelf -d "$root/usr/bin/$binary" | grep -Ei 'swift|/opt/' >/dev/null; then
     fail "$binary still names the Swift toolchain: $(readelf -d "$root/usr/bin/$binary" | grep -Ei 'swift|/opt/')"
   fi

@@ -1,15 +1,16 @@
 import DBus
+import FileUndo
 
 /// `org.undod.Files1`, which the agent owns on the session bus (D-Bus
-/// activated) and the shell functions' runs call: one declaration for
+/// activated) and `undod-files-run` calls: one declaration for
 /// serving, calling and introspection.
 enum FilesInterface {
     /// The agent's bus name.
-    static let busName = "org.undod.Files1"
+    static let busName = FilesBus.busName
     /// Its one object.
-    static let path = "/org/undod/Files1"
+    static let path = FilesBus.path
     /// The interface's name.
-    static let name = "org.undod.Files1"
+    static let name = FilesBus.interface
 
     /// The interface, its handlers unbound.
     static var declaration: Interface { Interface(name, doc: "undod-files, the shell's undo: what a command changed becomes one group on its shell's stack.", methods: [

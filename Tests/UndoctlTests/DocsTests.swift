@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test(.enabled(if: CompletionTests.installed("groff"), "groff is not installed on this machine"),
-          arguments: ["Docs/undoctl.1", "Docs/undod.1"])
+          arguments: ["Docs/undoctl.1", "Docs/undod.1", "Docs/undod-files.1"])
     func manPagesRenderWithoutWarnings(_ path: String) throws {
         let result = try runTool(["groff", "-man", "-ww", "-z", Repository.file(path).path])
         #expect(result.status == 0 && result.errors.isEmpty, "\(path): \(result.errors)")

@@ -84,7 +84,7 @@ import Testing
         try Data("x".utf8).write(to: URL(fileURLWithPath: s.work + "/x"))
         let result = try s.bash("rm --preserve-root=all x; echo \"status $?\"; command rm -f nothing; echo done")
         #expect(result.output == "status 0\ndone\n", "\(result.output)")
-        #expect(result.errors == "undod-files: rm --preserve-root=all cannot be undone: running rm as it is\n")
+        #expect(result.errors == "undod-files-run: rm --preserve-root=all cannot be undone: running rm as it is\n")
         #expect(s.text("x") == nil)
         #expect(try s.f.undoctl(["list"]).output.contains("org.undod.Shell") == false, "nothing recorded")
     }

@@ -3,18 +3,18 @@ import SystemCalls
 
 /// `undoctl shell-init bash|zsh|fish`: prints the functions that make `rm`,
 /// `mv`, `cp`, `mkdir`, `rmdir`, `ln`, `touch` and `chmod` in that shell
-/// undoable (through undod-files).
+/// undoable (through undod-files-run and the agent, undod-files).
 struct ShellInitCommand: Command {
     static let name = "shell-init"
     static let summary = "print the functions that make rm, mv, cp, ln, chmod and others undoable in a shell"
     static let usage = "bash|zsh|fish"
     static let discussion = """
         Prints shell functions named rm, mv, cp, mkdir, rmdir, ln, touch and chmod that \
-        run them through undod-files: rm moves to the trash, what mv or cp replaces goes \
+        run them through undod-files-run: rm moves to the trash, what mv or cp replaces goes \
         there first, \
         and each command line becomes one group on this shell's own stack, \
         which `undoctl undo` typed in this shell undoes (and the global key, \
-        with the shell's terminal in front). An option undod-files does not \
+        with the shell's terminal in front). An option undod-files-run does not \
         know runs the real command, with one line saying it cannot be undone; \
         `command rm …` and `\\rm …` always run the real one. Load it from the \
         shell's start-up file; nothing changes without it.
@@ -37,12 +37,12 @@ struct ShellInitCommand: Command {
     }
 
     func run(_ context: CommandContext) throws(CommandError) {
-        Output.line(Self.script(shell, agent: Self.agentPath()))
+        Output.line(Self.script(shell, runner: Self.runnerPath()))
     }
 
-    /// The functions for `shell`, calling undod-files at `agent`.
-    static func script(_ shell: String, agent: String) -> String {
-        let quoted = ShellQuoting.singleQuoted(agent)
+    /// The functions for `shell`, calling undod-files-run at `runner`.
+    static func script(_ shell: String, runner: String) -> String {
+        let quoted = ShellQuoting.singleQuoted(runner)
         if shell == "fish" {
             return (["# undod: the shell's undo (undoctl shell-init fish)", "set -gx UNDOD_SHELL_PID $fish_pid"]
                 + commands.map { "function \($0) --wraps \($0); \(quoted) --shell $fish_pid \($0) $argv; end" })
@@ -54,13 +54,13 @@ struct ShellInitCommand: Command {
             .joined(separator: "\n")
     }
 
-    /// undod-files beside this undoctl where it is there (an install, a
-    /// build tree), else the name, for PATH to find.
-    static func agentPath() -> String {
+    /// undod-files-run beside this undoctl where it is there (an install,
+    /// a build tree), else the name, for PATH to find.
+    static func runnerPath() -> String {
         guard case .success(let own) = SystemCall.readLink("/proc/self/exe"),
-              let slash = own.lastIndex(of: "/") else { return "undod-files" }
-        let beside = String(own[..<slash]) + "/undod-files"
-        guard case .success = SystemCall.stat(beside) else { return "undod-files" }
+              let slash = own.lastIndex(of: "/") else { return "undod-files-run" }
+        let beside = String(own[..<slash]) + "/undod-files-run"
+        guard case .success = SystemCall.stat(beside) else { return "undod-files-run" }
         return beside
     }
 }

@@ -7,8 +7,8 @@ import FileUndo
 import Loop
 import ProcessEnvironment
 
-/// One command line run for a shell (`undod-files --shell PID rm -r build`,
-/// what the shell functions call): done here, in the shell's directory and
+/// One command line run for a shell (`undod-files-run --shell PID rm -r
+/// build`, what the shell functions call): done here, in the shell's directory and
 /// on its terminal, as coreutils would do it, then recorded with the agent
 /// as one group on the shell's stack. A line undod-files does not run goes
 /// to the real command, with one line saying it cannot be undone. Its exit
@@ -21,18 +21,18 @@ enum FileRunner {
         let terminal = StandardTerminal()
         switch FileCommand.reading(name, arguments) {
         case .asItIs(let why):
-            terminal.warn("undod-files: \(why)")
+            terminal.warn("undod-files-run: \(why)")
             return runAsItIs(name, arguments)
         case .undoable(let command):
             guard let trash = Trash.ofUser(environment: environment.variables), let directory = workingDirectory() else {
-                terminal.warn("undod-files: \(name) cannot be undone (no home or working directory): running \(name) as it is")
+                terminal.warn("undod-files-run: \(name) cannot be undone (no home or working directory): running \(name) as it is")
                 return runAsItIs(name, arguments)
             }
             let outcome = command.run(in: CommandContext(directory: directory, trash: trash, terminal: terminal))
             if !outcome.change.steps.isEmpty {
                 let line = ([name] + arguments).map(ShellQuoting.quoted).joined(separator: " ")
                 if let problem = record(shell: shell, line: line, change: outcome.change, environment: environment) {
-                    terminal.warn("undod-files: \(line) cannot be undone from undod (\(problem)); "
+                    terminal.warn("undod-files-run: \(line) cannot be undone from undod (\(problem)); "
                                   + "what it removed or replaced is in the trash")
                 }
             }
@@ -46,8 +46,8 @@ enum FileRunner {
         do throws(DBusError) {
             let connection = try Connection.session(loop: loop, environment: environment)
             defer { connection.close() }
-            let message = try Message.methodCall(destination: FilesInterface.busName, path: FilesInterface.path,
-                                                 interface: FilesInterface.name, member: "Record",
+            let message = try Message.methodCall(destination: FilesBus.busName, path: FilesBus.path,
+                                                 interface: FilesBus.interface, member: "Record",
                                                  arguments: [.uint32(shell), .string(line), .bytes(change.payload)])
             _ = try connection.callAndWait(message, timeoutMilliseconds: recordTimeoutMilliseconds)
             return nil
@@ -62,7 +62,7 @@ enum FileRunner {
         var argv: [UnsafeMutablePointer<CChar>?] = ([name] + arguments).map { strdup($0) }
         argv.append(nil)
         execvp(name, &argv)
-        StandardTerminal.write(2, "undod-files: cannot run \(name): \(String(cString: strerror(errno)))\n")
+        StandardTerminal.write(2, "undod-files-run: cannot run \(name): \(String(cString: strerror(errno)))\n")
         return 127
     }
 

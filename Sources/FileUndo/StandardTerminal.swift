@@ -1,17 +1,22 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import FileUndo
 import SystemCalls
 
 /// The terminal the shell gave the command: its standard output and
 /// error, and a question answered on its standard input.
-final class StandardTerminal: CommandTerminal {
-    func say(_ line: String) { Self.write(1, line + "\n") }
+public final class StandardTerminal: CommandTerminal {
+    /// The process's own standard streams.
+    public init() {}
 
-    func warn(_ line: String) { Self.write(2, line + "\n") }
+    /// Writes `line` to standard output.
+    public func say(_ line: String) { Self.write(1, line + "\n") }
 
-    func ask(_ question: String) -> Bool {
+    /// Writes `line` to standard error.
+    public func warn(_ line: String) { Self.write(2, line + "\n") }
+
+    /// Asks on standard error; yes when the line read starts with y or Y.
+    public func ask(_ question: String) -> Bool {
         Self.write(2, question)
         var answer: [UInt8] = []
         var byte: UInt8 = 0
@@ -24,7 +29,7 @@ final class StandardTerminal: CommandTerminal {
     }
 
     /// Writes all of `text` to `fd`.
-    static func write(_ fd: Int32, _ text: String) {
+    public static func write(_ fd: Int32, _ text: String) {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let result = bytes.withUnsafeBytes { SystemCall.write(fd, $0) }
