@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+internal import Synchronization
 import SystemCalls
 
 /// A trash directory's `directorysizes`: a cache, one line per trashed
@@ -8,16 +9,23 @@ import SystemCalls
 /// bytes (as `du -B1` counts it), the modification time of its
 /// `.trashinfo` (seconds since the epoch) and its name in the trash,
 /// escaped. Replaced whole at each change (written beside it, renamed
-/// over), as the specification asks.
+/// over), as the specification asks, one change at a time in this process
+/// (a size measured on one thread while another takes an item out).
 struct DirectorySizes {
+    /// Held while the file is read and replaced.
+    private static let changing = Mutex(())
+
     /// The trash directory it belongs to.
     let trash: TrashDirectory
 
     var path: String { trash.path + "/directorysizes" }
 
-    /// Records `name`'s `bytes`, with its info file's modification time.
-    func record(_ name: String, bytes: UInt64, infoModified: Int) throws(TrashError) {
+    /// Records `name`'s `bytes`, with its info file's modification time,
+    /// if `stillThere` (asked while no other change runs) says so.
+    func record(_ name: String, bytes: UInt64, infoModified: Int, if stillThere: () -> Bool = { true }) throws(TrashError) {
         try rewrite { lines in
+            guard stillThere() else { return lines }
+            return
             lines.filter { Self.name(of: $0) != name } + ["\(bytes) \(infoModified) \(PercentEncoding.escape(name))"]
         }
     }
@@ -38,13 +46,17 @@ struct DirectorySizes {
     }
 
     private func rewrite(_ change: ([String]) -> [String]) throws(TrashError) {
-        let old = lines()
-        let new = change(old)
-        guard new != old else { return }
-        let text = new.isEmpty ? "" : new.joined(separator: "\n") + "\n"
-        if case .failure(let error) = SmallFile.replace(path, with: Array(text.utf8)) {
-            throw .failed(operation: "update", path: path, reason: error.description)
+        let failure: TrashError? = Self.changing.withLock { _ in
+            let old = lines()
+            let new = change(old)
+            guard new != old else { return nil }
+            let text = new.isEmpty ? "" : new.joined(separator: "\n") + "\n"
+            if case .failure(let error) = SmallFile.replace(path, with: Array(text.utf8)) {
+                return .failed(operation: "update", path: path, reason: error.description)
+            }
+            return nil
         }
+        if let failure { throw failure }
     }
 
     /// The escaped name a line ends with, unescaped.

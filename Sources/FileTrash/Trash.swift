@@ -99,6 +99,20 @@ public struct Trash: Sendable {
         return entry
     }
 
+    /// Records the size of `entry`'s directory in its trash's
+    /// `directorysizes` (a cache the specification allows to be filled
+    /// later), where the entry is still in the trash: what `trash(…,
+    /// measuring: false)` left to do, done after the command. It may run
+    /// beside a `restore` of the same entry: the size is written only if
+    /// the entry is still there once measured.
+    public func measure(_ entry: TrashEntry) {
+        guard entry.isDirectory, let found = locate(entry),
+              case .success(let info) = SystemCall.stat(found.infoPath) else { return }
+        let bytes = DirectorySizes.diskUsage(of: found.trashedPath)
+        try? DirectorySizes(trash: TrashDirectory(path: found.directory, top: nil))
+            .record(found.name, bytes: bytes, infoModified: Int(info.st_mtim.tv_sec), if: { Self.holds(found) })
+    }
+
     /// Whether `entry`'s item is still in the trash (`locate`).
     public func contains(_ entry: TrashEntry) -> Bool {
         locate(entry) != nil

@@ -68,7 +68,10 @@ struct RemoveCommand: UndoableCommand {
             clock.willChange(path)
             clock.willRemove(path)
             do {
-                let entry = try context.trash.trash(path)
+                // A tree's size for `directorysizes` is measured by the
+                // agent once the command is done (`Trash.measure`): an
+                // `rm -r` of 100,000 files costs one rename, not a walk.
+                let entry = try context.trash.trash(path, measuring: false)
                 outcome.change.steps.append(.trashed(entry))
             } catch {
                 terminal.warn("rm: cannot remove \(quoted(operand)): \(error)")

@@ -28,6 +28,9 @@ final class FilesAgent {
     private var stacks: [String: (stack: UndoStackClient, title: String)] = [:]
     /// Where undos and redos run, one at a time.
     private let applying = DispatchQueue(label: "undod-files.apply")
+    /// Where trashed trees are measured for `directorysizes`, beside the
+    /// replays (an undo does not wait for a walk).
+    private let measuring = DispatchQueue(label: "undod-files.measure")
 
     /// The refusal's error name: the files are not as the command left them.
     static let refusedError = "org.undod.Files1.Error.Refused"
@@ -76,7 +79,7 @@ final class FilesAgent {
     private func record(_ call: MethodCall) {
         let arguments = call.arguments
         guard case .uint32(let pid) = arguments[0], let name = arguments[1].string, case .bytes(let payload) = arguments[2],
-              RecordedChange(payload: payload) != nil else {
+              let change = RecordedChange(payload: payload) else {
             return call.fail(.invalidArgs("Record takes a shell's pid, a command line and a change this agent wrote."))
         }
         guard let session = ShellSession.of(pid: pid) else {
@@ -88,6 +91,12 @@ final class FilesAgent {
                 try await stack.push(name, undo: payload, redo: payload)
             }
             call.reply([.uint64(group)])
+            // The trashed trees' sizes for `directorysizes`, after the reply (the
+            // shell's prompt does not wait for a walk) and beside the replays
+            // (`Trash.measure` writes a size only for what is still there).
+            measuring.async { [replay] in
+                for case .trashed(let entry) in change.steps where entry.isDirectory { replay.trash.measure(entry) }
+            }
         } catch {
             call.fail(DBusError(name: error.name, message: error.message))
         }

@@ -85,6 +85,22 @@ import Testing
         #expect(f.text(sizes) == "", "its line is gone")
     }
 
+    @Test func aTreeTrashedUnmeasuredIsMeasuredLaterUnlessItCameBackMeanwhile() throws {
+        let f = try TrashFixture()
+        try f.file("build/a.o", String(repeating: "x", count: 8192))
+        try f.file("other/b.o", "b")
+        let sizes = f.dataHome + "/Trash/directorysizes"
+        let build = try f.trash.trash(f.home + "/build", measuring: false)
+        let other = try f.trash.trash(f.home + "/other", measuring: false)
+        #expect(f.text(sizes) == nil, "nothing walked while the command ran")
+        f.trash.measure(build)
+        let du = try runTool(["du", "-B1", "-s", build.trashedPath]).output.split(separator: "\t").first.map(String.init)
+        #expect(f.text(sizes)?.hasPrefix("\(du ?? "?") ") == true && f.text(sizes)?.hasSuffix(" build\n") == true)
+        try f.trash.restore(other)
+        f.trash.measure(other)
+        #expect(f.text(sizes)?.contains("other") == false, "what came back is not measured")
+    }
+
     @Test func anItemGioRestoredOrEmptiedIsGoneAndRestoringItChangesNothing() throws {
         let f = try TrashFixture()
         let kept = try f.trash.trash(try f.file("kept.txt", "k"))

@@ -79,6 +79,24 @@ import Testing
         #expect(!history.output.contains("rm a.txt"), "the obsolete group was dropped: \(history.output)")
     }
 
+    @Test func aRemovedTreeIsMeasuredForTheTrashAfterTheCommandNotDuringIt() throws {
+        let s = try ShellFixture()
+        try FileManager.default.createDirectory(atPath: s.work + "/build/obj", withIntermediateDirectories: true)
+        try s.write("build/obj/a.o", String(repeating: "a", count: 10_000))
+        // The agent writes the size after it answered: watched for with
+        // inotify on the trash (the file is replaced by a rename).
+        let trash = s.home + "/.local/share/Trash"
+        try FileManager.default.createDirectory(atPath: trash, withIntermediateDirectories: true)
+        let sizes = trash + "/directorysizes"
+        let watch = try FileWatch(trash, loop: s.f.loop)
+        #expect(try s.bash("rm -r build").status == 0)
+        #expect(s.f.wait(timeout: 10_000) { watch.changed && FileManager.default.fileExists(atPath: sizes) },
+                "directorysizes written")
+        let fields = (try String(contentsOfFile: sizes, encoding: .utf8)).split(separator: " ")
+        #expect(fields.count == 3 && fields[2] == "build\n", "\(fields)")
+        #expect((fields.first.flatMap { UInt64($0) } ?? 0) >= 10_000, "du's bytes: \(fields)")
+    }
+
     @Test func anOptionUndodFilesDoesNotKnowRunsTheRealCommandAndSaysSo() throws {
         let s = try ShellFixture()
         try Data("x".utf8).write(to: URL(fileURLWithPath: s.work + "/x"))
