@@ -141,13 +141,14 @@ coverage: deps
 	@bash scripts/coverage.sh
 
 ## Builds undod and undod-bench in release mode and measures how close undod
-## sits to the bus floor (BENCHMARKS.md). BENCH_ARGS=--quick for a short run,
+## sits to the bus floor (BENCHMARKS.md); the shell's rows (9-11) run the
+## static builds `make install` ships. BENCH_ARGS=--quick for a short run,
 ## BENCH_ARGS=--json for one JSON object.
-bench: deps
+bench: deps static
 	$(SWIFT) build -c release --product undod
 	$(SWIFT) build -c release --product undod-bench
 	$(SWIFT) build -c release --product undoctl
-	"$(BIN)/undod-bench" --undod "$(BIN)/undod" $(BENCH_ARGS)
+	"$(BIN)/undod-bench" --undod "$(BIN)/undod" --shell-tools "$(STATIC_BIN)" $(BENCH_ARGS)
 
 ## Repeats the pipelined runs (UndoKit's, undod-bench --only 7, and the raw
 ## one, --quick --only 2) RUNS times (default 100), or until Ctrl-C, and

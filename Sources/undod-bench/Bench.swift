@@ -8,7 +8,7 @@ import SystemClock
 import Undo1
 
 /// One run of the benchmark: a private bus, the loop, a connection that
-/// watches undod's name, and the six measurements.
+/// watches undod's name, and the measurements.
 final class Bench {
     /// What the command line chose.
     let options: BenchOptions
@@ -136,6 +136,9 @@ final class Bench {
         let alone: [(row: Row, measure: (inout Row) throws(BenchError) -> Void)] = [
             (Self.row5(), groups.measureMemory), (Self.row6(), groups.measureStartup),
             (UndoKitRow.row7(), UndoKitRow(bench: self).measureUndoKitPush),
+            (ShellRows.row9(), ShellRows(bench: self).measureAddedTime),
+            (ShellRows.row10(), ShellRows(bench: self).measureTree),
+            (ShellRows.row11(), ShellRows(bench: self).measureCopy),
         ]
         for (row, measure) in alone where wanted.contains(row.number) {
             rows.append(measured(row, by: measure))

@@ -11,10 +11,13 @@ struct BenchOptions {
     var json = false
     /// `--undod PATH`: the daemon to measure (default: the `undod` next to this executable).
     var undod: String?
+    /// `--shell-tools DIR`: where rows 9–11 find undoctl, undod-files and
+    /// undod-files-run (default: next to the undod measured).
+    var shellTools: String?
     /// `--dbus-daemon PATH`: the bus daemon.
     var dbusDaemon = "/usr/bin/dbus-daemon"
     /// `--only 1,3`: run only these rows.
-    var only: Set<Int> = Set(1...8)
+    var only: Set<Int> = Set(1...11)
     /// `--no-pin`: let the latency rows' processes float over every CPU.
     var pin = true
     /// `--time-limit S`: the run's budget; rows still running fail at S
@@ -32,7 +35,7 @@ struct BenchOptions {
 
         USAGE
           undod-bench [--quick] [--json] [--only ROWS] [--no-pin] [--undod PATH]
-                      [--dbus-daemon PATH] [--time-limit SECONDS]
+                      [--shell-tools DIR] [--dbus-daemon PATH] [--time-limit SECONDS]
           undod-bench --floor-service ADDRESS [--floor-name NAME]
 
         Starts its own private dbus-daemon and undod (never your session bus),
@@ -48,6 +51,14 @@ struct BenchOptions {
              a closure to a local array; reported, no target
           8  undod's CPU time a Push ÷ a Ping, in row 2's calls (measured with
              row 2: what bounds row 2 on two cores)
+          9  the shell's undo: what the functions (undoctl shell-init bash) add
+             to mv a b, ms over the plain command (goal at most 5)
+         10  rm -r of 100,000 files through the functions ÷ mv of the same tree
+             through them (goal at most 1.5); its undo printed under it
+         11  cp of 1 GiB through the functions ÷ the plain cp; its undo printed
+             under it; reported, no target
+        Rows 9-11 run bash with undoctl, undod-files and undod-files-run from
+        --shell-tools (make bench: the static builds, as installed).
         Rows 1-3 are measured again with one subscriber (undoctl watch), and
         rows 1-3 and 8 on the floor service (below) running beside undod: what
         the transport alone allows, rows 1 and 3 round by round alternating
@@ -66,10 +77,12 @@ struct BenchOptions {
                              on one CPU, so that a round trip measures the work on
                              its path, not the scheduler; this lets them float
           --undod PATH       the undod to measure (default: next to undod-bench)
+          --shell-tools DIR  where rows 9-11 find undoctl, undod-files and
+                             undod-files-run (default: next to undod)
           --dbus-daemon PATH the bus daemon (default: /usr/bin/dbus-daemon)
           --time-limit S     the run's budget: a row still running at S seconds fails
                              with a message; at S + 15 everything is killed
-                             (default 160; quick 70)
+                             (default 220; quick 90)
           --floor-service ADDRESS
                              run no bench: own org.undod.Undo1 on the bus at
                              ADDRESS and answer Register, Push and PushGroup at
@@ -114,11 +127,14 @@ struct BenchOptions {
             case "--dbus-daemon":
                 guard let path = value() else { return .failure(.usage("--dbus-daemon needs a path")) }
                 options.dbusDaemon = path
+            case "--shell-tools":
+                guard let path = value() else { return .failure(.usage("--shell-tools needs a directory")) }
+                options.shellTools = path
             case "--only":
                 guard let list = value() else { return .failure(.usage("--only needs a list like 1,3")) }
                 let numbers = list.split(separator: ",").compactMap { Int($0) }
-                guard !numbers.isEmpty, numbers.allSatisfy((1...8).contains) else {
-                    return .failure(.usage("--only takes row numbers 1 to 8, like 1,3"))
+                guard !numbers.isEmpty, numbers.allSatisfy((1...11).contains) else {
+                    return .failure(.usage("--only takes row numbers 1 to 11, like 1,3"))
                 }
                 options.only = Set(numbers)
             case "--time-limit":
@@ -192,6 +208,12 @@ struct Scale {
     let startupRounds: Int
     /// Pushes timed on the app's thread in row 7.
     let kitPushes: Int
+    /// `mv a b` of each kind timed in row 9.
+    let shellCommands: Int
+    /// Files in row 10's tree.
+    let treeFiles: Int
+    /// Bytes of row 11's file.
+    let copyBytes: Int
     /// The run's budget in seconds (see `--time-limit`).
     let timeLimit: Int
 
@@ -199,11 +221,11 @@ struct Scale {
     static let full = Scale(
         warmUp: 500, latencyRounds: 15, latencyCalls: 1_000, throughputRounds: 9, throughputCalls: 20_000,
         triggerRounds: 9, triggerCalls: 300, memoryGroups: 1_000_000, storedGroups: 100_000, startupRounds: 7,
-        kitPushes: 10_000, timeLimit: 160)
+        kitPushes: 10_000, shellCommands: 200, treeFiles: 100_000, copyBytes: 1 << 30, timeLimit: 220)
 
     /// `--quick`.
     static let quick = Scale(
         warmUp: 100, latencyRounds: 5, latencyCalls: 300, throughputRounds: 3, throughputCalls: 5_000,
         triggerRounds: 3, triggerCalls: 100, memoryGroups: 100_000, storedGroups: 10_000, startupRounds: 3,
-        kitPushes: 2_000, timeLimit: 70)
+        kitPushes: 2_000, shellCommands: 40, treeFiles: 10_000, copyBytes: 64 << 20, timeLimit: 90)
 }

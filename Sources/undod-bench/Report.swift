@@ -27,7 +27,7 @@ struct Target: Sendable {
 
 /// One line of the table: a measurement, its figures and its goal.
 struct Row {
-    /// 1…8, as the issues number them.
+    /// 1…11, as the issues number them.
     let number: Int
     /// A stable key for JSON (`latency`, `throughput`, …).
     let key: String

@@ -47,6 +47,17 @@ final class UndodInstance {
                       owning: FloorService.benchName)
     }
 
+    /// Starts the shell's agent (`undod-files --agent` at `path`) on the bus
+    /// at `address` with `environment` (its home), and waits until it owns
+    /// `org.undod.Files1`, as D-Bus activation would start it.
+    convenience init(filesAgent path: String, address: String, environment: [String: String], watcher: Connection,
+                     scratch: Scratch) throws(BenchError) {
+        let variables = (["DBUS_SESSION_BUS_ADDRESS": address].merging(environment) { $1 })
+            .sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        try self.init(executable: "/usr/bin/env", arguments: variables + [path, "--agent"], watcher: watcher,
+                      scratch: scratch, label: "undod-files", name: "undod-files --agent", owning: "org.undod.Files1")
+    }
+
     /// Starts `executable` with `arguments` and waits (at most 20 s) until
     /// it owns `busName`.
     private init(executable: String, arguments: [String], watcher: Connection, scratch: Scratch, label: String,

@@ -97,7 +97,10 @@ import Testing
         #expect(try named.get().floorName == "org.undod.BenchFloor")
         #expect(throws: BenchOptions.ExitRequest.self) { try BenchOptions.parse(["--floor-name"]).get() }
         #expect(throws: BenchOptions.ExitRequest.self) { try BenchOptions.parse(["--floor-service"]).get() }
-        #expect(throws: BenchOptions.ExitRequest.self) { try BenchOptions.parse(["--only", "9"]).get() }
+        #expect(throws: BenchOptions.ExitRequest.self) { try BenchOptions.parse(["--only", "12"]).get() }
+        #expect(try BenchOptions.parse(["--only", "9,11", "--shell-tools", "/opt/x"]).get().only == [9, 11])
+        #expect(try BenchOptions.parse(["--shell-tools", "/opt/x"]).get().shellTools == "/opt/x")
+        #expect(throws: BenchOptions.ExitRequest.self) { try BenchOptions.parse(["--shell-tools"]).get() }
         #expect(throws: BenchOptions.ExitRequest.self) { try BenchOptions.parse(["--frobnicate"]).get() }
         #expect(throws: BenchOptions.ExitRequest.self) { try BenchOptions.parse(["--help"]).get() }
     }
