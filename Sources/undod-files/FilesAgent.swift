@@ -60,7 +60,8 @@ final class FilesAgent {
     /// serves until the bus goes; then it exits.
     func run() throws(FilesError) -> Int32 {
         objects.export(path: FilesInterface.path, interfaces: [FilesInterface.declaration.binding(
-            methods: ["Record": { [unowned self] call in self.record(call) }], properties: [:])])
+            methods: ["Record": { [unowned self] call in self.record(call) },
+                      "Adopt": { [unowned self] call in self.adopt(call) }], properties: [:])])
         let owned: Bool
         do throws(DBusError) {
             owned = try connection.requestName(FilesInterface.busName)
@@ -97,6 +98,21 @@ final class FilesAgent {
             measuring.async { [replay] in
                 for case .trashed(let entry) in change.steps where entry.isDirectory { replay.trash.measure(entry) }
             }
+        } catch {
+            call.fail(DBusError(name: error.name, message: error.message))
+        }
+    }
+
+    /// `Adopt(u shell) → (o stack)`.
+    private func adopt(_ call: MethodCall) {
+        guard case .uint32(let pid) = call.arguments[0] else {
+            return call.fail(.invalidArgs("Adopt takes a shell's pid."))
+        }
+        guard let session = ShellSession.of(pid: pid) else {
+            return call.fail(.invalidArgs("There is no process \(pid): the shell has gone."))
+        }
+        do throws(UndoKitError) {
+            call.reply([.objectPath(try stack(of: session).path)])
         } catch {
             call.fail(DBusError(name: error.name, message: error.message))
         }

@@ -22,5 +22,11 @@ enum FilesInterface {
         doc: "Pushes one group named name, undone and redone by this agent, on the shell's stack "
             + "(app org.undod.Shell, its document the shell's session), registering it first.",
         handler: { _ in }),
+        Interface.Method("Adopt", inputs: [
+            Interface.Argument("shell", "u", doc: "the shell's process"),
+        ], outputs: [Interface.Argument("stack", "o")],
+        doc: "Registers the shell's stack, as Record does before it pushes, so that it has an owner "
+            + "again: what undoctl asks when this agent was restarted since the shell's last command.",
+        handler: { _ in }),
     ]) }
 }

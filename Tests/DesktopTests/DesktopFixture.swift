@@ -58,6 +58,18 @@ final class DesktopFixture {
         return app
     }
 
+    /// The GTK example a new user tries the shake on (`Examples/notes.py`,
+    /// tracing what it does), keeping its notes in `data` (its
+    /// `XDG_DATA_HOME`), on `file` where given.
+    func notesExample(data: URL, file: String? = nil) throws -> ScriptedProcess {
+        try ScriptedProcess(
+            ["/usr/bin/python3", Repository.root.appendingPathComponent("Examples/notes.py").path,
+             "--address", daemon.bus.address, "--trace"] + (file.map { ["--file", $0] } ?? []),
+            environment: desktop.environment.merging(["NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory",
+                                                      "XDG_DATA_HOME": data.path]) { $1 },
+            loop: loop)
+    }
+
     /// An application with one window titled `title` and a stack for
     /// `appId`, having pushed `pushes` groups named "Edit 1" …; returns
     /// the process, its window and its stack.

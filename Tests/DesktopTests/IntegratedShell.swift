@@ -18,8 +18,10 @@ final class IntegratedShell {
     private let readyEnd: Int32
     private var watch: EventLoop.Token?
 
-    /// Everything in `folder`, the FIFO watched on `loop`.
-    init(in folder: URL, loop: EventLoop) throws {
+    /// Everything in `folder`, the FIFO watched on `loop`; `first`, a
+    /// command line the shell runs through the functions once they are
+    /// loaded, before it says it is ready.
+    init(in folder: URL, loop: EventLoop, first: String? = nil) throws {
         self.loop = loop
         home = folder.appendingPathComponent("home")
         work = folder.appendingPathComponent("work")
@@ -34,6 +36,7 @@ final class IntegratedShell {
             eval "$(undoctl shell-init bash)"
             cd '\(work.path)'
             PS1='$ '
+            \(first ?? "")
             echo $$ > '\(ready.path)'
             """.write(to: rc, atomically: true, encoding: .utf8)
         command = ["bash", "--rcfile", rc.path, "-i"]

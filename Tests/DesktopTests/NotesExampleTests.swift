@@ -9,12 +9,7 @@ import Testing
 @Suite struct NotesExampleTests {
     @Test func typingIsUndoneAndRedoneByTheGlobalKeys() throws {
         let f = try DesktopFixture(notifications: true)
-        let notes = try ScriptedProcess(
-            ["/usr/bin/python3", Repository.root.appendingPathComponent("Examples/notes.py").path,
-             "--address", f.bus.address, "--trace"],
-            environment: f.desktop.environment.merging(["NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory",
-                                                        "XDG_DATA_HOME": f.desktop.scratch("notes").path]) { $1 },
-            loop: f.loop)
+        let notes = try f.notesExample(data: f.desktop.scratch("notes"))
         defer { notes.stop() }
         let registered = try notes.next(event: "registered", timeout: 30_000)
         let window = try #require(registered["xid"] as? Int)
@@ -46,14 +41,7 @@ import Testing
     @Test func eachFileIsADocumentAndARestartFindsItsHistory() throws {
         let f = try DesktopFixture()
         let data = f.desktop.scratch("notes-data")
-        let notes = { (file: String?) throws -> ScriptedProcess in
-            try ScriptedProcess(
-                ["/usr/bin/python3", Repository.root.appendingPathComponent("Examples/notes.py").path,
-                 "--address", f.bus.address, "--trace"] + (file.map { ["--file", $0] } ?? []),
-                environment: f.desktop.environment.merging(["NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory",
-                                                            "XDG_DATA_HOME": data.path]) { $1 },
-                loop: f.loop)
-        }
+        let notes = { (file: String?) throws -> ScriptedProcess in try f.notesExample(data: data, file: file) }
         let first = try notes(nil)
         let registered = try first.next(event: "registered", timeout: 30_000)
         let stack = try #require(registered["path"] as? String)

@@ -102,16 +102,20 @@ struct SwayTests {
     }
 
     /// The shell's undo with a real Wayland terminal in front: foot running
-    /// an integrated bash, `rm notes.txt` typed there with wtype; the key
-    /// brings the file back, and with an application's window in front
-    /// the key is that application's.
+    /// an integrated bash that ran `rm notes.txt` through the functions;
+    /// the key with foot in front brings the file back, and with an
+    /// application's window in front the key is that application's. The
+    /// line is run by the shell's start-up file, not typed: wtype's letters
+    /// reach foot (1.13) under headless sway only now and then (each comes
+    /// with a keymap of its own); typing is tried under X11
+    /// (`XtermShellUndoTests`), where xdotool's letters arrive.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/foot"), "needs foot"),
           arguments: TestSway.releases)
     func theKeyUndoesTheRmTypedInTheTerminalInFront(release: DesktopRelease) throws {
         let services = try FilesAgentService()
         let f = try Fixture(release, services: services.directory)
         let shell = try IntegratedShell(in: f.sway.directory.appendingPathComponent("shell-\(UUID().uuidString.prefix(8))"),
-                                        loop: f.loop)
+                                        loop: f.loop, first: "rm notes.txt")
         let foot = Process()
         foot.executableURL = URL(fileURLWithPath: "/usr/bin/foot")
         foot.arguments = ["--title", "undod-foot"] + shell.command
@@ -121,11 +125,6 @@ struct SwayTests {
         try f.waitForView(of: foot.processIdentifier)
         #expect(f.daemon.wait(timeout: 30_000) { shell.isReady }, "bash in foot is ready")
         try f.sway.focus(pid: foot.processIdentifier, loop: f.loop)
-
-        // Typed as a person types (30 ms a key, as xdotool's --delay elsewhere):
-        // wtype sends each letter with a keymap of its own, which foot 1.13
-        // under the newer sways misses when they come all at once.
-        try f.sway.type(["-d", "30", "rm notes.txt", "-k", "Return"], loop: f.loop)
         #expect(f.daemon.wait(timeout: 20_000) {
             guard let stack = try? f.daemon.managerProperty("FocusedStack")?.string, stack != "/" else { return false }
             return (try? f.daemon.stackProperty(stack, "UndoName")?.string) == "rm notes.txt"

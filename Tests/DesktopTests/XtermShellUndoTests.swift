@@ -42,12 +42,7 @@ import Testing
         #expect(try String(contentsOf: shell.notes, encoding: .utf8) == "my notes")
 
         // The GTK example in front takes the key itself.
-        let example = try ScriptedProcess(
-            ["/usr/bin/python3", Repository.root.appendingPathComponent("Examples/notes.py").path,
-             "--address", f.bus.address, "--trace"],
-            environment: f.desktop.environment.merging(["NO_AT_BRIDGE": "1", "GSETTINGS_BACKEND": "memory",
-                                                        "XDG_DATA_HOME": f.desktop.scratch("notes").path]) { $1 },
-            loop: f.loop)
+        let example = try f.notesExample(data: f.desktop.scratch("notes"))
         defer { example.stop() }
         let registered = try example.next(event: "registered", timeout: 30_000)
         let exampleStack = try #require(registered["path"] as? String)

@@ -24,16 +24,9 @@ import Testing
             let expected = try Self.makeTree(in: s.work)
             // One interactive bash throughout: the command, its undo and
             // the undo tried again all act on that shell's own stack.
-            let shell = try ScriptedProcess(["/usr/bin/python3", Repository.client("pty_shell.py"), "bash", s.work],
-                                            environment: s.environment, loop: s.f.loop)
-            _ = try shell.next(event: "ready", timeout: 30_000)
-            func type(_ line: String) throws -> (status: Int, output: String, seconds: Double) {
-                let start = Date()
-                shell.send(["cmd": "type", "line": line])
-                let done = try shell.next(event: "done", timeout: 40_000)
-                return (done["status"] as? Int ?? -1, done["output"] as? String ?? "", Date().timeIntervalSince(start))
-            }
-            #expect(try type("eval \"$(undoctl shell-init bash)\"").status == 0)
+            let shell = try PtyShell("bash", of: s)
+            let type = shell.type
+            #expect(try shell.loadIntegration() == 0)
             // The agent runs before the command (this records through it),
             // so that there is one to kill at any moment.
             let warmUp = try type("touch warm-up")
@@ -49,10 +42,10 @@ import Testing
             let pid = victim == "undod" ? s.f.daemon.pid : try Self.agentPid(s)
             // The kill's moment, at random within how long such a line takes.
             let delay = UInt32.random(in: 0...UInt32(window * 1_000_000), using: &generator)
-            shell.send(["cmd": "type", "line": killed])
+            shell.send(killed)
             usleep(delay)
             kill(pid, SIGKILL)
-            _ = try shell.next(event: "done", timeout: 40_000)
+            try shell.ended()
             // undod gone, the agent may still be replaying: killed too, at
             // that moment, so that the files stand still to be counted.
             if victim == "undod" { try Self.killAgent(s) }

@@ -15,16 +15,9 @@ import Testing
         let s = try ShellFixture()
         try s.write("notes.txt", "my notes")
         try s.write("draft.txt", "draft")
-        let shell = try ScriptedProcess(["/usr/bin/python3", Repository.client("pty_shell.py"), kind, s.work],
-                                        environment: s.environment, loop: s.f.loop)
-        _ = try shell.next(event: "ready", timeout: 30_000)
-        func type(_ line: String) throws -> (status: Int, output: String) {
-            shell.send(["cmd": "type", "line": line])
-            let done = try shell.next(event: "done", timeout: 40_000)
-            return (done["status"] as? Int ?? -1, done["output"] as? String ?? "")
-        }
-        let load = kind == "fish" ? "undoctl shell-init fish | source" : "eval \"$(undoctl shell-init \(kind))\""
-        #expect(try type(load).status == 0)
+        let shell = try PtyShell(kind, of: s)
+        let type = shell.type
+        #expect(try shell.loadIntegration() == 0)
         let removed = try type("rm -v notes.txt")
         #expect(removed.status == 0 && removed.output.contains("removed 'notes.txt'"), "\(removed.output)")
         #expect(try type("mv draft.txt final.txt").status == 0)
@@ -56,16 +49,9 @@ import Testing
             try s.write(name, "the text of \(name)")
         }
         try FileManager.default.createDirectory(atPath: s.work + "/empty", withIntermediateDirectories: false)
-        let shell = try ScriptedProcess(["/usr/bin/python3", Repository.client("pty_shell.py"), kind, s.work],
-                                        environment: s.environment, loop: s.f.loop)
-        _ = try shell.next(event: "ready", timeout: 30_000)
-        func type(_ line: String) throws -> (status: Int, output: String) {
-            shell.send(["cmd": "type", "line": line])
-            let done = try shell.next(event: "done", timeout: 40_000)
-            return (done["status"] as? Int ?? -1, done["output"] as? String ?? "")
-        }
-        let load = kind == "fish" ? "undoctl shell-init fish | source" : "eval \"$(undoctl shell-init \(kind))\""
-        #expect(try type(load).status == 0)
+        let shell = try PtyShell(kind, of: s)
+        let type = shell.type
+        #expect(try shell.loadIntegration() == 0)
         let before = FileTreeSnapshot.of(s.work)
         let lines = ["cp -rp src copy", "cp -v notes.txt saved.txt", "ln -s notes.txt link", "ln run.sh hard",
                      "chmod -R go-rwx,u+x copy run.sh", "mkdir -pv made/deep", "rmdir empty", "touch stamp new",

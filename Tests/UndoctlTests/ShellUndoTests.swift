@@ -97,6 +97,20 @@ import Testing
         #expect((fields.first.flatMap { UInt64($0) } ?? 0) >= 10_000, "du's bytes: \(fields)")
     }
 
+    @Test func anUndoAfterTheAgentWasKilledStartsItAgainAndGoesAhead() throws {
+        let s = try ShellFixture()
+        try s.write("a.txt", "a")
+        let shell = try PtyShell("bash", of: s)
+        #expect(try shell.loadIntegration() == 0)
+        #expect(try shell.type("rm a.txt").status == 0)
+        try ShellFaultTests.killAgent(s)
+        let stacks = try s.f.undoctl(["list", "--json"]).output
+        #expect(stacks.contains("\"owner\":null"), "the shell's stack has no owner now: \(stacks)")
+        let undone = try shell.type("undoctl undo")
+        #expect(undone.status == 0, "the bus started the agent again, which took the stack back: \(undone.output)")
+        #expect(s.text("a.txt") == "a")
+    }
+
     @Test func anOptionUndodFilesDoesNotKnowRunsTheRealCommandAndSaysSo() throws {
         let s = try ShellFixture()
         try Data("x".utf8).write(to: URL(fileURLWithPath: s.work + "/x"))

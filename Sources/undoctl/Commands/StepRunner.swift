@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import DBus
 import FileUndo
 import JSONText
 import ProcessEnvironment
@@ -105,8 +106,18 @@ struct StepRunner {
         guard let mine = try client.stacks().first(where: {
             $0.appId == ShellSession.appId && $0.document == session.document
         }) else {
-            throw .refused("There is nothing to \(direction == .undo ? "undo" : "redo") in this shell: no rm, mv or mkdir "
+            throw .refused("There is nothing to \(direction == .undo ? "undo" : "redo") in this shell: no command "
                 + "of it was recorded (give a TARGET, or --last, to act on another stack).")
+        }
+        if mine.properties.owner.isEmpty {
+            // The agent went away since this shell's last command (it was
+            // stopped, or killed): started again by the bus, it takes the
+            // stack back, and the undo goes ahead.
+            _ = try? client.send {
+                () throws(DBusError) in try Message.methodCall(destination: FilesBus.busName, path: FilesBus.path,
+                                                               interface: FilesBus.interface, member: "Adopt",
+                                                               arguments: [.uint32(pid)])
+            }
         }
         return mine.path
     }
